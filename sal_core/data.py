@@ -1,0 +1,113 @@
+"""Multi-environment tabular data and its standardisation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from sal_core.exceptions import InvalidDataError
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Environment:
+    """Rows that share one data-generating distribution (a hospital, a year, a region).
+
+    ``X`` has shape (n, p); ``y`` has shape (n,).
+    """
+
+    name: str
+    X: FloatArray
+    y: FloatArray
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "X", np.asarray(self.X, dtype=np.float64))
+        object.__setattr__(self, "y", np.asarray(self.y, dtype=np.float64))
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.X.shape[0]) if self.X.ndim >= 1 else 0
+
+
+@dataclass(frozen=True)
+class Standardizer:
+    """Per-covariate affine map z = (x - mean) / scale, fitted on the pooled training rows."""
+
+    mean: FloatArray
+    scale: FloatArray
+
+    @classmethod
+    def fit(cls, X: FloatArray) -> Standardizer:
+        mean = X.mean(axis=0)
+        scale = X.std(axis=0)
+        # A constant covariate carries no information; leave it unscaled instead of dividing by 0.
+        scale = np.where(scale > 1e-12, scale, 1.0)
+        return cls(mean=mean, scale=scale)
+
+    def transform(self, X: FloatArray) -> FloatArray:
+        return (np.asarray(X, dtype=np.float64) - self.mean) / self.scale
+
+    def coefficients_to_original(
+        self, coef: FloatArray, intercept: float
+    ) -> tuple[FloatArray, float]:
+        """Map θᵀz + b back to the original units: returns (θ / scale, b - Σ θ·mean/scale)."""
+        coef_orig = coef / self.scale
+        return coef_orig, float(intercept - np.dot(coef_orig, self.mean))
+
+
+def default_feature_names(p: int) -> list[str]:
+    return [f"x{i}" for i in range(p)]
+
+
+def validate_environments(
+    environments: Sequence[Environment],
+    *,
+    min_environments: int,
+    task: str,
+    field_name: str = "environments",
+) -> int:
+    """Check shapes, finiteness, sizes and labels; return the number of covariates p."""
+    if len(environments) < min_environments:
+        raise InvalidDataError(
+            f"this algorithm needs at least {min_environments} training environments, "
+            f"got {len(environments)}",
+            field=field_name,
+        )
+    names = [e.name for e in environments]
+    if len(set(names)) != len(names):
+        raise InvalidDataError(f"environment names must be unique, got {names}", field=field_name)
+    p: int | None = None
+    for env in environments:
+        where = f"{field_name}[{env.name}]"
+        if env.X.ndim != 2:
+            raise InvalidDataError(f"X must be 2-D (n, p), got shape {env.X.shape}", field=where + ".X")
+        if env.y.ndim != 1 or env.y.shape[0] != env.X.shape[0]:
+            raise InvalidDataError(
+                f"y must have shape ({env.X.shape[0]},) to match X, got {env.y.shape}",
+                field=where + ".y",
+            )
+        if env.X.shape[0] < 2:
+            raise InvalidDataError("each environment needs at least 2 rows", field=where)
+        if p is None:
+            p = int(env.X.shape[1])
+        elif env.X.shape[1] != p:
+            raise InvalidDataError(
+                f"all environments must have the same {p} covariates, got {env.X.shape[1]}",
+                field=where + ".X",
+            )
+        if not np.all(np.isfinite(env.X)):
+            raise InvalidDataError("X contains NaN or infinite values", field=where + ".X")
+        if not np.all(np.isfinite(env.y)):
+            raise InvalidDataError("y contains NaN or infinite values", field=where + ".y")
+        if task == "classification" and not np.all(np.isin(env.y, (0.0, 1.0))):
+            raise InvalidDataError(
+                "classification labels must be 0 or 1", field=where + ".y"
+            )
+    assert p is not None
+    if p < 1:
+        raise InvalidDataError("there must be at least one covariate", field=field_name)
+    return p
