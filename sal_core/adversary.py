@@ -52,6 +52,7 @@ def linear_inner_sup(
         r = (y - output).abs()
         return InnerSup(r + kappa_ / (4 * lam), (kappa_ / (4 * lam**2)).expand_as(r))
     a = -(2 * y - 1) * output  # logistic loss is softplus(a); the adversary raises a by u ≥ 0
+    kappa_ = kappa_.clamp_min(1e-12)  # θ = 0 gives κ = 0: no shift is possible, u* = 0
     u = logistic_shift(a.detach(), kappa_.detach(), lam)
     # One differentiable Newton step from the converged root restores du*/dθ and du*/dw exactly
     # (implicit function theorem), so second derivatives through the value are correct.
