@@ -1,0 +1,1 @@
+"""sal-service: datasets and training jobs over REST, run by Celery workers, results in SQL."""

@@ -1,0 +1,1 @@
+"""The HTTP API: routes, dependencies, schemas and the one error handler."""

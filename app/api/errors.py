@@ -1,0 +1,159 @@
+"""Errors the API raises on purpose, rendered by one handler as RFC 9457 problem+json.
+
+    ApiError                 status 500 unless a subclass says otherwise
+    ├── BadRequest           400
+    ├── NotFound             404
+    ├── Conflict             409
+    ├── PayloadTooLarge      413
+    ├── UnprocessableEntity  422  (carries errors=[{field, message}])
+    └── ServiceUnavailable   503
+
+sal_core's errors (which name their field) and FastAPI's request validation errors become 422s
+of the same shape, so a client handles one kind of error body.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from sal_core import SalError
+
+log = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
+
+
+class FieldError(BaseModel):
+    field: str
+    message: str
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details, plus ``errors`` naming each bad field."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    errors: list[FieldError] = []
+
+
+class ApiError(Exception):
+    status: int = 500
+    title: str = "Internal Server Error"
+    slug: str = "internal"
+
+    def __init__(self, detail: str, *, errors: Sequence[tuple[str, str]] = (), headers: dict[str, str] | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        self.errors = [FieldError(field=f, message=m) for f, m in errors]
+        self.headers = headers
+
+
+class BadRequest(ApiError):
+    status, title, slug = 400, "Bad Request", "bad-request"
+
+
+class NotFound(ApiError):
+    status, title, slug = 404, "Not Found", "not-found"
+
+
+class Conflict(ApiError):
+    status, title, slug = 409, "Conflict", "conflict"
+
+
+class PayloadTooLarge(ApiError):
+    status, title, slug = 413, "Payload Too Large", "payload-too-large"
+
+
+class UnprocessableEntity(ApiError):
+    status, title, slug = 422, "Unprocessable Content", "validation"
+
+    @classmethod
+    def on(cls, field: str, message: str) -> UnprocessableEntity:
+        return cls(message, errors=[(field, message)])
+
+
+class ServiceUnavailable(ApiError):
+    status, title, slug = 503, "Service Unavailable", "unavailable"
+
+
+def problem_type(slug: str) -> str:
+    return f"/problems/{slug}"
+
+
+def problem_response(
+    status: int, title: str, slug: str, detail: str, errors: Sequence[FieldError] = (), headers: dict[str, str] | None = None
+) -> JSONResponse:
+    body = Problem(type=problem_type(slug), title=title, status=status, detail=detail, errors=list(errors))
+    return JSONResponse(body.model_dump(), status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+def _field_of(loc: Sequence[Any]) -> str:
+    parts = list(loc)
+    if parts and parts[0] in ("body", "query", "path", "header", "cookie", "form"):
+        parts = parts[1:]
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "body"
+
+
+def _validation_errors(exc: RequestValidationError) -> list[FieldError]:
+    return [FieldError(field=_field_of(e.get("loc", ())), message=str(e.get("msg", "invalid"))) for e in exc.errors()]
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return problem_response(exc.status, exc.title, exc.slug, exc.detail, exc.errors, exc.headers)
+
+    @app.exception_handler(SalError)
+    async def _sal_error(_: Request, exc: SalError) -> JSONResponse:
+        field = exc.field or "body"
+        return problem_response(422, UnprocessableEntity.title, "validation", exc.message, [FieldError(field=field, message=exc.message)])
+
+    @app.exception_handler(RequestValidationError)
+    async def _request_validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = _validation_errors(exc)
+        detail = "; ".join(f"{e.field}: {e.message}" for e in errors) or "invalid request"
+        return problem_response(422, UnprocessableEntity.title, "validation", detail, errors)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        title = {404: "Not Found", 405: "Method Not Allowed"}.get(exc.status_code, "HTTP Error")
+        return problem_response(
+            exc.status_code, title, title.lower().replace(" ", "-"), str(exc.detail), headers=getattr(exc, "headers", None)
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return problem_response(500, ApiError.title, ApiError.slug, "an unexpected error occurred")
+
+
+def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the problem responses an operation can give."""
+    described = {
+        400: "Bad request",
+        404: "Not found",
+        409: "Conflict with the resource's state",
+        413: "Upload too large",
+        422: "Invalid input; `errors` names each bad field",
+        503: "A dependency is unavailable",
+    }
+    return {
+        s: {"description": described[s], "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+        for s in statuses
+    }

@@ -1,0 +1,185 @@
+"""POST/GET/DELETE /datasets: content-addressed multi-environment tables."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, Response
+from pydantic import ValidationError
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+
+from app import tables
+from app.api.deps import SessionDep, SettingsDep
+from app.api.errors import Conflict, NotFound, PayloadTooLarge, UnprocessableEntity, responses
+from app.api.schemas import DatasetCreate, DatasetEnvironment, DatasetPublic, DatasetsPublic
+from app.db import repository as repo
+from app.db.models import Dataset
+
+router = APIRouter(prefix="/datasets", tags=["datasets"])
+
+_UPLOAD_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {"schema": {"$ref": "#/components/schemas/DatasetUpload"}},
+            "application/json": {"schema": {"$ref": "#/components/schemas/DatasetCreate"}},
+        },
+    }
+}
+
+
+def to_public(d: Dataset) -> DatasetPublic:
+    return DatasetPublic(
+        id=d.id,
+        name=d.name,
+        sha256=d.sha256,
+        n_rows=d.n_rows,
+        feature_names=list(d.feature_names),
+        target=d.target,
+        environments=[DatasetEnvironment(name=e["name"], n_rows=e["n_rows"]) for e in d.environments],
+        created_at=d.created_at,
+    )
+
+
+async def _read_upload(request: Request, max_bytes: int) -> tuple[tables.Table, str]:
+    """Parse either body form into the canonical table; returns it with the default name."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > max_bytes:
+        raise PayloadTooLarge(f"uploads are limited to {max_bytes} bytes")
+    content_type = request.headers.get("content-type", "")
+    if content_type.startswith("multipart/form-data"):
+        async with request.form(max_files=1, max_fields=10) as form:
+            upload = form.get("file")
+            if not isinstance(upload, UploadFile):
+                raise UnprocessableEntity.on("file", "a CSV or Parquet file is required in the 'file' field")
+            fields = {}
+            for key in ("target", "environment"):
+                value = form.get(key)
+                if not isinstance(value, str) or not value:
+                    raise UnprocessableEntity.on(key, f"form field '{key}' (a column name) is required")
+                fields[key] = value
+            features_raw = form.get("features")
+            features = None
+            if isinstance(features_raw, str) and features_raw.strip():
+                features = [f.strip() for f in features_raw.split(",") if f.strip()]
+            data = await upload.read(max_bytes + 1)
+            filename = upload.filename
+            name_raw = form.get("name")
+        if len(data) > max_bytes:
+            raise PayloadTooLarge(f"uploads are limited to {max_bytes} bytes")
+        name = name_raw if isinstance(name_raw, str) and name_raw else (filename or "dataset")
+        table = await run_in_threadpool(
+            tables.from_file,
+            data,
+            filename=filename,
+            target=fields["target"],
+            environment=fields["environment"],
+            features=features,
+        )
+        return table, name[:255]
+    if content_type.startswith("application/json"):
+        body = await request.body()
+        if len(body) > max_bytes:
+            raise PayloadTooLarge(f"uploads are limited to {max_bytes} bytes")
+        try:
+            spec = DatasetCreate.model_validate_json(body)
+        except ValidationError as exc:
+            from fastapi.exceptions import RequestValidationError
+
+            raise RequestValidationError(exc.errors(include_url=False)) from None
+        table = await run_in_threadpool(
+            tables.from_arrays,
+            spec.feature_names,
+            spec.target,
+            [(e.name, e.X, e.y) for e in spec.environments],
+        )
+        return table, spec.name
+    raise UnprocessableEntity.on("body", "send multipart/form-data (a file) or application/json")
+
+
+def _store(session: Session, table: tables.Table, name: str) -> tuple[Dataset, bool]:
+    sha = table.sha256()
+    existing = repo.get_dataset_by_sha256(session, sha)
+    if existing is not None:
+        return existing, False
+    data = table.to_parquet()
+    dataset = Dataset(
+        id=str(uuid.uuid4()),
+        name=name,
+        sha256=sha,
+        n_rows=table.n_rows,
+        feature_names=list(table.feature_names),
+        target=table.target,
+        environments=table.summary(),
+        size_bytes=len(data),
+        data=data,
+    )
+    try:
+        repo.add_dataset(session, dataset)
+        session.commit()
+    except IntegrityError:
+        # The same content was stored concurrently: return that one.
+        session.rollback()
+        existing = repo.get_dataset_by_sha256(session, sha)
+        if existing is None:
+            raise
+        return existing, False
+    return dataset, True
+
+
+@router.post(
+    "",
+    operation_id="create_dataset",
+    status_code=201,
+    response_model=DatasetPublic,
+    responses={200: {"model": DatasetPublic, "description": "The same content was already stored"}, **responses(413, 422)},
+    openapi_extra=_UPLOAD_BODY,
+)
+async def create_dataset(request: Request, response: Response, session: SessionDep, settings: SettingsDep) -> DatasetPublic:
+    """Upload a CSV or Parquet file (multipart) or a JSON body. Content-addressed: the same table
+    uploaded again returns the stored dataset with status 200."""
+    table, name = await _read_upload(request, settings.max_upload_bytes)
+    dataset, created = await run_in_threadpool(_store, session, table, name)
+    response.status_code = 201 if created else 200
+    response.headers["Location"] = f"/datasets/{dataset.id}"
+    return to_public(dataset)
+
+
+@router.get("", operation_id="list_datasets", response_model=DatasetsPublic, responses=responses(422))
+def list_datasets(
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
+) -> DatasetsPublic:
+    try:
+        page = repo.list_datasets(session, limit=limit, cursor=cursor)
+    except repo.InvalidCursor as exc:
+        raise UnprocessableEntity.on("cursor", str(exc)) from None
+    return DatasetsPublic(items=[to_public(d) for d in page.items], next_cursor=page.next_cursor)
+
+
+@router.get("/{dataset_id}", operation_id="get_dataset", response_model=DatasetPublic, responses=responses(404))
+def get_dataset(dataset_id: str, session: SessionDep) -> DatasetPublic:
+    dataset = repo.get_dataset(session, dataset_id)
+    if dataset is None:
+        raise NotFound(f"no dataset {dataset_id}")
+    return to_public(dataset)
+
+
+@router.delete("/{dataset_id}", operation_id="delete_dataset", status_code=204, responses=responses(404, 409))
+def delete_dataset(dataset_id: str, session: SessionDep) -> Response:
+    if repo.get_dataset(session, dataset_id) is None:
+        raise NotFound(f"no dataset {dataset_id}")
+    active = repo.active_jobs_using(session, dataset_id)
+    if active:
+        raise Conflict(f"{active} queued or running job(s) use this dataset")
+    repo.delete_dataset(session, dataset_id)
+    session.commit()
+    return Response(status_code=204)
+
+
+__all__ = ["router"]

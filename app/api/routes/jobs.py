@@ -1,0 +1,216 @@
+"""POST/GET /jobs, the learned weights and predictions."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Annotated, Any, Literal
+
+import numpy as np
+from fastapi import APIRouter, Query, Request, Response
+from sqlalchemy.orm import Session
+
+from app import artifacts, jobspec
+from app.api.deps import QueueDep, SessionDep
+from app.api.errors import Conflict, NotFound, ServiceUnavailable, UnprocessableEntity, responses
+from app.api.schemas import (
+    JobCreate,
+    JobPublic,
+    JobsPublic,
+    PredictRequest,
+    PredictResponse,
+    Status,
+    WeightsJSON,
+)
+from app.db import repository as repo
+from app.db.models import Job, JobStatus
+
+log = logging.getLogger(__name__)
+router = APIRouter(prefix="/jobs", tags=["jobs"])
+
+
+def to_public(job: Job, result: dict[str, Any] | None) -> JobPublic:
+    return JobPublic.model_validate(
+        {
+            "id": job.id,
+            "status": job.status,
+            "progress": {"step": job.progress_step, "total": job.progress_total},
+            "created_at": job.created_at,
+            "started_at": job.started_at,
+            "finished_at": job.finished_at,
+            "error": job.error,
+            "algorithm": job.algorithm,
+            "task": job.task,
+            "params": job.params,
+            "model": job.model,
+            "seed": job.seed,
+            "device": job.device,
+            "dataset_id": job.dataset_id,
+            "train_environments": job.train_environments,
+            "test_environments": job.test_environments,
+            "result": result,
+        }
+    )
+
+
+def _job_or_404(session: Session, job_id: str) -> Job:
+    job = repo.get_job(session, job_id)
+    if job is None:
+        raise NotFound(f"no job {job_id}")
+    return job
+
+
+@router.post(
+    "",
+    operation_id="create_job",
+    status_code=202,
+    response_model=JobPublic,
+    responses=responses(422, 503),
+)
+def create_job(body: JobCreate, response: Response, session: SessionDep, queue: QueueDep) -> JobPublic:
+    """Validate and queue a training job; poll GET /jobs/{id} (the Location header) for its result."""
+    dataset = repo.get_dataset(session, body.dataset_id)
+    if dataset is None:
+        raise UnprocessableEntity.on("dataset_id", f"no dataset {body.dataset_id}")
+    checked = jobspec.check_job(
+        algorithm=body.algorithm,
+        params=body.params,
+        task=body.task,
+        model=body.model.to_mapping(),
+        seed=body.seed,
+        train_environments=body.train_environments,
+        test_environments=body.test_environments,
+        dataset_environments=dataset.environments,
+    )
+    job = Job(
+        id=str(uuid.uuid4()),
+        dataset_id=dataset.id,
+        status=JobStatus.QUEUED,
+        algorithm=body.algorithm,
+        task=body.task,
+        params=checked.params,
+        model=checked.model,
+        seed=body.seed,
+        device=body.device,
+        queue=queue.queue_for(body.device),
+        train_environments=list(body.train_environments),
+        test_environments=checked.test_environments,
+        progress_step=0,
+    )
+    repo.add_job(session, job)
+    session.commit()
+    # Only after the commit: a worker that receives the id must find the row.
+    try:
+        queue.enqueue(job.id, job.queue)
+    except Exception as exc:
+        log.exception("could not enqueue job %s", job.id)
+        repo.fail_job(
+            session, job.id, {"type": "enqueue_failed", "message": str(exc)}, from_status=[JobStatus.QUEUED]
+        )
+        session.commit()
+        raise ServiceUnavailable("the job could not be queued: the broker is unreachable") from None
+    response.headers["Location"] = f"/jobs/{job.id}"
+    return to_public(job, None)
+
+
+@router.get("", operation_id="list_jobs", response_model=JobsPublic, responses=responses(422))
+def list_jobs(
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
+    status: Status | None = None,
+    algorithm: str | None = None,
+    dataset_id: str | None = None,
+) -> JobsPublic:
+    """Newest first."""
+    try:
+        page = repo.list_jobs(
+            session, limit=limit, cursor=cursor, status=status, algorithm=algorithm, dataset_id=dataset_id
+        )
+    except repo.InvalidCursor as exc:
+        raise UnprocessableEntity.on("cursor", str(exc)) from None
+    results = repo.get_results(session, [j.id for j in page.items if j.status == JobStatus.SUCCEEDED])
+    return JobsPublic(items=[to_public(j, results.get(j.id)) for j in page.items], next_cursor=page.next_cursor)
+
+
+@router.get("/{job_id}", operation_id="get_job", response_model=JobPublic, responses=responses(404))
+def get_job(job_id: str, session: SessionDep) -> JobPublic:
+    job = _job_or_404(session, job_id)
+    result = repo.get_result(session, job_id) if job.status == JobStatus.SUCCEEDED else None
+    return to_public(job, result)
+
+
+def _weights_or_409(session: Session, job_id: str) -> bytes:
+    job = _job_or_404(session, job_id)
+    weights = repo.get_weights(session, job_id) if job.status == JobStatus.SUCCEEDED else None
+    if weights is None:
+        raise Conflict(f"job {job_id} is {job.status}; weights exist once it has succeeded")
+    return weights[0]
+
+
+@router.get(
+    "/{job_id}/weights",
+    operation_id="get_job_weights",
+    response_model=WeightsJSON,
+    responses={
+        200: {
+            "description": "The learned model: safetensors bytes, or JSON with format=json",
+            "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+        },
+        **responses(404, 409, 422),
+    },
+)
+def get_job_weights(
+    job_id: str,
+    session: SessionDep,
+    format: Annotated[Literal["safetensors", "json"], Query(description="safetensors (default) or json")] = "safetensors",
+) -> Any:
+    """θ, w, feature names, standardisation and model config. Load the safetensors file with
+    ``FittedModel.from_tensors`` (see app/artifacts.py) to predict exactly as the service does."""
+    data = _weights_or_409(session, job_id)
+    if format == "safetensors":
+        return Response(
+            data,
+            media_type="application/octet-stream",
+            headers={"Content-Disposition": f'attachment; filename="job-{job_id}.safetensors"'},
+        )
+    result = repo.get_result(session, job_id) or {}
+    return WeightsJSON.model_validate(artifacts.to_json(artifacts.unpack(data), artifacts.metadata_of(data), result))
+
+
+@router.post(
+    "/{job_id}/predict", operation_id="predict", response_model=PredictResponse, responses=responses(404, 409, 422)
+)
+def predict(job_id: str, body: PredictRequest, request: Request, session: SessionDep) -> PredictResponse:
+    """Predict with a succeeded job's model from ``X`` (rows in feature order) or ``rows`` (dicts)."""
+    cache = request.app.state.models
+    model = cache.get(job_id)
+    if model is None:
+        model = artifacts.unpack(_weights_or_409(session, job_id))
+        cache.put(job_id, model)
+    names = list(model.feature_names)
+    if (body.X is None) == (body.rows is None):
+        raise UnprocessableEntity.on("X", "give exactly one of X or rows")
+    if body.X is not None:
+        field = "X"
+        for i, row in enumerate(body.X):
+            if len(row) != len(names):
+                raise UnprocessableEntity.on(f"X[{i}]", f"each row needs {len(names)} values ({', '.join(names)})")
+        X = np.asarray(body.X, dtype=np.float64).reshape(len(body.X), len(names))
+    else:
+        field = "rows"
+        assert body.rows is not None
+        for i, row in enumerate(body.rows):
+            missing = [n for n in names if n not in row]
+            extra = sorted(set(row) - set(names))
+            if missing or extra:
+                bad = (missing or extra)[0]
+                raise UnprocessableEntity.on(
+                    f"rows[{i}].{bad}", f"rows need exactly the features {names}; missing {missing}, unknown {extra}"
+                )
+        X = np.asarray([[row[n] for n in names] for row in body.rows], dtype=np.float64).reshape(len(body.rows), len(names))
+    if not np.all(np.isfinite(X)):
+        raise UnprocessableEntity.on(field, "values must be finite numbers")
+    predictions = model.predict(X).tolist()
+    probabilities = model.predict_proba(X).tolist() if model.task == "classification" else None
+    return PredictResponse(predictions=predictions, probabilities=probabilities)

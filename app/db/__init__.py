@@ -1,0 +1,1 @@
+"""Persistence: ORM models, engine/session factory and the repository that holds every query."""

@@ -1,0 +1,78 @@
+"""What a job asks for, checked before anything is stored; shared by the API and the worker.
+
+Every check raises a sal_core error that names the field, which the API renders as a 422.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sal_core import Algorithm, InvalidDataError, get_algorithm
+
+
+def build_algorithm(
+    algorithm: str, *, params: Mapping[str, Any], task: str, model: Mapping[str, Any], seed: int, device: str
+) -> Algorithm:  # type: ignore[type-arg]
+    cls = get_algorithm(algorithm)
+    return cls(params, task=task, model=model, seed=seed, device=device)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class CheckedJob:
+    params: dict[str, Any]
+    model: dict[str, Any]
+    test_environments: list[str]
+
+
+def check_job(
+    *,
+    algorithm: str,
+    params: Mapping[str, Any],
+    task: str,
+    model: Mapping[str, Any],
+    seed: int,
+    train_environments: Sequence[str],
+    test_environments: Sequence[str] | None,
+    dataset_environments: Sequence[Mapping[str, Any]],
+) -> CheckedJob:
+    """Validate a job against the registry and its dataset; returns params with defaults filled in.
+
+    ``dataset_environments`` is the dataset's [{"name", "n_rows", "binary"}]. The device is
+    resolved by the worker, so it is not checked against this machine's hardware here.
+    """
+    instance = build_algorithm(algorithm, params=params, task=task, model=model, seed=seed, device="cpu")
+    by_name = {e["name"]: e for e in dataset_environments}
+    for field, names in (("train_environments", train_environments), ("test_environments", test_environments or [])):
+        if len(set(names)) != len(names):
+            raise InvalidDataError("an environment is listed twice", field=field)
+        for i, name in enumerate(names):
+            if name not in by_name:
+                raise InvalidDataError(
+                    f"environment {name!r} is not in the dataset; it has {sorted(by_name)}", field=f"{field}[{i}]"
+                )
+    if test_environments is None:
+        test = [name for name in by_name if name not in set(train_environments)]
+    else:
+        test = list(test_environments)
+        overlap = sorted(set(test) & set(train_environments))
+        if overlap:
+            raise InvalidDataError(f"environments {overlap} are in both train and test", field="test_environments")
+    needed = type(instance).min_environments
+    if len(train_environments) < needed:
+        raise InvalidDataError(
+            f"{algorithm} needs at least {needed} training environments, got {len(train_environments)}",
+            field="train_environments",
+        )
+    for i, name in enumerate(train_environments):
+        if by_name[name]["n_rows"] < 2:
+            raise InvalidDataError(f"environment {name!r} has fewer than 2 rows", field=f"train_environments[{i}]")
+    if task == "classification":
+        for field, names in (("train_environments", train_environments), ("test_environments", test)):
+            for name in names:
+                if not by_name[name].get("binary", False):
+                    raise InvalidDataError(
+                        f"classification needs labels 0 or 1; environment {name!r} has others", field=field
+                    )
+    return CheckedJob(params=instance.params.to_dict(), model=instance.model_spec.to_dict(), test_environments=test)

@@ -1,0 +1,85 @@
+"""The ASGI application: ``create_app(settings)`` for tests, ``app`` for uvicorn."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from fastapi import FastAPI
+
+from app.api import errors
+from app.api.errors import Problem
+from app.api.routes import datasets, jobs, meta
+from app.api.schemas import DatasetCreate, DatasetUpload
+from app.db.session import make_engine, make_sessionmaker
+from app.queue import JobQueue, make_celery
+from app.settings import Settings, get_settings
+from sal_core import FittedModel
+
+
+class ModelCache:
+    """Fitted models by job id for /predict; a job's weights never change once written."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[str, FittedModel] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> FittedModel | None:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+            return None
+
+    def put(self, key: str, model: FittedModel) -> None:
+        with self._lock:
+            self._items[key] = model
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+def create_app(settings: Settings | None = None, *, queue: JobQueue | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    app = FastAPI(
+        title="sal-service",
+        version="0.1.0",
+        summary="Distributionally robust learning on multi-environment tabular data.",
+        separate_input_output_schemas=False,
+    )
+    engine = make_engine(settings.database_url)
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.sessionmaker = make_sessionmaker(engine)
+    app.state.queue = queue or JobQueue(make_celery(settings), settings)
+    app.state.models = ModelCache(settings.model_cache_size)
+    errors.install(app)
+    app.include_router(datasets.router)
+    app.include_router(jobs.router)
+    app.include_router(meta.router)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+
+            schema = get_openapi(title=app.title, version=app.version, summary=app.summary, routes=app.routes)
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            # The upload body is parsed by hand (two content types) and problems are documented by
+            # reference, so their schemas are added here.
+            for model in (DatasetUpload, DatasetCreate, Problem):
+                extra = model.model_json_schema(ref_template="#/components/schemas/{model}")
+                components.update(extra.pop("$defs", {}))
+                components[model.__name__] = extra
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    # `uvicorn app.main:app` builds the app on first access, not at import.
+    if name == "app":
+        return create_app()
+    raise AttributeError(name)

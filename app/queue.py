@@ -1,0 +1,57 @@
+"""The broker side of the service: one Celery configuration shared by the API (which only sends
+job ids, by task name) and the worker (which runs them). The SQL row is the truth; a message is
+only a hint that a job may be ready to run."""
+
+from __future__ import annotations
+
+from celery import Celery
+
+from app.settings import Settings
+
+RUN_JOB = "sal.run_job"
+
+
+def make_celery(settings: Settings) -> Celery:
+    celery = Celery("sal", broker=settings.broker_url, set_as_current=False)
+    celery.conf.update(
+        broker_transport_options=settings.broker_transport_options,
+        broker_connection_retry_on_startup=True,
+        broker_connection_timeout=5,
+        task_serializer="json",
+        accept_content=["json"],
+        result_serializer="json",
+        task_ignore_result=True,
+        result_backend=None,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_soft_time_limit=settings.task_soft_time_limit,
+        task_time_limit=settings.task_time_limit,
+        task_default_queue=settings.cpu_queue,
+        task_create_missing_queues=True,
+        # Fail the request quickly when the broker is down instead of hanging on retries.
+        task_publish_retry_policy={"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5},
+        worker_send_task_events=False,
+        timezone="UTC",
+        enable_utc=True,
+    )
+    return celery
+
+
+class JobQueue:
+    """Delivers job ids to workers: CPU jobs on ``cpu_queue``, CUDA jobs on ``gpu_queue``."""
+
+    def __init__(self, celery: Celery, settings: Settings) -> None:
+        self.celery = celery
+        self.settings = settings
+
+    def queue_for(self, device: str) -> str:
+        return self.settings.gpu_queue if device == "cuda" else self.settings.cpu_queue
+
+    def enqueue(self, job_id: str, queue: str) -> None:
+        self.celery.send_task(RUN_JOB, args=[job_id], queue=queue)
+
+    def ping(self) -> None:
+        """Raise unless the broker accepts a connection."""
+        with self.celery.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=3)

@@ -1,0 +1,88 @@
+"""The service's settings: one pydantic-settings class, read from ``SAL_*`` environment variables once.
+
+The defaults are the embedded mode: SQLite (WAL) and kombu's filesystem transport under
+``SAL_DATA_DIR``, so one machine needs no servers. Scale-out sets ``SAL_DATABASE_URL`` to
+PostgreSQL and ``SAL_BROKER_URL`` to Redis; nothing else changes.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="SAL_", extra="ignore")
+
+    data_dir: Path = Field(Path("var"), description="Where the embedded database and broker files live.")
+    database_url: str = Field("", description="SQLAlchemy URL; empty means SQLite in data_dir.")
+    broker_url: str = Field("", description="Celery broker URL; empty means kombu's filesystem transport in data_dir.")
+
+    cpu_queue: str = "sal"
+    gpu_queue: str = "gpu"
+
+    # Celery time limits per job (seconds). The soft limit raises inside the fit so the job ends
+    # `failed` with type `timeout`; the hard limit kills the worker child.
+    task_soft_time_limit: int = Field(3600, ge=1)
+    task_time_limit: int = Field(3900, ge=1)
+    # A Redis message not acknowledged within this many seconds is delivered again; it must
+    # exceed the hard time limit, and a redelivery is harmless anyway (the claim is conditional).
+    broker_visibility_timeout: int = Field(7200, ge=1)
+    broker_polling_interval: float = Field(0.1, gt=0, description="Server-less transports poll this often.")
+
+    max_upload_bytes: int = Field(200 * 1024 * 1024, ge=1)
+    dataset_cache_size: int = Field(8, ge=0, description="Datasets a worker keeps decoded, by sha256.")
+    model_cache_size: int = Field(32, ge=0, description="Fitted models the API keeps for /predict.")
+    progress_min_interval_s: float = Field(0.5, ge=0, description="Throttle for progress writes.")
+    torch_threads: int | None = Field(None, ge=1, description="torch intra-op threads in a worker.")
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    worker_concurrency: int = Field(1, ge=1, description="Worker processes started by app.embedded.")
+
+    @model_validator(mode="after")
+    def _fill_embedded_defaults(self) -> Settings:
+        if not self.database_url:
+            self.database_url = f"sqlite:///{(self.data_dir / 'sal.db').as_posix()}"
+        if not self.broker_url:
+            self.broker_url = "filesystem://"
+        if self.task_time_limit <= self.task_soft_time_limit:
+            raise ValueError("task_time_limit must be larger than task_soft_time_limit")
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    @property
+    def broker_transport_options(self) -> dict[str, Any]:
+        if self.broker_url.startswith("filesystem://"):
+            root = self.data_dir / "broker"
+            return {
+                "data_folder_in": str(root / "queue"),
+                "data_folder_out": str(root / "queue"),
+                "control_folder": str(root / "control"),
+                "polling_interval": self.broker_polling_interval,
+            }
+        if self.broker_url.startswith(("redis://", "rediss://")):
+            return {"visibility_timeout": self.broker_visibility_timeout}
+        return {}
+
+    def prepare_dirs(self) -> None:
+        """Create the folders the embedded database and broker need."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self.broker_url.startswith("filesystem://"):
+            for key in ("data_folder_in", "control_folder"):
+                Path(self.broker_transport_options[key]).mkdir(parents=True, exist_ok=True)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process's settings, read from the environment once."""
+    settings = Settings()
+    settings.prepare_dirs()
+    return settings

@@ -1,0 +1,242 @@
+"""The canonical multi-environment table: parsed from CSV, Parquet or JSON, stored as Parquet.
+
+A dataset is content-addressed: its sha256 is taken over a canonical byte layout (a JSON header
+with feature names, target and environments, then each environment's X and y as little-endian
+float64), so it does not depend on the Parquet writer's version. The same hash is checked again
+whenever the stored Parquet bytes are read back.
+
+Bad input raises :class:`sal_core.InvalidDataError` naming the offending field, which the API
+renders as a 422.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sal_core import Environment, InvalidDataError
+
+ENV_COLUMN = "__environment__"
+PARQUET_MAGIC = b"PAR1"
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows grouped by environment, in order of first appearance; X is (n_e, p), y is (n_e,)."""
+
+    feature_names: tuple[str, ...]
+    target: str
+    environments: tuple[Environment, ...]
+
+    @property
+    def n_rows(self) -> int:
+        return sum(e.n_rows for e in self.environments)
+
+    def environment(self, name: str) -> Environment:
+        for env in self.environments:
+            if env.name == name:
+                return env
+        raise KeyError(name)
+
+    def summary(self) -> list[dict[str, object]]:
+        return [
+            {"name": e.name, "n_rows": e.n_rows, "binary": bool(np.isin(e.y, (0.0, 1.0)).all())}
+            for e in self.environments
+        ]
+
+    def sha256(self) -> str:
+        header = {
+            "v": 1,
+            "feature_names": list(self.feature_names),
+            "target": self.target,
+            "environments": [[e.name, e.n_rows] for e in self.environments],
+        }
+        h = hashlib.sha256(json.dumps(header, sort_keys=True, separators=(",", ":")).encode())
+        for e in self.environments:
+            h.update(np.ascontiguousarray(e.X, dtype="<f8").tobytes())
+            h.update(np.ascontiguousarray(e.y, dtype="<f8").tobytes())
+        return h.hexdigest()
+
+    def to_parquet(self) -> bytes:
+        env_col = [e.name for e in self.environments for _ in range(e.n_rows)]
+        X = np.concatenate([e.X for e in self.environments]) if self.environments else np.empty((0, 0))
+        y = np.concatenate([e.y for e in self.environments])
+        columns = {ENV_COLUMN: pa.array(env_col, pa.string())}
+        for j, name in enumerate(self.feature_names):
+            columns[name] = pa.array(X[:, j], pa.float64())
+        columns[self.target] = pa.array(y, pa.float64())
+        table = pa.table(columns, metadata={"sal.target": self.target})
+        sink = io.BytesIO()
+        pq.write_table(table, sink, compression="zstd")
+        return sink.getvalue()
+
+    @classmethod
+    def from_parquet(cls, data: bytes, *, expected_sha256: str) -> Table:
+        """Decode stored bytes and check them against the dataset's content hash."""
+        arrow = pq.read_table(io.BytesIO(data))
+        meta = arrow.schema.metadata or {}
+        target = meta[b"sal.target"].decode()
+        features = [c for c in arrow.column_names if c not in (ENV_COLUMN, target)]
+        table = _group(
+            np.asarray(arrow.column(ENV_COLUMN).to_pylist(), dtype=object),
+            np.column_stack([arrow.column(c).to_numpy() for c in features]) if features else None,
+            arrow.column(target).to_numpy(),
+            features,
+            target,
+        )
+        actual = table.sha256()
+        if actual != expected_sha256:
+            raise RuntimeError(f"stored dataset is corrupt: sha256 {actual} != {expected_sha256}")
+        return table
+
+
+def _group(env: np.ndarray, X: np.ndarray | None, y: np.ndarray, features: Sequence[str], target: str) -> Table:
+    order: dict[str, list[int]] = {}
+    for i, name in enumerate(env):
+        order.setdefault(name, []).append(i)
+    envs = []
+    for name, idx in order.items():
+        rows = np.asarray(idx)
+        Xe = X[rows] if X is not None else np.empty((len(rows), 0))
+        envs.append(Environment(name, np.asarray(Xe, dtype=np.float64), np.asarray(y[rows], dtype=np.float64)))
+    return Table(tuple(features), target, tuple(envs))
+
+
+def _check_names(feature_names: Sequence[str], target: str) -> None:
+    names = [*feature_names, target]
+    if len(set(names)) != len(names):
+        raise InvalidDataError(f"feature and target names must be distinct, got {names}", field="feature_names")
+    for name in names:
+        if not name or name.startswith("__"):
+            raise InvalidDataError(
+                f"column name {name!r} is not allowed (empty or starting with '__')", field="feature_names"
+            )
+
+
+def _check_finite(values: np.ndarray, field: str) -> None:
+    if not np.all(np.isfinite(values)):
+        raise InvalidDataError("contains NaN, infinite or missing values", field=field)
+
+
+def from_arrays(
+    feature_names: Sequence[str], target: str, environments: Sequence[tuple[str, Sequence[Sequence[float]], Sequence[float]]]
+) -> Table:
+    """Build a table from the JSON upload body: [(name, X rows, y)]."""
+    _check_names(feature_names, target)
+    if not environments:
+        raise InvalidDataError("at least one environment is required", field="environments")
+    p = len(feature_names)
+    envs = []
+    seen: set[str] = set()
+    for k, (name, X_rows, y_values) in enumerate(environments):
+        where = f"environments[{k}]"
+        if not name:
+            raise InvalidDataError("environment name must not be empty", field=f"{where}.name")
+        if name in seen:
+            raise InvalidDataError(f"duplicate environment name {name!r}", field=f"{where}.name")
+        seen.add(name)
+        X = np.asarray(X_rows, dtype=np.float64) if len(X_rows) else np.empty((0, p))
+        y = np.asarray(y_values, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != p:
+            raise InvalidDataError(f"X must be a list of rows with {p} values each", field=f"{where}.X")
+        if y.ndim != 1 or y.shape[0] != X.shape[0]:
+            raise InvalidDataError(f"y must have one value per row of X ({X.shape[0]})", field=f"{where}.y")
+        if X.shape[0] == 0:
+            raise InvalidDataError("an environment needs at least one row", field=f"{where}.X")
+        _check_finite(X, f"{where}.X")
+        _check_finite(y, f"{where}.y")
+        envs.append(Environment(name, X, y))
+    return Table(tuple(feature_names), target, tuple(envs))
+
+
+def _read_frame(data: bytes, filename: str | None) -> pd.DataFrame:
+    if not data:
+        raise InvalidDataError("the uploaded file is empty", field="file")
+    is_parquet = data[:4] == PARQUET_MAGIC
+    if filename and filename.lower().endswith((".parquet", ".pq")) and not is_parquet:
+        raise InvalidDataError("the file is named .parquet but is not a Parquet file", field="file")
+    if is_parquet:
+        try:
+            return pq.read_table(io.BytesIO(data)).to_pandas()
+        except (pa.ArrowException, OSError) as exc:
+            raise InvalidDataError(f"unreadable Parquet file: {exc}", field="file") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidDataError("the CSV file is not valid UTF-8", field="file") from None
+    header = next(csv.reader(io.StringIO(text)), [])
+    duplicates = sorted({h for h in header if header.count(h) > 1})
+    if duplicates:
+        raise InvalidDataError(f"duplicate column names {duplicates}", field="file")
+    try:
+        return pd.read_csv(io.StringIO(text))  # pandas 3 parses floats exactly (round trip)
+    except pd.errors.EmptyDataError:
+        raise InvalidDataError("the CSV file has no columns", field="file") from None
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise InvalidDataError(f"malformed CSV: {exc}", field="file") from None
+
+
+def _numeric(frame: pd.DataFrame, column: str, field: str) -> np.ndarray:
+    series = frame[column]
+    if not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
+        raise InvalidDataError(f"column {column!r} must be numeric", field=field)
+    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    _check_finite(values, field)
+    return values
+
+
+def from_file(
+    data: bytes, *, filename: str | None, target: str, environment: str, features: Sequence[str] | None
+) -> Table:
+    """Parse an uploaded CSV or Parquet file into the canonical table."""
+    frame = _read_frame(data, filename)
+    columns = [str(c) for c in frame.columns]
+    frame.columns = pd.Index(columns)
+    if target not in columns:
+        raise InvalidDataError(f"target column {target!r} not found; columns are {columns}", field="target")
+    if environment not in columns:
+        raise InvalidDataError(
+            f"environment column {environment!r} not found; columns are {columns}", field="environment"
+        )
+    if target == environment:
+        raise InvalidDataError("target and environment must be different columns", field="environment")
+    if features is None:
+        feature_names = [
+            c
+            for c in columns
+            if c not in (target, environment)
+            and pd.api.types.is_numeric_dtype(frame[c])
+            and not pd.api.types.is_bool_dtype(frame[c])
+        ]
+        if not feature_names:
+            raise InvalidDataError("no numeric feature columns found", field="features")
+    else:
+        feature_names = list(features)
+        if not feature_names:
+            raise InvalidDataError("features must name at least one column", field="features")
+        missing = [f for f in feature_names if f not in columns]
+        if missing:
+            raise InvalidDataError(f"feature column(s) {missing} not found", field="features")
+        if target in feature_names or environment in feature_names:
+            raise InvalidDataError("features must not include the target or environment column", field="features")
+        if len(set(feature_names)) != len(feature_names):
+            raise InvalidDataError("features lists a column twice", field="features")
+    _check_names(feature_names, target)
+    if len(frame) == 0:
+        raise InvalidDataError("the file has no rows", field="file")
+    env_series = frame[environment]
+    if env_series.isna().any():
+        raise InvalidDataError("environment column has missing values", field="environment")
+    env = np.asarray([str(v) for v in env_series.tolist()], dtype=object)
+    X = np.column_stack([_numeric(frame, c, f"file.{c}") for c in feature_names])
+    y = _numeric(frame, target, "target")
+    return _group(env, X, y, feature_names, target)

@@ -1,0 +1,231 @@
+"""Fixtures for the service tests: real PostgreSQL, Redis and Celery worker processes.
+
+The service fixtures are session-scoped and lazy, so tests that do not ask for them (sal_core's)
+never touch a server. PostgreSQL database ``sal_service_test`` and Redis DB 5 belong to this
+suite; a PostgreSQL advisory lock serialises concurrent runs of the suite on one machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import Engine, text
+
+from app.db import migrate
+from app.db.session import make_engine
+from app.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+PG_URL = os.environ.get("SAL_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/sal_service_test")
+REDIS_URL = os.environ.get("SAL_TEST_REDIS_URL", "redis://127.0.0.1:6379/5")
+SUITE_LOCK_KEY = 0x5A15E7  # pg_advisory_lock key for "one sal-service test session at a time"
+
+
+def _wait_for(predicate, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
+
+
+class Proc:
+    """A child process in its own session, logging to a file; stopped by its own pid only."""
+
+    def __init__(self, args: list[str], env: dict[str, str], log_path: Path, cwd: Path = ROOT) -> None:
+        self.log_path = log_path
+        self._log = open(log_path, "wb")  # noqa: SIM115
+        self.popen = subprocess.Popen(args, env=env, cwd=cwd, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_for_log(self, needle: str, timeout: float) -> None:
+        def seen() -> bool:
+            if self.popen.poll() is not None:
+                raise RuntimeError(f"process exited with {self.popen.returncode}:\n{self.log()[-4000:]}")
+            return needle in self.log()
+
+        _wait_for(seen, timeout, f"{needle!r} in {self.log_path}")
+
+    def stop(self, timeout: float = 20.0) -> None:
+        if self.popen.poll() is None:
+            # The group is the one this fixture created (start_new_session): the worker and its pool children.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, signal.SIGTERM)
+            try:
+                self.popen.wait(timeout)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.popen.pid, signal.SIGKILL)
+                self.popen.wait()
+        self._log.close()
+
+
+def service_env(settings: Settings) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SAL_")}
+    env.update(
+        SAL_DATA_DIR=str(settings.data_dir),
+        SAL_DATABASE_URL=settings.database_url,
+        SAL_BROKER_URL=settings.broker_url,
+        SAL_PROGRESS_MIN_INTERVAL_S=str(settings.progress_min_interval_s),
+        SAL_TORCH_THREADS="1",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def start_worker(settings: Settings, log_path: Path) -> Proc:
+    args = [
+        sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker",
+        "--pool=prefork", "--concurrency=1", "-Q", f"{settings.cpu_queue},{settings.gpu_queue}",
+        "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
+        f"--hostname=test-{os.getpid()}@%h",
+    ]  # fmt: skip
+    proc = Proc(args, service_env(settings), log_path)
+    proc.wait_for_log(" ready.", timeout=90)
+    return proc
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# --- PostgreSQL + Redis ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def pg_engine() -> Iterator[Engine]:
+    engine = make_engine(PG_URL)
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except Exception as exc:  # pragma: no cover - environment problem, not a test failure
+        pytest.fail(f"PostgreSQL at {PG_URL} is unreachable ({exc}); run scripts/test.sh, which starts it")
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def suite_lock(pg_engine: Engine) -> Iterator[None]:
+    """Hold an advisory lock for the whole session: another run of this suite waits for us."""
+    with pg_engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": SUITE_LOCK_KEY})
+        conn.commit()
+        yield
+        conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": SUITE_LOCK_KEY})
+        conn.commit()
+
+
+@pytest.fixture(scope="session")
+def pg_url(pg_engine: Engine, suite_lock: None) -> str:
+    """sal_service_test, emptied and migrated to head (the schema comes only from migrations)."""
+    with pg_engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    migrate.upgrade(PG_URL)
+    return PG_URL
+
+
+@pytest.fixture(scope="session")
+def redis_url(suite_lock: None) -> str:
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        client.ping()
+    except redis.RedisError as exc:  # pragma: no cover
+        pytest.fail(f"Redis at {REDIS_URL} is unreachable ({exc}); run scripts/test.sh, which starts it")
+    client.flushdb()  # our own DB number only
+    client.close()
+    return REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def pg_settings(pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    return Settings(
+        data_dir=tmp_path_factory.mktemp("pg-data"),
+        database_url=pg_url,
+        broker_url=redis_url,
+        progress_min_interval_s=0.0,
+    )
+
+
+@pytest.fixture(scope="session")
+def pg_worker(pg_settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
+    proc = start_worker(pg_settings, tmp_path_factory.mktemp("logs") / "pg-worker.log")
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_app(pg_settings: Settings):  # type: ignore[no-untyped-def]
+    from app.main import create_app
+
+    app = create_app(pg_settings)
+    yield app
+    app.state.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def client(pg_app) -> Iterator[httpx.Client]:  # type: ignore[no-untyped-def]
+    """The API in-process on PostgreSQL + Redis (no worker: jobs stay queued unless pg_worker runs)."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(pg_app) as c:
+        yield c
+
+
+@pytest.fixture
+def row_counts(pg_app):  # type: ignore[no-untyped-def]
+    """A function returning {table: rows} in the PostgreSQL test database."""
+
+    def counts() -> dict[str, int]:
+        with pg_app.state.engine.connect() as conn:
+            return {
+                t: int(conn.execute(text(f"SELECT count(*) FROM {t}")).scalar_one())
+                for t in ("datasets", "jobs", "job_results")
+            }
+
+    return counts
+
+
+# --- the embedded default: SQLite + filesystem broker, one command ---------------------------
+
+
+@pytest.fixture(scope="session")
+def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``python -m app.embedded`` as a user runs it; yields its base URL."""
+    data = tmp_path_factory.mktemp("embedded")
+    port = free_port()
+    env = service_env(Settings(data_dir=data / "var", progress_min_interval_s=0.0))
+    env.pop("SAL_DATABASE_URL")
+    env.pop("SAL_BROKER_URL")
+    proc = Proc([sys.executable, "-m", "app.embedded", "--port", str(port)], env, data / "embedded.log")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        proc.wait_for_log(" ready.", timeout=120)  # the worker
+
+        def ready() -> bool:
+            try:
+                return httpx.get(f"{base}/readyz", timeout=2).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        _wait_for(ready, 60, "the embedded API")
+        yield base
+    finally:
+        proc.stop()

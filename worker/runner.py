@@ -1,0 +1,204 @@
+"""Run one job: claim the row, fit with sal_core, evaluate, store the result — or record why not.
+
+The claim is a conditional UPDATE (queued -> running), so a duplicate delivery does nothing. Any
+exception ends the job ``failed`` with ``error = {type, message}``; a job is never left running by
+an error this process survives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from celery.exceptions import SoftTimeLimitExceeded
+from sqlalchemy.orm import Session, sessionmaker
+
+from app import artifacts, jobspec
+from app.db import repository as repo
+from app.db.models import JobStatus
+from app.db.session import make_engine, make_sessionmaker
+from app.settings import Settings, get_settings
+from app.tables import Table
+from sal_core import Environment, FitResult, SalError
+from sal_core.metrics import evaluate
+
+log = logging.getLogger(__name__)
+
+
+class DatasetCache:
+    """Decoded datasets by sha256, so a sweep over one dataset fetches it once per worker."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[str, Table] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, sha256: str) -> Table | None:
+        with self._lock:
+            table = self._items.get(sha256)
+            if table is not None:
+                self._items.move_to_end(sha256)
+            return table
+
+    def put(self, sha256: str, table: Table) -> None:
+        if self._size == 0:
+            return
+        with self._lock:
+            self._items[sha256] = table
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+class ProgressWriter:
+    """sal_core's progress callback: writes (step, total) into the row, at most every
+    ``min_interval`` seconds (and always the last step); asks the fit to stop once the job is no
+    longer ``running`` (cancelled, or taken over)."""
+
+    def __init__(self, sessions: sessionmaker[Session], job_id: str, min_interval: float) -> None:
+        self._sessions = sessions
+        self._job_id = job_id
+        self._min_interval = min_interval
+        self._last = 0.0
+        self.stopped = False
+
+    def __call__(self, step: int, total: int, metrics: Mapping[str, float]) -> bool:
+        now = time.monotonic()
+        if step < total and now - self._last < self._min_interval:
+            return False
+        self._last = now
+        with self._sessions() as session:
+            still_running = repo.report_progress(session, self._job_id, step, total)
+            session.commit()
+        self.stopped = not still_running
+        return self.stopped
+
+
+def build_result(fit: FitResult, feature_names: Sequence[str], train: Sequence[Environment], test: Sequence[Environment]) -> dict[str, Any]:
+    """The job's result document (see JobResultPublic)."""
+    environments: list[dict[str, Any]] = []
+    summary = None
+    for split, envs in (("train", train), ("test", test)):
+        if not envs:
+            continue
+        per_env, summ = evaluate(fit.model, envs)
+        environments += [{"name": e.name, "split": split, "n_rows": e.n_rows, **per_env[e.name]} for e in envs]
+        if split == "test":
+            summary = {
+                "metric": summ.metric,
+                "mean_error": summ.mean_error,
+                "std_error": summ.std_error,
+                "worst_error": summ.worst_error,
+                "worst_environment": summ.worst_environment,
+            }
+
+    def by_feature(values: np.ndarray | None) -> dict[str, float] | None:
+        return None if values is None else {n: float(v) for n, v in zip(feature_names, values, strict=True)}
+
+    cert = fit.certificate
+    return {
+        "environments": environments,
+        "summary": summary,
+        "coefficients": by_feature(fit.coefficients_original),
+        "intercept": None if fit.intercept_original is None else float(fit.intercept_original),
+        "covariate_weights": by_feature(fit.covariate_weights),
+        "history": _jsonable(fit.history),
+        "certificate": None if cert is None else {"rho_hat": float(cert.rho_hat), "worst_case_risk": float(cert.worst_case_risk)},
+        "duration_s": float(fit.duration_s),
+        "device": fit.device,
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _jsonable(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, float) and not np.isfinite(value):
+        return None  # JSON has no NaN/inf
+    return value
+
+
+class Runner:
+    def __init__(self, sessions: sessionmaker[Session], settings: Settings) -> None:
+        self.sessions = sessions
+        self.settings = settings
+        self.cache = DatasetCache(settings.dataset_cache_size)
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None) -> Runner:
+        settings = settings or get_settings()
+        if settings.torch_threads is not None:
+            import torch
+
+            torch.set_num_threads(settings.torch_threads)
+        return cls(make_sessionmaker(make_engine(settings.database_url)), settings)
+
+    def run(self, job_id: str) -> str:
+        with self.sessions() as session:
+            claimed = repo.claim_job(session, job_id)
+            session.commit()
+        if not claimed:
+            log.info("job %s is not queued (duplicate delivery or unknown id); skipping", job_id)
+            return "skipped"
+        try:
+            return self._run_claimed(job_id)
+        except SoftTimeLimitExceeded:
+            self._fail(job_id, "timeout", f"the job exceeded the time limit of {self.settings.task_soft_time_limit} s")
+            return "failed"
+        except SalError as exc:
+            self._fail(job_id, type(exc).__name__, exc.message if exc.field is None else f"{exc.field}: {exc.message}")
+            return "failed"
+        except Exception as exc:
+            log.exception("job %s failed", job_id)
+            self._fail(job_id, type(exc).__name__, str(exc) or repr(exc))
+            return "failed"
+
+    def _fail(self, job_id: str, type_: str, message: str) -> None:
+        with self.sessions() as session:
+            repo.fail_job(session, job_id, {"type": type_, "message": message[:2000]}, from_status=[JobStatus.RUNNING])
+            session.commit()
+
+    def _table(self, session: Session, dataset_id: str | None) -> Table:
+        sha = repo.dataset_sha256(session, dataset_id) if dataset_id is not None else None
+        if sha is None:
+            raise LookupError(f"dataset {dataset_id} no longer exists")
+        table = self.cache.get(sha)
+        if table is None:
+            data = repo.dataset_bytes(session, dataset_id)  # type: ignore[arg-type]
+            assert data is not None
+            table = Table.from_parquet(data, expected_sha256=sha)
+            self.cache.put(sha, table)
+        return table
+
+    def _run_claimed(self, job_id: str) -> str:
+        with self.sessions() as session:
+            job = repo.get_job(session, job_id)
+            assert job is not None
+            table = self._table(session, job.dataset_id)
+            session.commit()
+        algorithm = jobspec.build_algorithm(
+            job.algorithm, params=job.params, task=job.task, model=job.model, seed=job.seed, device=job.device
+        )
+        train = [table.environment(n) for n in job.train_environments]
+        test = [table.environment(n) for n in job.test_environments]
+        progress = ProgressWriter(self.sessions, job_id, self.settings.progress_min_interval_s)
+        fit = algorithm.fit(train, feature_names=table.feature_names, progress=progress)
+        if progress.stopped:
+            log.info("job %s left `running` during the fit; dropping its result", job_id)
+            return "stopped"
+        result = build_result(fit, table.feature_names, train, test)
+        weights = artifacts.pack(fit.model, {"job_id": job_id, "algorithm": job.algorithm})
+        with self.sessions() as session:
+            stored = repo.finish_job(session, job_id, result, weights, hashlib.sha256(weights).hexdigest())
+            session.commit()
+        return "succeeded" if stored else "stopped"
