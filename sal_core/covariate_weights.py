@@ -1,13 +1,20 @@
 """Updates of the covariate weights w on W = {w ∈ ℝᵖ : w ≥ 1, min w = 1}.
 
 Only the ratios of w matter to the adversary: scaling every w by c is the same as scaling λ by c²,
-so W pins the scale at min w = 1. Two update rules:
+so W pins the scale at min w = 1. Three update rules:
 
 * ``projected`` — the paper's w ← Proj_W(w − ε_w ∂R/∂w) with the Euclidean projection onto W.
-* ``adaptive_log`` (default) — a per-coordinate adaptive (RMSprop-style) step on log w, then
-  w ← w / min w. Multiplicative steps let a stable covariate's weight grow by orders of magnitude
-  in a few rounds while the step size stays scale-free; measured in bench/ to be what decides the
-  anti-causal setting.
+* ``scaled_log`` (default) — a step on log w proportional to g = w ⊙ ∂R/∂w, its common mode removed
+  and one global RMS scale, then w ← w / min w. The step keeps the *relative* sizes of the
+  coordinates' gradients, so covariates that matter to R move fast and marginal ones slowly.
+* ``adaptive_log`` — a per-coordinate adaptive (RMSprop-style) step on log w, then Proj_W.
+  Per-coordinate normalisation makes the step sign-like: a covariate whose R-gradient is tiny but
+  steady (an anti-causal proxy of y) climbs as fast as a stable one.
+
+Measured on dev seeds (λ = 0.1): both log rules reach the oracle on selection bias; on the
+anti-causal setting ``scaled_log`` is slightly better (test RMSE 0.58 vs 0.59) and has the lower
+R on held-out training rows. Neither reaches the oracle there: R's own minimiser on the training
+environments uses the anti-causal covariates (see the SAL module notes).
 """
 
 from __future__ import annotations

@@ -172,4 +172,6 @@ def certificate(step: ThetaStep, lam: float) -> CertificateValues:
     """Theorem 1 for the fitted θ: ρ̂ = mean r²κ/(λ−κ)², worst-case risk = E[s_λ] + λρ̂."""
     g = lam - step.kappa
     rho = step.mse * step.kappa / g**2
-    return CertificateValues(rho_hat=rho, expected_sup=step.objective, worst_case_risk=step.objective + lam * rho)
+    return CertificateValues(
+        rho_hat=rho, expected_sup=step.objective, worst_case_risk=step.objective + lam * rho
+    )
