@@ -20,8 +20,6 @@ from numpy.typing import NDArray
 
 Array = NDArray[np.float64]
 
-_GOLDEN = (np.sqrt(5.0) - 1.0) / 2.0
-
 
 @dataclass(frozen=True)
 class Moments:
@@ -58,43 +56,37 @@ class ThetaStep:
     objective: float  # J = λ·MSE/(λ − κ) = mean s_λ
 
 
-def solve_theta(m: Moments, w: Array, lam: float) -> ThetaStep:
-    """argmin_θ λ·MSE(θ)/(λ − κ(θ; w)) over the feasible set κ < λ."""
+def solve_theta(m: Moments, w: Array, lam: float, *, max_iter: int = 100) -> ThetaStep:
+    """argmin_θ λ·MSE(θ)/(λ − κ(θ; w)) over the feasible set κ < λ.
+
+    Along the ridge path MSE'(μ) = −μ·κ'(μ), so dJ/dμ has the sign of h(μ) = μ(λ − κ(μ)) − MSE(μ),
+    and h' = λ − κ > 0, h'' = −κ' > 0: h is increasing and convex on the feasible set, the minimiser
+    is its unique root, and Newton's step from the right of the root is the fixed-point map
+    μ ← MSE(μ) / (λ − κ(μ)), which decreases monotonically to the root without leaving the feasible set.
+    """
     eigval, eigvec = np.linalg.eigh(w[:, None] * m.gram * w[None, :])
     eigval = np.clip(eigval, 0.0, None)
     a = eigvec.T @ (w * m.cross)
     a2 = a * a
 
-    def path(mu: Array) -> tuple[Array, Array, Array]:
-        inv = 1.0 / (eigval[None, :] + mu[:, None])
-        cross_term = (a2 * inv).sum(1)
-        kap = (a2 * inv * inv).sum(1)
-        fit_mse = m.yy - 2.0 * cross_term + (eigval * a2 * inv * inv).sum(1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            j = np.where(kap < lam, lam * fit_mse / (lam - kap), np.inf)
-        return j, fit_mse, kap
+    def path(mu: float) -> tuple[float, float]:
+        inv = 1.0 / (eigval + mu)
+        a2_inv2 = a2 * inv * inv
+        return float(m.yy - 2.0 * (a2 * inv).sum() + (eigval * a2_inv2).sum()), float(a2_inv2.sum())
 
-    scale = max(float(eigval.max(initial=0.0)), 1e-12)
-    log_mu = np.linspace(np.log(scale) - 25.0, np.log(scale) + 15.0, 161)
-    j_grid = path(np.exp(log_mu))[0]
-    k = int(np.argmin(j_grid))
-    lo, hi = log_mu[max(k - 1, 0)], log_mu[min(k + 1, len(log_mu) - 1)]
-    # Golden-section search on log μ inside the bracketing grid cell pair.
-    x1, x2 = hi - _GOLDEN * (hi - lo), lo + _GOLDEN * (hi - lo)
-    f1, f2 = path(np.exp(np.array([x1, x2])))[0]
-    for _ in range(48):
-        if f1 <= f2:
-            hi, x2, f2 = x2, x1, f1
-            x1 = hi - _GOLDEN * (hi - lo)
-            f1 = path(np.exp(np.array([x1])))[0][0]
-        else:
-            lo, x1, f1 = x1, x2, f2
-            x2 = lo + _GOLDEN * (hi - lo)
-            f2 = path(np.exp(np.array([x2])))[0][0]
-    mu = float(np.exp(0.5 * (lo + hi)))
-    j, fit_mse, kap = (v[0] for v in path(np.array([mu])))
+    mu = max(m.yy / lam, 1e-300)
+    fit_mse, kap = path(mu)
+    while kap >= lam or mu * (lam - kap) < fit_mse:  # move right of the root
+        mu *= 4.0
+        fit_mse, kap = path(mu)
+    for _ in range(max_iter):
+        new_mu = fit_mse / (lam - kap)
+        if new_mu >= mu * (1.0 - 1e-15) or new_mu <= 0.0:
+            break
+        mu = new_mu
+        fit_mse, kap = path(mu)
     theta = w * (eigvec @ (a / (eigval + mu)))
-    return ThetaStep(theta=theta, mu=mu, mse=float(fit_mse), kappa=float(kap), objective=float(j))
+    return ThetaStep(theta=theta, mu=mu, mse=fit_mse, kappa=kap, objective=lam * fit_mse / (lam - kap))
 
 
 def objective_hessian(theta: Array, w: Array, m: Moments, lam: float) -> Array:

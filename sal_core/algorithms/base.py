@@ -76,7 +76,8 @@ class Problem:
         return torch.bincount(self.env_index, minlength=self.n_envs).to(self.Z.dtype)
 
     def new_model(self) -> nn.Module:
-        torch.manual_seed(self.seed)
+        if not self.model_spec.is_linear:  # linear models start at zero; only MLPs draw weights
+            torch.manual_seed(self.seed)
         return self.model_spec.build(self.n_features).to(device=self.Z.device, dtype=self.Z.dtype)
 
     def loss(self, output: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
@@ -181,7 +182,9 @@ class FittedModel:
         tensors["standardizer.mean"] = torch.from_numpy(self.standardizer.mean.copy())
         tensors["standardizer.scale"] = torch.from_numpy(self.standardizer.scale.copy())
         if self.covariate_weights is not None:
-            tensors["covariate_weights"] = torch.from_numpy(np.asarray(self.covariate_weights, dtype=np.float64))
+            tensors["covariate_weights"] = torch.from_numpy(
+                np.asarray(self.covariate_weights, dtype=np.float64)
+            )
         metadata = {
             "task": self.task,
             "model": json.dumps(self.model_spec.to_dict()),
@@ -281,7 +284,9 @@ class Algorithm(ABC, Generic[P]):
         p = validate_environments(environments, min_environments=self.min_environments, task=self.task)
         names = tuple(feature_names) if feature_names is not None else tuple(default_feature_names(p))
         if len(names) != p:
-            raise InvalidParameterError(f"{len(names)} feature names for {p} covariates", field="feature_names")
+            raise InvalidParameterError(
+                f"{len(names)} feature names for {p} covariates", field="feature_names"
+            )
         started = time.perf_counter()
         standardizer = Standardizer.fit(np.concatenate([e.X for e in environments]))
         problem = self._problem(environments, standardizer)
@@ -302,7 +307,10 @@ class Algorithm(ABC, Generic[P]):
 
         envs = [EnvTensors(e.name, tensor(standardizer.transform(e.X)), tensor(e.y)) for e in environments]
         index = torch.cat(
-            [torch.full((e.y.shape[0],), i, dtype=torch.int64, device=self.device) for i, e in enumerate(envs)]
+            [
+                torch.full((e.y.shape[0],), i, dtype=torch.int64, device=self.device)
+                for i, e in enumerate(envs)
+            ]
         )
         generator = torch.Generator(device=self.device)
         generator.manual_seed(self.seed)
@@ -321,8 +329,14 @@ class Algorithm(ABC, Generic[P]):
     def _package(
         self, solution: Solution, standardizer: Standardizer, names: tuple[str, ...], duration: float
     ) -> FitResult:
-        state = {k: v.detach().to("cpu", torch.float64).clone() for k, v in solution.model.state_dict().items()}
-        w = None if solution.covariate_weights is None else solution.covariate_weights.detach().cpu().double().numpy()
+        state = {
+            k: v.detach().to("cpu", torch.float64).clone() for k, v in solution.model.state_dict().items()
+        }
+        w = (
+            None
+            if solution.covariate_weights is None
+            else solution.covariate_weights.detach().cpu().double().numpy()
+        )
         fitted = FittedModel(self.task, self.model_spec, names, standardizer, state, w)
         coef_b = fitted.linear_coefficients()
         coef_orig: tuple[FloatArray | None, float | None] = (None, None)

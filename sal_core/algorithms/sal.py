@@ -356,30 +356,29 @@ class SAL(Algorithm[SALParams]):
 
 
 def _moments(problem: Problem, y_scale: float) -> tuple[rl.Moments, float]:
-    """Moments of the centred rows (targets divided by ``y_scale``) and the pooled mean of y."""
-    Z = problem.Z.double()
-    y = problem.y.double()
-    z_mean, y_mean = Z.mean(0), y.mean()
-    Zc, yc = Z - z_mean, (y - y_mean) / y_scale
+    """Moments of the centred rows (targets divided by ``y_scale``) and the pooled mean of y.
+
+    One pass of O(n·p²) matrix products on the fit's device; everything after works on p×p arrays.
+    """
+    z_mean, y_mean = problem.Z.mean(0), problem.y.mean()
     env_gram, env_cross, env_yy = [], [], []
-    for i in range(problem.n_envs):
-        rows = problem.env_index == i
-        Ze, ye = Zc[rows], yc[rows]
+    for env in problem.envs:
+        Ze, ye = env.Z - z_mean, (env.y - y_mean) / y_scale
         env_gram.append(Ze.T @ Ze / Ze.shape[0])
         env_cross.append(Ze.T @ ye / Ze.shape[0])
         env_yy.append((ye * ye).mean())
-    counts = problem.env_counts.double()
+    g = torch.stack(env_gram).double().cpu().numpy()
+    c = torch.stack(env_cross).double().cpu().numpy()
+    yy = torch.stack(env_yy).double().cpu().numpy()
+    counts = np.array([env.Z.shape[0] for env in problem.envs], dtype=np.float64)
     weights = counts / counts.sum()
-    g = torch.stack(env_gram)
-    c = torch.stack(env_cross)
-    yy = torch.stack(env_yy)
     moments = rl.Moments(
-        gram=torch.einsum("e,eij->ij", weights, g).cpu().numpy(),
-        cross=(weights @ c).cpu().numpy(),
+        gram=np.einsum("e,eij->ij", weights, g),
+        cross=weights @ c,
         yy=float(weights @ yy),
-        env_gram=g.cpu().numpy(),
-        env_cross=c.cpu().numpy(),
-        env_yy=yy.cpu().numpy(),
+        env_gram=g,
+        env_cross=c,
+        env_yy=yy,
     )
     return moments, float(y_mean)
 
