@@ -10,6 +10,7 @@ A pure library: torch, numpy and the standard library only.
 from sal_core.algorithms import ALGORITHMS, Algorithm, Certificate, FitResult, FittedModel, get_algorithm
 from sal_core.data import Environment, Standardizer
 from sal_core.exceptions import InvalidDataError, InvalidParameterError, SalError, UnknownAlgorithmError
+from sal_core.metrics import Summary, evaluate
 from sal_core.models import ModelSpec
 from sal_core.params import Params, ParamSpec
 
@@ -27,6 +28,8 @@ __all__ = [
     "Params",
     "SalError",
     "Standardizer",
+    "Summary",
     "UnknownAlgorithmError",
+    "evaluate",
     "get_algorithm",
 ]

@@ -7,7 +7,7 @@ import importlib
 from sal_core.algorithms.base import Algorithm, Certificate, FitResult, FittedModel, Problem, Reporter, Solution
 from sal_core.exceptions import UnknownAlgorithmError
 
-_MODULES = ("erm", "wdrl", "sal")  # grows to: erm, ridge, lasso, irm, wdrl, sal
+_MODULES = ("erm", "ridge", "lasso", "irm", "wdrl", "sal")
 
 
 def _load() -> dict[str, type[Algorithm]]:  # type: ignore[type-arg]
