@@ -144,10 +144,11 @@ def from_arrays(
         if name in seen:
             raise InvalidDataError(f"duplicate environment name {name!r}", field=f"{where}.name")
         seen.add(name)
-        X = np.asarray(X_rows, dtype=np.float64) if len(X_rows) else np.empty((0, p))
+        for i, row in enumerate(X_rows):
+            if len(row) != p:
+                raise InvalidDataError(f"row {i} has {len(row)} values, expected {p}", field=f"{where}.X")
+        X = np.asarray(X_rows, dtype=np.float64).reshape(len(X_rows), p)
         y = np.asarray(y_values, dtype=np.float64)
-        if X.ndim != 2 or X.shape[1] != p:
-            raise InvalidDataError(f"X must be a list of rows with {p} values each", field=f"{where}.X")
         if y.ndim != 1 or y.shape[0] != X.shape[0]:
             raise InvalidDataError(f"y must have one value per row of X ({X.shape[0]})", field=f"{where}.y")
         if X.shape[0] == 0:
@@ -185,6 +186,19 @@ def _read_frame(data: bytes, filename: str | None) -> pd.DataFrame:
         raise InvalidDataError(f"malformed CSV: {exc}", field="file") from None
 
 
+def _is_numeric_column(series: pd.Series, column: str) -> bool:
+    """A feature by default: numeric. A text column that is mostly numbers is a data error
+    (a stray word or a spreadsheet formula), not a column to drop silently."""
+    if pd.api.types.is_bool_dtype(series):
+        return False
+    if pd.api.types.is_numeric_dtype(series):
+        return True
+    parsed = pd.to_numeric(series, errors="coerce")
+    if parsed.notna().any():
+        raise InvalidDataError(f"column {column!r} mixes numbers and text", field=f"file.{column}")
+    return False
+
+
 def _numeric(frame: pd.DataFrame, column: str, field: str) -> np.ndarray:
     series = frame[column]
     if not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
@@ -209,14 +223,10 @@ def from_file(
         )
     if target == environment:
         raise InvalidDataError("target and environment must be different columns", field="environment")
+    if len(frame) == 0:
+        raise InvalidDataError("the file has no rows", field="file")
     if features is None:
-        feature_names = [
-            c
-            for c in columns
-            if c not in (target, environment)
-            and pd.api.types.is_numeric_dtype(frame[c])
-            and not pd.api.types.is_bool_dtype(frame[c])
-        ]
+        feature_names = [c for c in columns if c not in (target, environment) and _is_numeric_column(frame[c], c)]
         if not feature_names:
             raise InvalidDataError("no numeric feature columns found", field="features")
     else:
@@ -231,8 +241,6 @@ def from_file(
         if len(set(feature_names)) != len(feature_names):
             raise InvalidDataError("features lists a column twice", field="features")
     _check_names(feature_names, target)
-    if len(frame) == 0:
-        raise InvalidDataError("the file has no rows", field="file")
     env_series = frame[environment]
     if env_series.isna().any():
         raise InvalidDataError("environment column has missing values", field="environment")

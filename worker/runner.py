@@ -143,6 +143,11 @@ class Runner:
             torch.set_num_threads(settings.torch_threads)
         return cls(make_sessionmaker(make_engine(settings.database_url)), settings)
 
+    def close(self) -> None:
+        bind = self.sessions.kw.get("bind")
+        if bind is not None:
+            bind.dispose()
+
     def run(self, job_id: str) -> str:
         with self.sessions() as session:
             claimed = repo.claim_job(session, job_id)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Everything CI runs: install, make sure PostgreSQL and Redis are up, lint, run all tests.
+#   bash scripts/test.sh [extra pytest args]
+# The suite uses PostgreSQL database sal_service_test (127.0.0.1:5432, user postgres) and Redis
+# DB 5; it never stops or restarts the shared servers, only starts them when they are down.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/_install.sh"
+
+PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
+export PGHOST PGPORT PGUSER
+if ! pg_isready -q -h "$PGHOST" -p "$PGPORT"; then
+  echo "PostgreSQL is down; starting it"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start
+  for _ in $(seq 1 30); do pg_isready -q -h "$PGHOST" -p "$PGPORT" && break; sleep 1; done
+fi
+if [ "$(redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null)" != "PONG" ]; then
+  echo "Redis is down; starting it"
+  mkdir -p /var/lib/redis /var/log/redis
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+    --dir /var/lib/redis --logfile /var/log/redis/ci.log
+  for _ in $(seq 1 30); do [ "$(redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null)" = "PONG" ] && break; sleep 1; done
+fi
+if ! psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'sal_service_test'" | grep -q 1; then
+  createdb sal_service_test
+fi
+
+.venv/bin/ruff check .
+.venv/bin/python -m pytest tests "$@"

@@ -1,0 +1,235 @@
+"""POST/GET/DELETE /datasets on PostgreSQL, including the bad-input matrix."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import httpx
+import numpy as np
+import pytest
+
+from tests.app import factories as f
+
+pytestmark = pytest.mark.services
+
+
+def test_csv_upload_is_content_addressed(client: httpx.Client) -> None:
+    df = f.frame(seed=101)
+    first = client.post(
+        "/datasets",
+        files={"file": ("d.csv", f.csv_bytes(df), "text/csv")},
+        data={"target": "y", "environment": "env", "name": "first"},
+    )
+    assert first.status_code == 201, first.text
+    body = first.json()
+    assert first.headers["location"] == f"/datasets/{body['id']}"
+    assert set(body) == {"id", "name", "sha256", "n_rows", "feature_names", "target", "environments", "created_at"}
+    assert body["name"] == "first"
+    assert body["feature_names"] == ["x1", "x2", "x3"]
+    assert body["target"] == "y"
+    assert body["n_rows"] == 90
+    assert body["environments"] == [{"name": e, "n_rows": 30} for e in ("a", "b", "c")]
+
+    again = f.upload_csv(client, df, name="second")
+    assert again.status_code == 200
+    assert again.json()["id"] == body["id"] and again.json()["name"] == "first"
+
+    # The same table as Parquet, or as JSON, is the same content.
+    parquet = client.post(
+        "/datasets",
+        files={"file": ("d.parquet", f.parquet_bytes(df), "application/octet-stream")},
+        data={"target": "y", "environment": "env"},
+    )
+    assert parquet.status_code == 200 and parquet.json()["sha256"] == body["sha256"]
+    as_json = {
+        "name": "json",
+        "feature_names": ["x1", "x2", "x3"],
+        "target": "y",
+        "environments": [
+            {"name": e, "X": g[["x1", "x2", "x3"]].to_numpy().tolist(), "y": g["y"].tolist()}
+            for e, g in df.groupby("env", sort=False)
+        ],
+    }
+    by_json = client.post("/datasets", json=as_json)
+    assert by_json.status_code == 200 and by_json.json()["id"] == body["id"]
+
+    assert client.get(f"/datasets/{body['id']}").json() == body
+
+
+def test_features_subset_and_default_numeric_columns(client: httpx.Client) -> None:
+    df = f.frame(seed=102)
+    df["note"] = "text"
+    default = f.upload_csv(client, df)
+    assert default.status_code == 201 and default.json()["feature_names"] == ["x1", "x2", "x3"]
+    subset = f.upload_csv(client, df, features="x3, x1")
+    assert subset.status_code == 201 and subset.json()["feature_names"] == ["x3", "x1"]
+
+
+def test_list_paginates_newest_first(client: httpx.Client) -> None:
+    ids = [f.upload_csv(client, f.frame(seed=200 + i)).json()["id"] for i in range(3)]
+    page1 = client.get("/datasets", params={"limit": 2}).json()
+    assert [d["id"] for d in page1["items"]] == ids[::-1][:2]
+    page2 = client.get("/datasets", params={"limit": 2, "cursor": page1["next_cursor"]}).json()
+    assert page2["items"][0]["id"] == ids[0]
+
+
+def test_delete_refused_while_a_job_uses_it(stub_client: httpx.Client) -> None:
+    dataset = f.upload_csv(stub_client, f.frame(seed=103)).json()
+    job = stub_client.post("/jobs", json=f.job_body(dataset["id"]))
+    assert job.status_code == 202
+    f.assert_problem(stub_client.delete(f"/datasets/{dataset['id']}"), 409)
+    other = f.upload_csv(stub_client, f.frame(seed=104)).json()
+    assert stub_client.delete(f"/datasets/{other['id']}").status_code == 204
+    f.assert_problem(stub_client.get(f"/datasets/{other['id']}"), 404)
+    f.assert_problem(stub_client.delete(f"/datasets/{other['id']}"), 404)
+
+
+def _csv(text: str) -> Callable[[httpx.Client], httpx.Response]:
+    return lambda c: c.post(
+        "/datasets", files={"file": ("d.csv", text.encode(), "text/csv")}, data={"target": "y", "environment": "env"}
+    )
+
+
+GOOD = "env,x1,y\na,1.0,2.0\na,2.0,3.0\nb,1.5,2.5\n"
+
+BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]] = {
+    "missing target column": (_csv("env,x1,z\na,1,2\n"), 422, "target"),
+    "missing environment column": (_csv("site,x1,y\na,1,2\n"), 422, "environment"),
+    "non-numeric feature": (_csv("env,x1,x2,y\na,1,oops,2\na,2,3,3\n"), 422, "file.x2"),
+    "formula cell": (_csv("env,x1,x2,y\na,1,=SUM(A1:A2),2\na,2,3,3\n"), 422, "file.x2"),
+    "NaN feature": (_csv("env,x1,y\na,,2\na,2,3\n"), 422, "file.x1"),
+    "inf target": (_csv("env,x1,y\na,1,inf\na,2,3\n"), 422, "target"),
+    "non-numeric target": (_csv("env,x1,y\na,1,yes\na,2,no\n"), 422, "target"),
+    "duplicate columns": (_csv("env,x1,x1,y\na,1,1,2\n"), 422, "file"),
+    "empty file": (_csv(""), 422, "file"),
+    "header only": (_csv("env,x1,y\n"), 422, "file"),
+    "missing environment value": (_csv("env,x1,y\na,1,2\n,2,3\n"), 422, "environment"),
+    "not UTF-8": (
+        lambda c: c.post(
+            "/datasets",
+            files={"file": ("d.csv", "env,x1,y\nä,1,2\n".encode("latin-1"), "text/csv")},
+            data={"target": "y", "environment": "env"},
+        ),
+        422,
+        "file",
+    ),
+    "parquet that is a CSV": (
+        lambda c: c.post(
+            "/datasets",
+            files={"file": ("d.parquet", GOOD.encode(), "application/octet-stream")},
+            data={"target": "y", "environment": "env"},
+        ),
+        422,
+        "file",
+    ),
+    "truncated parquet": (
+        lambda c: c.post(
+            "/datasets",
+            files={"file": ("d.parquet", f.parquet_bytes(f.frame())[:200], "application/octet-stream")},
+            data={"target": "y", "environment": "env"},
+        ),
+        422,
+        "file",
+    ),
+    "unknown feature": (
+        lambda c: c.post(
+            "/datasets",
+            files={"file": ("d.csv", GOOD.encode(), "text/csv")},
+            data={"target": "y", "environment": "env", "features": "x1,x9"},
+        ),
+        422,
+        "features",
+    ),
+    "target as feature": (
+        lambda c: c.post(
+            "/datasets",
+            files={"file": ("d.csv", GOOD.encode(), "text/csv")},
+            data={"target": "y", "environment": "env", "features": "x1,y"},
+        ),
+        422,
+        "features",
+    ),
+    "no file part": (lambda c: c.post("/datasets", data={"target": "y", "environment": "env"}, files={"other": ("x", b"1")}), 422, "file"),
+    "no target field": (
+        lambda c: c.post("/datasets", files={"file": ("d.csv", GOOD.encode(), "text/csv")}, data={"environment": "env"}),
+        422,
+        "target",
+    ),
+    "wrong content type": (lambda c: c.post("/datasets", content=b"a,b", headers={"content-type": "text/csv"}), 422, "body"),
+    "json: row length": (
+        lambda c: c.post("/datasets", json={"feature_names": ["a", "b"], "environments": [{"name": "e", "X": [[1, 2], [3]], "y": [1, 2]}]}),
+        422,
+        "environments[0].X",
+    ),
+    "json: y length": (
+        lambda c: c.post("/datasets", json={"feature_names": ["a"], "environments": [{"name": "e", "X": [[1], [2]], "y": [1]}]}),
+        422,
+        "environments[0].y",
+    ),
+    "json: NaN": (
+        lambda c: c.post(
+            "/datasets",
+            content=b'{"feature_names": ["a"], "environments": [{"name": "e", "X": [[NaN], [2]], "y": [1, 2]}]}',
+            headers={"content-type": "application/json"},
+        ),
+        422,
+        "environments[0].X",
+    ),
+    "json: duplicate environment": (
+        lambda c: c.post(
+            "/datasets",
+            json={"feature_names": ["a"], "environments": [{"name": "e", "X": [[1]], "y": [1]}, {"name": "e", "X": [[2]], "y": [2]}]},
+        ),
+        422,
+        "environments[1].name",
+    ),
+    "json: unknown key": (
+        lambda c: c.post("/datasets", json={"feature_names": ["a"], "environments": [{"name": "e", "X": [[1]], "y": [1]}], "colour": 1}),
+        422,
+        "colour",
+    ),
+    "json: not a number": (
+        lambda c: c.post("/datasets", json={"feature_names": ["a"], "environments": [{"name": "e", "X": [["x"]], "y": [1]}]}),
+        422,
+        "environments[0].X[0][0]",
+    ),
+    "json: malformed": (
+        lambda c: c.post("/datasets", content=b'{"feature_names": [', headers={"content-type": "application/json"}),
+        422,
+        None,
+    ),
+    "json: feature named like target": (
+        lambda c: c.post("/datasets", json={"feature_names": ["y"], "environments": [{"name": "e", "X": [[1]], "y": [1]}]}),
+        422,
+        "feature_names",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_UPLOADS), ids=list(BAD_UPLOADS))
+def test_bad_upload_is_a_problem_and_stores_nothing(case: str, client: httpx.Client, row_counts) -> None:  # type: ignore[no-untyped-def]
+    send, status, field = BAD_UPLOADS[case]
+    before = row_counts()
+    f.assert_problem(send(client), status, field)
+    assert row_counts() == before
+
+
+def test_upload_size_limit(pg_settings, pg_app) -> None:  # type: ignore[no-untyped-def]
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    small = create_app(pg_settings.model_copy(update={"max_upload_bytes": 100}))
+    with TestClient(small) as c:
+        f.assert_problem(f.upload_csv(c, f.frame()), 413)
+    small.state.engine.dispose()
+
+
+def test_json_metrics_round_trip_exactly(client: httpx.Client) -> None:
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(4, 2)) * 1e-7
+    body = {"feature_names": ["p", "q"], "environments": [{"name": "only", "X": X.tolist(), "y": [0.1, 0.2, 0.3, 0.4]}]}
+    response = client.post("/datasets", content=json.dumps(body), headers={"content-type": "application/json"})
+    assert response.status_code == 201
+    assert response.json()["target"] == "y"

@@ -1,0 +1,156 @@
+"""POST/GET /jobs on PostgreSQL with a recording queue: validation, pagination, enqueue-after-commit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from sal_core import ALGORITHMS
+from tests.app import factories as f
+
+pytestmark = pytest.mark.services
+
+
+@pytest.fixture(scope="module")
+def dataset_ids(client: httpx.Client) -> dict[str, str]:
+    regression = f.upload_csv(client, f.frame(seed=301)).json()["id"]
+    binary = f.upload_csv(client, f.frame(seed=302, binary=True)).json()["id"]
+    return {"regression": regression, "binary": binary}
+
+
+def test_create_job_is_queued_after_commit(stub_client: httpx.Client, stub_queue, dataset_ids) -> None:  # type: ignore[no-untyped-def]
+    response = stub_client.post("/jobs", json=f.job_body(dataset_ids["regression"], params={"steps": 10}, seed=3))
+    assert response.status_code == 202, response.text
+    job = response.json()
+    assert response.headers["location"] == f"/jobs/{job['id']}"
+    assert job["status"] == "queued"
+    assert job["progress"] == {"step": 0, "total": None}
+    assert job["params"] == {**{s.name: s.default for s in ALGORITHMS["erm"].params_type.describe()}, "steps": 10}
+    assert job["test_environments"] == ["c"]
+    assert job["result"] is None and job["error"] is None
+    assert stub_queue.sent == [(job["id"], "sal")]
+    assert stub_client.get(f"/jobs/{job['id']}").json() == job
+
+
+def test_cuda_jobs_go_to_the_gpu_queue(stub_client: httpx.Client, stub_queue, dataset_ids) -> None:  # type: ignore[no-untyped-def]
+    job = stub_client.post("/jobs", json=f.job_body(dataset_ids["regression"], device="cuda")).json()
+    assert stub_queue.sent == [(job["id"], "gpu")]
+
+
+def test_broker_down_is_503_and_the_job_is_not_left_queued(pg_settings, pg_app, dataset_ids) -> None:  # type: ignore[no-untyped-def]
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    app = create_app(pg_settings, queue=f.RecordingQueue(pg_settings, pg_app.state.engine, fail=True))
+    with TestClient(app) as c:
+        f.assert_problem(c.post("/jobs", json=f.job_body(dataset_ids["regression"])), 503)
+        f.assert_problem(c.get("/readyz"), 503)
+        failed = c.get("/jobs", params={"status": "failed", "limit": 1}).json()["items"][0]
+        assert failed["error"]["type"] == "enqueue_failed"
+    app.state.engine.dispose()
+
+
+def test_list_jobs_paginates_and_filters(stub_client: httpx.Client, dataset_ids) -> None:  # type: ignore[no-untyped-def]
+    dataset = f.upload_csv(stub_client, f.frame(seed=303)).json()["id"]
+    ids = [stub_client.post("/jobs", json=f.job_body(dataset, seed=i)).json()["id"] for i in range(5)]
+    seen: list[str] = []
+    cursor = None
+    while True:
+        params: dict[str, Any] = {"dataset_id": dataset, "limit": 2}
+        if cursor:
+            params["cursor"] = cursor
+        page = stub_client.get("/jobs", params=params).json()
+        seen += [j["id"] for j in page["items"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == ids[::-1]
+    assert all(
+        j["status"] == "queued" for j in stub_client.get("/jobs", params={"status": "queued", "dataset_id": dataset}).json()["items"]
+    )
+    assert stub_client.get("/jobs", params={"status": "succeeded", "dataset_id": dataset}).json()["items"] == []
+    assert stub_client.get("/jobs", params={"algorithm": "nope"}).json()["items"] == []
+
+
+def test_weights_and_predict_of_an_unfinished_job_are_409(stub_client: httpx.Client, dataset_ids) -> None:  # type: ignore[no-untyped-def]
+    job = stub_client.post("/jobs", json=f.job_body(dataset_ids["regression"])).json()
+    f.assert_problem(stub_client.get(f"/jobs/{job['id']}/weights"), 409)
+    f.assert_problem(stub_client.post(f"/jobs/{job['id']}/predict", json={"X": [[1, 2, 3]]}), 409)
+
+
+def test_unknown_ids_are_404(client: httpx.Client) -> None:
+    f.assert_problem(client.get("/jobs/nope"), 404)
+    f.assert_problem(client.get("/jobs/nope/weights"), 404)
+    f.assert_problem(client.post("/jobs/nope/predict", json={"X": [[1.0]]}), 404)
+    f.assert_problem(client.get("/no/such/route"), 404)
+    f.assert_problem(client.put("/jobs"), 405)
+
+
+BAD_JOBS: dict[str, tuple[dict[str, Any], str]] = {
+    "unknown algorithm": ({"algorithm": "magic"}, "algorithm"),
+    "unknown parameter": ({"params": {"bogus": 1}}, "params.bogus"),
+    "parameter out of range": ({"params": {"steps": 0}}, "params.steps"),
+    "parameter of wrong type": ({"params": {"lr": "fast"}}, "params.lr"),
+    "unknown dataset": ({"dataset_id": "missing"}, "dataset_id"),
+    "environment not in dataset": ({"train_environments": ["a", "zzz"]}, "train_environments[1]"),
+    "test environment not in dataset": ({"test_environments": ["zzz"]}, "test_environments[0]"),
+    "train/test overlap": ({"test_environments": ["b", "c"]}, "test_environments"),
+    "environment twice": ({"train_environments": ["a", "a"]}, "train_environments"),
+    "no training environment": ({"train_environments": []}, "train_environments"),
+    "non-binary labels for classification": ({"task": "classification"}, "train_environments"),
+    "unknown task": ({"task": "ranking"}, "task"),
+    "unknown model kind": ({"model": {"kind": "forest"}}, "model.kind"),
+    "bad mlp hidden": ({"model": {"kind": "mlp", "hidden": [0]}}, "model.hidden"),
+    "unknown model option": ({"model": {"kind": "linear", "depth": 3}}, "model.depth"),
+    "negative seed": ({"seed": -1}, "seed"),
+    "unknown device": ({"device": "tpu"}, "device"),
+    "unknown field": ({"colour": "red"}, "colour"),
+    "missing dataset_id": ({"dataset_id": None}, "dataset_id"),
+}
+if "sal" in ALGORITHMS and ALGORITHMS["sal"].min_environments > 1:
+    BAD_JOBS["one environment for an algorithm that needs two"] = (
+        {"algorithm": "sal", "train_environments": ["a"]},
+        "train_environments",
+    )
+
+
+@pytest.mark.parametrize("case", list(BAD_JOBS), ids=list(BAD_JOBS))
+def test_bad_job_is_a_problem_and_stores_nothing(case: str, stub_client: httpx.Client, stub_queue, dataset_ids, row_counts) -> None:  # type: ignore[no-untyped-def]
+    overrides, field = BAD_JOBS[case]
+    body = {**f.job_body(dataset_ids["regression"]), **overrides}
+    if body["dataset_id"] is None:
+        del body["dataset_id"]
+    before = row_counts()
+    f.assert_problem(stub_client.post("/jobs", json=body), 422, field)
+    assert row_counts() == before
+    assert stub_queue.sent == []
+
+
+def test_classification_on_binary_labels_is_accepted(stub_client: httpx.Client, dataset_ids) -> None:  # type: ignore[no-untyped-def]
+    response = stub_client.post("/jobs", json=f.job_body(dataset_ids["binary"], task="classification"))
+    assert response.status_code == 202, response.text
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [({"cursor": "garbage"}, "cursor"), ({"status": "sleeping"}, "status"), ({"limit": 0}, "limit")],
+)
+def test_bad_list_queries(client: httpx.Client, params: dict[str, Any], field: str) -> None:
+    f.assert_problem(client.get("/jobs", params=params), 422, field)
+
+
+def test_algorithms_come_from_the_registry(client: httpx.Client) -> None:
+    listed = client.get("/algorithms").json()
+    assert [a["name"] for a in listed] == sorted(ALGORITHMS)
+    for entry in listed:
+        cls = ALGORITHMS[entry["name"]]
+        assert entry["min_environments"] == cls.min_environments
+        assert [p["name"] for p in entry["params"]] == [s.name for s in cls.params_type.describe()]
+        assert all({"name", "type", "default", "doc", "low", "high", "choices", "grid"} <= set(p) for p in entry["params"])
+
+
+def test_healthz(client: httpx.Client) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}

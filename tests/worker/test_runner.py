@@ -1,0 +1,134 @@
+"""The worker's job runner on PostgreSQL: the claim, failures, progress and the dataset cache."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select, update
+
+from app import tables
+from app.db.models import Dataset, Job, JobResult
+from app.settings import Settings
+from tests.app import factories as f
+from worker.runner import ProgressWriter, Runner
+
+pytestmark = pytest.mark.services
+
+
+@pytest.fixture
+def runner(pg_settings: Settings) -> Iterator[Runner]:
+    r = Runner.from_settings(pg_settings)
+    yield r
+    r.close()
+
+
+def _dataset(runner: Runner, seed: int) -> str:
+    table = tables.from_file(f.csv_bytes(f.frame(seed=seed)), filename="d.csv", target="y", environment="env", features=None)
+    with runner.sessions() as s:
+        existing = s.scalar(select(Dataset.id).where(Dataset.sha256 == table.sha256()))
+        if existing:
+            return existing
+        data = table.to_parquet()
+        d = Dataset(
+            id=str(uuid.uuid4()), name="t", sha256=table.sha256(), n_rows=table.n_rows,
+            feature_names=list(table.feature_names), target=table.target, environments=table.summary(),
+            size_bytes=len(data), data=data,
+        )  # fmt: skip
+        s.add(d)
+        s.commit()
+        return d.id
+
+
+def _job(runner: Runner, dataset_id: str, **overrides: Any) -> str:
+    fields: dict[str, Any] = dict(
+        id=str(uuid.uuid4()), dataset_id=dataset_id, status="queued", algorithm="erm", task="regression",
+        params={}, model={"kind": "linear"}, seed=0, device="cpu", queue="sal",
+        train_environments=["a", "b"], test_environments=["c"], progress_step=0,
+    )  # fmt: skip
+    fields.update(overrides)
+    with runner.sessions() as s:
+        s.add(Job(**fields))
+        s.commit()
+    return str(fields["id"])
+
+
+def _job_row(runner: Runner, job_id: str) -> Job:
+    with runner.sessions() as s:
+        job = s.get(Job, job_id)
+        assert job is not None
+        return job
+
+
+def _results(runner: Runner, job_id: str) -> int:
+    with runner.sessions() as s:
+        return int(s.scalar(select(func.count()).select_from(JobResult).where(JobResult.job_id == job_id)) or 0)
+
+
+def test_a_duplicate_delivery_does_nothing(runner: Runner) -> None:
+    job_id = _job(runner, _dataset(runner, 401))
+    assert runner.run(job_id) == "succeeded"
+    assert runner.run(job_id) == "skipped"
+    job = _job_row(runner, job_id)
+    assert job.status == "succeeded" and job.progress_step == job.progress_total == 1
+    assert _results(runner, job_id) == 1
+    assert runner.run(str(uuid.uuid4())) == "skipped"  # unknown id
+
+
+@pytest.mark.parametrize(
+    ("overrides", "error_type"),
+    [
+        ({"algorithm": "vanished"}, "UnknownAlgorithmError"),
+        ({"params": {"steps": -5}}, "InvalidParameterError"),
+        ({"train_environments": ["a", "nope"]}, "KeyError"),
+    ],
+)
+def test_any_error_ends_the_job_failed(runner: Runner, overrides: dict[str, Any], error_type: str) -> None:
+    job_id = _job(runner, _dataset(runner, 402), **overrides)
+    assert runner.run(job_id) == "failed"
+    job = _job_row(runner, job_id)
+    assert job.status == "failed" and job.finished_at is not None
+    assert job.error is not None and job.error["type"] == error_type and job.error["message"]
+    assert _results(runner, job_id) == 0
+
+
+def test_a_corrupt_dataset_fails_the_job(runner: Runner) -> None:
+    dataset_id = _dataset(runner, 403)
+    with runner.sessions() as s:
+        s.execute(update(Dataset).where(Dataset.id == dataset_id).values(sha256="f" * 64))
+        s.commit()
+    job_id = _job(runner, dataset_id)
+    assert runner.run(job_id) == "failed"
+    assert "corrupt" in (_job_row(runner, job_id).error or {})["message"]
+
+
+def test_datasets_are_cached_by_hash(runner: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
+    dataset_id = _dataset(runner, 404)
+    decoded: list[str] = []
+    original = tables.Table.from_parquet
+
+    def counting(data: bytes, *, expected_sha256: str) -> tables.Table:
+        decoded.append(expected_sha256)
+        return original(data, expected_sha256=expected_sha256)
+
+    monkeypatch.setattr(tables.Table, "from_parquet", staticmethod(counting))
+    for seed in range(3):
+        assert runner.run(_job(runner, dataset_id, seed=seed)) == "succeeded"
+    assert len(decoded) == 1
+
+
+def test_progress_asks_the_fit_to_stop_once_the_job_is_not_running(runner: Runner) -> None:
+    job_id = _job(runner, _dataset(runner, 405))
+    with runner.sessions() as s:
+        s.execute(update(Job).where(Job.id == job_id).values(status="running"))
+        s.commit()
+    progress = ProgressWriter(runner.sessions, job_id, min_interval=0.0)
+    assert progress(1, 4, {}) is False
+    assert _job_row(runner, job_id).progress_step == 1
+    with runner.sessions() as s:
+        s.execute(update(Job).where(Job.id == job_id).values(status="cancelled"))
+        s.commit()
+    assert progress(2, 4, {}) is True
+    assert _job_row(runner, job_id).status == "cancelled"
