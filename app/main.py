@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from app.api import errors
 from app.api.errors import Problem
 from app.api.routes import datasets, jobs, meta
-from app.api.schemas import DatasetCreate, DatasetUpload
+from app.api.schemas import DatasetCreate, DatasetUpload, WeightsJSON
 from app.db.session import make_engine, make_sessionmaker
 from app.queue import JobQueue, make_celery
 from app.settings import Settings, get_settings
@@ -67,15 +67,29 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
             components = schema.setdefault("components", {}).setdefault("schemas", {})
             # The upload body is parsed by hand (two content types) and problems are documented by
             # reference, so their schemas are added here.
-            for model in (DatasetUpload, DatasetCreate, Problem):
+            for model in (DatasetUpload, DatasetCreate, Problem, WeightsJSON):
                 extra = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(extra.pop("$defs", {}))
                 components[model.__name__] = extra
+            _problems_for_validation_errors(schema)
             app.openapi_schema = schema
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+def _problems_for_validation_errors(schema: dict[str, Any]) -> None:
+    """Request validation errors are rendered as problem+json (see app.api.errors): say so in the
+    document instead of FastAPI's default HTTPValidationError."""
+    problem = errors.responses(422)[422]
+    for path in schema.get("paths", {}).values():
+        for operation in path.values():
+            if "422" in operation.get("responses", {}):
+                operation["responses"]["422"] = problem
+    components = schema.get("components", {}).get("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        components.pop(name, None)
 
 
 def __getattr__(name: str) -> Any:

@@ -151,10 +151,13 @@ def _weights_or_409(session: Session, job_id: str) -> bytes:
 @router.get(
     "/{job_id}/weights",
     operation_id="get_job_weights",
-    response_model=WeightsJSON,
+    response_model=None,
+    response_class=Response,
     responses={
         200: {
-            "description": "The learned model: safetensors bytes, or JSON with format=json",
+            # One binary body in the document, so a generated client hands back the bytes either
+            # way; with format=json they are a WeightsJSON document (application/json).
+            "description": "safetensors bytes; with format=json, a WeightsJSON document",
             "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
         },
         **responses(404, 409, 422),
@@ -164,7 +167,7 @@ def get_job_weights(
     job_id: str,
     session: SessionDep,
     format: Annotated[Literal["safetensors", "json"], Query(description="safetensors (default) or json")] = "safetensors",
-) -> Any:
+) -> Response:
     """θ, w, feature names, standardisation and model config. Load the safetensors file with
     ``FittedModel.from_tensors`` (see app/artifacts.py) to predict exactly as the service does."""
     data = _weights_or_409(session, job_id)
@@ -175,7 +178,8 @@ def get_job_weights(
             headers={"Content-Disposition": f'attachment; filename="job-{job_id}.safetensors"'},
         )
     result = repo.get_result(session, job_id) or {}
-    return WeightsJSON.model_validate(artifacts.to_json(artifacts.unpack(data), artifacts.metadata_of(data), result))
+    document = WeightsJSON.model_validate(artifacts.to_json(artifacts.unpack(data), artifacts.metadata_of(data), result))
+    return Response(document.model_dump_json(), media_type="application/json")
 
 
 @router.post(

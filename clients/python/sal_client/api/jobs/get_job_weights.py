@@ -1,0 +1,209 @@
+from http import HTTPStatus
+from io import BytesIO
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.get_job_weights_format import GetJobWeightsFormat
+from ...models.problem import Problem
+from ...types import UNSET, File, Response, Unset
+
+
+def _get_kwargs(
+    job_id: str,
+    *,
+    format_: GetJobWeightsFormat | Unset = GetJobWeightsFormat.SAFETENSORS,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_format_: str | Unset = UNSET
+    if not isinstance(format_, Unset):
+        json_format_ = format_.value
+
+    params["format"] = json_format_
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/jobs/{job_id}/weights".format(
+            job_id=quote(str(job_id), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> File | Problem | None:
+    if response.status_code == 200:
+        response_200 = File(payload=BytesIO(response.content))
+
+        return response_200
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[File | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    job_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    format_: GetJobWeightsFormat | Unset = GetJobWeightsFormat.SAFETENSORS,
+) -> Response[File | Problem]:
+    """Get Job Weights
+
+     θ, w, feature names, standardisation and model config. Load the safetensors file with
+    ``FittedModel.from_tensors`` (see app/artifacts.py) to predict exactly as the service does.
+
+    Args:
+        job_id (str):
+        format_ (GetJobWeightsFormat | Unset): safetensors (default) or json Default:
+            GetJobWeightsFormat.SAFETENSORS.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[File | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        job_id=job_id,
+        format_=format_,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    job_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    format_: GetJobWeightsFormat | Unset = GetJobWeightsFormat.SAFETENSORS,
+) -> File | Problem | None:
+    """Get Job Weights
+
+     θ, w, feature names, standardisation and model config. Load the safetensors file with
+    ``FittedModel.from_tensors`` (see app/artifacts.py) to predict exactly as the service does.
+
+    Args:
+        job_id (str):
+        format_ (GetJobWeightsFormat | Unset): safetensors (default) or json Default:
+            GetJobWeightsFormat.SAFETENSORS.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        File | Problem
+    """
+
+    return sync_detailed(
+        job_id=job_id,
+        client=client,
+        format_=format_,
+    ).parsed
+
+
+async def asyncio_detailed(
+    job_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    format_: GetJobWeightsFormat | Unset = GetJobWeightsFormat.SAFETENSORS,
+) -> Response[File | Problem]:
+    """Get Job Weights
+
+     θ, w, feature names, standardisation and model config. Load the safetensors file with
+    ``FittedModel.from_tensors`` (see app/artifacts.py) to predict exactly as the service does.
+
+    Args:
+        job_id (str):
+        format_ (GetJobWeightsFormat | Unset): safetensors (default) or json Default:
+            GetJobWeightsFormat.SAFETENSORS.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[File | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        job_id=job_id,
+        format_=format_,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    job_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    format_: GetJobWeightsFormat | Unset = GetJobWeightsFormat.SAFETENSORS,
+) -> File | Problem | None:
+    """Get Job Weights
+
+     θ, w, feature names, standardisation and model config. Load the safetensors file with
+    ``FittedModel.from_tensors`` (see app/artifacts.py) to predict exactly as the service does.
+
+    Args:
+        job_id (str):
+        format_ (GetJobWeightsFormat | Unset): safetensors (default) or json Default:
+            GetJobWeightsFormat.SAFETENSORS.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        File | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            job_id=job_id,
+            client=client,
+            format_=format_,
+        )
+    ).parsed

@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.dataset_environment import DatasetEnvironment
+
+
+T = TypeVar("T", bound="DatasetPublic")
+
+
+@_attrs_define
+class DatasetPublic:
+    """
+    Attributes:
+        created_at (datetime.datetime):
+        environments (list[DatasetEnvironment]):
+        feature_names (list[str]):
+        id (str):
+        n_rows (int):
+        name (str):
+        sha256 (str):
+        target (str):
+    """
+
+    created_at: datetime.datetime
+    environments: list[DatasetEnvironment]
+    feature_names: list[str]
+    id: str
+    n_rows: int
+    name: str
+    sha256: str
+    target: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        created_at = self.created_at.isoformat()
+
+        environments = []
+        for environments_item_data in self.environments:
+            environments_item = environments_item_data.to_dict()
+            environments.append(environments_item)
+
+        feature_names = self.feature_names
+
+        id = self.id
+
+        n_rows = self.n_rows
+
+        name = self.name
+
+        sha256 = self.sha256
+
+        target = self.target
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "created_at": created_at,
+                "environments": environments,
+                "feature_names": feature_names,
+                "id": id,
+                "n_rows": n_rows,
+                "name": name,
+                "sha256": sha256,
+                "target": target,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.dataset_environment import DatasetEnvironment  # noqa: PLC0415
+
+        d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        environments = []
+        _environments = d.pop("environments")
+        for environments_item_data in _environments:
+            environments_item = DatasetEnvironment.from_dict(environments_item_data)
+
+            environments.append(environments_item)
+
+        feature_names = cast(list[str], d.pop("feature_names"))
+
+        id = d.pop("id")
+
+        n_rows = d.pop("n_rows")
+
+        name = d.pop("name")
+
+        sha256 = d.pop("sha256")
+
+        target = d.pop("target")
+
+        dataset_public = cls(
+            created_at=created_at,
+            environments=environments,
+            feature_names=feature_names,
+            id=id,
+            n_rows=n_rows,
+            name=name,
+            sha256=sha256,
+            target=target,
+        )
+
+        dataset_public.additional_properties = d
+        return dataset_public
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

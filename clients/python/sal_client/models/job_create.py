@@ -1,0 +1,174 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.job_create_device import JobCreateDevice
+from ..models.job_create_task import JobCreateTask
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.job_create_params import JobCreateParams
+    from ..models.model_config import ModelConfig
+
+
+T = TypeVar("T", bound="JobCreate")
+
+
+@_attrs_define
+class JobCreate:
+    """
+    Attributes:
+        algorithm (str): A name from GET /algorithms.
+        dataset_id (str):
+        train_environments (list[str]):
+        device (JobCreateDevice | Unset):  Default: JobCreateDevice.AUTO.
+        model (ModelConfig | Unset):
+        params (JobCreateParams | Unset): Per algorithm; see GET /algorithms.
+        seed (int | Unset):  Default: 0.
+        task (JobCreateTask | Unset):  Default: JobCreateTask.REGRESSION.
+        test_environments (list[str] | None | Unset): Default: every environment not trained on.
+    """
+
+    algorithm: str
+    dataset_id: str
+    train_environments: list[str]
+    device: JobCreateDevice | Unset = JobCreateDevice.AUTO
+    model: ModelConfig | Unset = UNSET
+    params: JobCreateParams | Unset = UNSET
+    seed: int | Unset = 0
+    task: JobCreateTask | Unset = JobCreateTask.REGRESSION
+    test_environments: list[str] | None | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        algorithm = self.algorithm
+
+        dataset_id = self.dataset_id
+
+        train_environments = self.train_environments
+
+        device: str | Unset = UNSET
+        if not isinstance(self.device, Unset):
+            device = self.device.value
+
+        model: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.model, Unset):
+            model = self.model.to_dict()
+
+        params: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.params, Unset):
+            params = self.params.to_dict()
+
+        seed = self.seed
+
+        task: str | Unset = UNSET
+        if not isinstance(self.task, Unset):
+            task = self.task.value
+
+        test_environments: list[str] | None | Unset
+        if isinstance(self.test_environments, Unset):
+            test_environments = UNSET
+        elif isinstance(self.test_environments, list):
+            test_environments = self.test_environments
+
+        else:
+            test_environments = self.test_environments
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "algorithm": algorithm,
+                "dataset_id": dataset_id,
+                "train_environments": train_environments,
+            }
+        )
+        if device is not UNSET:
+            field_dict["device"] = device
+        if model is not UNSET:
+            field_dict["model"] = model
+        if params is not UNSET:
+            field_dict["params"] = params
+        if seed is not UNSET:
+            field_dict["seed"] = seed
+        if task is not UNSET:
+            field_dict["task"] = task
+        if test_environments is not UNSET:
+            field_dict["test_environments"] = test_environments
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.job_create_params import JobCreateParams  # noqa: PLC0415
+        from ..models.model_config import ModelConfig  # noqa: PLC0415
+
+        d = dict(src_dict)
+        algorithm = d.pop("algorithm")
+
+        dataset_id = d.pop("dataset_id")
+
+        train_environments = cast(list[str], d.pop("train_environments"))
+
+        _device = d.pop("device", UNSET)
+        device: JobCreateDevice | Unset
+        if isinstance(_device, Unset):
+            device = UNSET
+        else:
+            device = JobCreateDevice(_device)
+
+        _model = d.pop("model", UNSET)
+        model: ModelConfig | Unset
+        if isinstance(_model, Unset):
+            model = UNSET
+        else:
+            model = ModelConfig.from_dict(_model)
+
+        _params = d.pop("params", UNSET)
+        params: JobCreateParams | Unset
+        if isinstance(_params, Unset):
+            params = UNSET
+        else:
+            params = JobCreateParams.from_dict(_params)
+
+        seed = d.pop("seed", UNSET)
+
+        _task = d.pop("task", UNSET)
+        task: JobCreateTask | Unset
+        if isinstance(_task, Unset):
+            task = UNSET
+        else:
+            task = JobCreateTask(_task)
+
+        def _parse_test_environments(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                test_environments_type_0 = cast(list[str], data)
+
+                return test_environments_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        test_environments = _parse_test_environments(d.pop("test_environments", UNSET))
+
+        job_create = cls(
+            algorithm=algorithm,
+            dataset_id=dataset_id,
+            train_environments=train_environments,
+            device=device,
+            model=model,
+            params=params,
+            seed=seed,
+            task=task,
+            test_environments=test_environments,
+        )
+
+        return job_create

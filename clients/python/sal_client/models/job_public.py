@@ -1,0 +1,285 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.job_public_device import JobPublicDevice
+from ..models.job_public_status import JobPublicStatus
+from ..models.job_public_task import JobPublicTask
+
+if TYPE_CHECKING:
+    from ..models.job_error import JobError
+    from ..models.job_public_model import JobPublicModel
+    from ..models.job_public_params import JobPublicParams
+    from ..models.job_result_public import JobResultPublic
+    from ..models.progress import Progress
+
+
+T = TypeVar("T", bound="JobPublic")
+
+
+@_attrs_define
+class JobPublic:
+    """
+    Attributes:
+        algorithm (str):
+        created_at (datetime.datetime):
+        dataset_id (None | str):
+        device (JobPublicDevice):
+        error (JobError | None):
+        finished_at (datetime.datetime | None):
+        id (str):
+        model (JobPublicModel):
+        params (JobPublicParams):
+        progress (Progress):
+        result (JobResultPublic | None):
+        seed (int):
+        started_at (datetime.datetime | None):
+        status (JobPublicStatus):
+        task (JobPublicTask):
+        test_environments (list[str]):
+        train_environments (list[str]):
+    """
+
+    algorithm: str
+    created_at: datetime.datetime
+    dataset_id: None | str
+    device: JobPublicDevice
+    error: JobError | None
+    finished_at: datetime.datetime | None
+    id: str
+    model: JobPublicModel
+    params: JobPublicParams
+    progress: Progress
+    result: JobResultPublic | None
+    seed: int
+    started_at: datetime.datetime | None
+    status: JobPublicStatus
+    task: JobPublicTask
+    test_environments: list[str]
+    train_environments: list[str]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.job_error import JobError  # noqa: PLC0415
+        from ..models.job_result_public import JobResultPublic  # noqa: PLC0415
+
+        algorithm = self.algorithm
+
+        created_at = self.created_at.isoformat()
+
+        dataset_id: None | str
+        dataset_id = self.dataset_id
+
+        device = self.device.value
+
+        error: dict[str, Any] | None
+        if isinstance(self.error, JobError):
+            error = self.error.to_dict()
+        else:
+            error = self.error
+
+        finished_at: None | str
+        if isinstance(self.finished_at, datetime.datetime):
+            finished_at = self.finished_at.isoformat()
+        else:
+            finished_at = self.finished_at
+
+        id = self.id
+
+        model = self.model.to_dict()
+
+        params = self.params.to_dict()
+
+        progress = self.progress.to_dict()
+
+        result: dict[str, Any] | None
+        if isinstance(self.result, JobResultPublic):
+            result = self.result.to_dict()
+        else:
+            result = self.result
+
+        seed = self.seed
+
+        started_at: None | str
+        if isinstance(self.started_at, datetime.datetime):
+            started_at = self.started_at.isoformat()
+        else:
+            started_at = self.started_at
+
+        status = self.status.value
+
+        task = self.task.value
+
+        test_environments = self.test_environments
+
+        train_environments = self.train_environments
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "algorithm": algorithm,
+                "created_at": created_at,
+                "dataset_id": dataset_id,
+                "device": device,
+                "error": error,
+                "finished_at": finished_at,
+                "id": id,
+                "model": model,
+                "params": params,
+                "progress": progress,
+                "result": result,
+                "seed": seed,
+                "started_at": started_at,
+                "status": status,
+                "task": task,
+                "test_environments": test_environments,
+                "train_environments": train_environments,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.job_error import JobError  # noqa: PLC0415
+        from ..models.job_public_model import JobPublicModel  # noqa: PLC0415
+        from ..models.job_public_params import JobPublicParams  # noqa: PLC0415
+        from ..models.job_result_public import JobResultPublic  # noqa: PLC0415
+        from ..models.progress import Progress  # noqa: PLC0415
+
+        d = dict(src_dict)
+        algorithm = d.pop("algorithm")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        def _parse_dataset_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        dataset_id = _parse_dataset_id(d.pop("dataset_id"))
+
+        device = JobPublicDevice(d.pop("device"))
+
+        def _parse_error(data: object) -> JobError | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                error_type_0 = JobError.from_dict(data)
+
+                return error_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobError | None, data)
+
+        error = _parse_error(d.pop("error"))
+
+        def _parse_finished_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                finished_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return finished_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        finished_at = _parse_finished_at(d.pop("finished_at"))
+
+        id = d.pop("id")
+
+        model = JobPublicModel.from_dict(d.pop("model"))
+
+        params = JobPublicParams.from_dict(d.pop("params"))
+
+        progress = Progress.from_dict(d.pop("progress"))
+
+        def _parse_result(data: object) -> JobResultPublic | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                result_type_0 = JobResultPublic.from_dict(data)
+
+                return result_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobResultPublic | None, data)
+
+        result = _parse_result(d.pop("result"))
+
+        seed = d.pop("seed")
+
+        def _parse_started_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                started_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return started_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        started_at = _parse_started_at(d.pop("started_at"))
+
+        status = JobPublicStatus(d.pop("status"))
+
+        task = JobPublicTask(d.pop("task"))
+
+        test_environments = cast(list[str], d.pop("test_environments"))
+
+        train_environments = cast(list[str], d.pop("train_environments"))
+
+        job_public = cls(
+            algorithm=algorithm,
+            created_at=created_at,
+            dataset_id=dataset_id,
+            device=device,
+            error=error,
+            finished_at=finished_at,
+            id=id,
+            model=model,
+            params=params,
+            progress=progress,
+            result=result,
+            seed=seed,
+            started_at=started_at,
+            status=status,
+            task=task,
+            test_environments=test_environments,
+            train_environments=train_environments,
+        )
+
+        job_public.additional_properties = d
+        return job_public
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,237 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.certificate_public import CertificatePublic
+    from ..models.environment_result import EnvironmentResult
+    from ..models.job_result_public_coefficients_type_0 import JobResultPublicCoefficientsType0
+    from ..models.job_result_public_covariate_weights_type_0 import JobResultPublicCovariateWeightsType0
+    from ..models.job_result_public_history_item import JobResultPublicHistoryItem
+    from ..models.summary import Summary
+
+
+T = TypeVar("T", bound="JobResultPublic")
+
+
+@_attrs_define
+class JobResultPublic:
+    """
+    Attributes:
+        certificate (CertificatePublic | None):
+        coefficients (JobResultPublicCoefficientsType0 | None):
+        covariate_weights (JobResultPublicCovariateWeightsType0 | None):
+        device (str):
+        duration_s (float):
+        environments (list[EnvironmentResult]):
+        history (list[JobResultPublicHistoryItem]):
+        intercept (float | None):
+        summary (None | Summary):
+    """
+
+    certificate: CertificatePublic | None
+    coefficients: JobResultPublicCoefficientsType0 | None
+    covariate_weights: JobResultPublicCovariateWeightsType0 | None
+    device: str
+    duration_s: float
+    environments: list[EnvironmentResult]
+    history: list[JobResultPublicHistoryItem]
+    intercept: float | None
+    summary: None | Summary
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.certificate_public import CertificatePublic  # noqa: PLC0415
+        from ..models.job_result_public_coefficients_type_0 import JobResultPublicCoefficientsType0  # noqa: PLC0415
+        from ..models.job_result_public_covariate_weights_type_0 import JobResultPublicCovariateWeightsType0  # noqa: PLC0415
+        from ..models.summary import Summary  # noqa: PLC0415
+
+        certificate: dict[str, Any] | None
+        if isinstance(self.certificate, CertificatePublic):
+            certificate = self.certificate.to_dict()
+        else:
+            certificate = self.certificate
+
+        coefficients: dict[str, Any] | None
+        if isinstance(self.coefficients, JobResultPublicCoefficientsType0):
+            coefficients = self.coefficients.to_dict()
+        else:
+            coefficients = self.coefficients
+
+        covariate_weights: dict[str, Any] | None
+        if isinstance(self.covariate_weights, JobResultPublicCovariateWeightsType0):
+            covariate_weights = self.covariate_weights.to_dict()
+        else:
+            covariate_weights = self.covariate_weights
+
+        device = self.device
+
+        duration_s = self.duration_s
+
+        environments = []
+        for environments_item_data in self.environments:
+            environments_item = environments_item_data.to_dict()
+            environments.append(environments_item)
+
+        history = []
+        for history_item_data in self.history:
+            history_item = history_item_data.to_dict()
+            history.append(history_item)
+
+        intercept: float | None
+        intercept = self.intercept
+
+        summary: dict[str, Any] | None
+        if isinstance(self.summary, Summary):
+            summary = self.summary.to_dict()
+        else:
+            summary = self.summary
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "certificate": certificate,
+                "coefficients": coefficients,
+                "covariate_weights": covariate_weights,
+                "device": device,
+                "duration_s": duration_s,
+                "environments": environments,
+                "history": history,
+                "intercept": intercept,
+                "summary": summary,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.certificate_public import CertificatePublic  # noqa: PLC0415
+        from ..models.environment_result import EnvironmentResult  # noqa: PLC0415
+        from ..models.job_result_public_coefficients_type_0 import JobResultPublicCoefficientsType0  # noqa: PLC0415
+        from ..models.job_result_public_covariate_weights_type_0 import JobResultPublicCovariateWeightsType0  # noqa: PLC0415
+        from ..models.job_result_public_history_item import JobResultPublicHistoryItem  # noqa: PLC0415
+        from ..models.summary import Summary  # noqa: PLC0415
+
+        d = dict(src_dict)
+
+        def _parse_certificate(data: object) -> CertificatePublic | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                certificate_type_0 = CertificatePublic.from_dict(data)
+
+                return certificate_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CertificatePublic | None, data)
+
+        certificate = _parse_certificate(d.pop("certificate"))
+
+        def _parse_coefficients(data: object) -> JobResultPublicCoefficientsType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                coefficients_type_0 = JobResultPublicCoefficientsType0.from_dict(data)
+
+                return coefficients_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobResultPublicCoefficientsType0 | None, data)
+
+        coefficients = _parse_coefficients(d.pop("coefficients"))
+
+        def _parse_covariate_weights(data: object) -> JobResultPublicCovariateWeightsType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                covariate_weights_type_0 = JobResultPublicCovariateWeightsType0.from_dict(data)
+
+                return covariate_weights_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobResultPublicCovariateWeightsType0 | None, data)
+
+        covariate_weights = _parse_covariate_weights(d.pop("covariate_weights"))
+
+        device = d.pop("device")
+
+        duration_s = d.pop("duration_s")
+
+        environments = []
+        _environments = d.pop("environments")
+        for environments_item_data in _environments:
+            environments_item = EnvironmentResult.from_dict(environments_item_data)
+
+            environments.append(environments_item)
+
+        history = []
+        _history = d.pop("history")
+        for history_item_data in _history:
+            history_item = JobResultPublicHistoryItem.from_dict(history_item_data)
+
+            history.append(history_item)
+
+        def _parse_intercept(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        intercept = _parse_intercept(d.pop("intercept"))
+
+        def _parse_summary(data: object) -> None | Summary:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                summary_type_0 = Summary.from_dict(data)
+
+                return summary_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Summary, data)
+
+        summary = _parse_summary(d.pop("summary"))
+
+        job_result_public = cls(
+            certificate=certificate,
+            coefficients=coefficients,
+            covariate_weights=covariate_weights,
+            device=device,
+            duration_s=duration_s,
+            environments=environments,
+            history=history,
+            intercept=intercept,
+            summary=summary,
+        )
+
+        job_result_public.additional_properties = d
+        return job_result_public
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="Readiness")
+
+
+@_attrs_define
+class Readiness:
+    """
+    Attributes:
+        broker (Literal['ok']):
+        database (Literal['ok']):
+    """
+
+    broker: Literal["ok"]
+    database: Literal["ok"]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        broker = self.broker
+
+        database = self.database
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "broker": broker,
+                "database": database,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        broker = cast(Literal["ok"], d.pop("broker"))
+        if broker != "ok":
+            raise ValueError(f"broker must match const 'ok', got '{broker}'")
+
+        database = cast(Literal["ok"], d.pop("database"))
+        if database != "ok":
+            raise ValueError(f"database must match const 'ok', got '{database}'")
+
+        readiness = cls(
+            broker=broker,
+            database=database,
+        )
+
+        readiness.additional_properties = d
+        return readiness
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,109 @@
+"""The generated Python client: in step with the API, and working end to end."""
+
+from __future__ import annotations
+
+import filecmp
+import io
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from safetensors.torch import load as st_load
+
+from sal_core import FittedModel
+from tests.e2e import scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+CLIENT = ROOT / "clients" / "python"
+
+
+def _differences(a: Path, b: Path) -> list[str]:
+    cmp = filecmp.dircmp(a, b, ignore=[".ruff_cache", "__pycache__"])
+    out: list[str] = []
+
+    def walk(c: filecmp.dircmp[str], prefix: str) -> None:
+        out.extend(f"{prefix}{n} (only in one)" for n in c.left_only + c.right_only)
+        out.extend(f"{prefix}{n}" for n in c.diff_files)
+        for name, sub in c.subdirs.items():
+            walk(sub, f"{prefix}{name}/")
+
+    walk(cmp, "")
+    return out
+
+
+@pytest.mark.slow
+def test_checked_in_client_is_in_step_with_the_api(tmp_path: Path) -> None:
+    out = tmp_path / "clients" / "python"
+    subprocess.run(["bash", str(ROOT / "scripts" / "gen_client.sh"), str(out)], check=True, cwd=ROOT)
+    assert (tmp_path / "clients" / "openapi.json").read_text() == (ROOT / "clients" / "openapi.json").read_text(), (
+        "clients/openapi.json is stale: run bash scripts/gen_client.sh"
+    )
+    assert _differences(out, CLIENT) == [], "clients/python is stale: run bash scripts/gen_client.sh"
+
+
+def test_operation_ids_are_readable() -> None:
+    spec = json.loads((ROOT / "clients" / "openapi.json").read_text())
+    ids = {op["operationId"] for path in spec["paths"].values() for op in path.values()}
+    assert {
+        "create_dataset", "list_datasets", "get_dataset", "delete_dataset", "create_job", "list_jobs",
+        "get_job", "get_job_weights", "predict", "list_algorithms", "healthz", "readyz",
+    } == ids  # fmt: skip
+
+
+@pytest.mark.services
+@pytest.mark.slow
+def test_client_uploads_submits_polls_and_downloads(embedded: str) -> None:
+    sys.path.insert(0, str(CLIENT))
+    try:
+        from sal_client import Client
+        from sal_client.api.datasets import create_dataset
+        from sal_client.api.jobs import create_job, get_job, get_job_weights, predict
+        from sal_client.models import (
+            DatasetPublic,
+            DatasetUpload,
+            JobCreate,
+            JobPublic,
+            PredictRequest,
+            PredictResponse,
+        )
+        from sal_client.types import File
+    finally:
+        sys.path.remove(str(CLIENT))
+
+    s = scenario.setting("regression")
+    with Client(base_url=embedded, raise_on_unexpected_status=True) as client:
+        upload = DatasetUpload(
+            file=File(payload=io.BytesIO(scenario.to_csv(s)), file_name="sb.csv", mime_type="text/csv"),
+            target="outcome",
+            environment="site",
+            name="client",
+        )
+        dataset = create_dataset.sync(client=client, body=upload)
+        assert isinstance(dataset, DatasetPublic), dataset
+        body = JobCreate.from_dict(
+            {"dataset_id": dataset.id, "algorithm": "erm", "train_environments": [e.name for e in s.train], "device": "cpu"}
+        )
+        job = create_job.sync(client=client, body=body)
+        assert isinstance(job, JobPublic), job
+        deadline = time.monotonic() + 120
+        while job.status.value in ("queued", "running"):
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+            job = get_job.sync(job.id, client=client)
+            assert isinstance(job, JobPublic)
+        assert job.status.value == "succeeded", job.error
+        assert job.result is not None and len(job.result.environments) == len(s.train) + len(s.test)
+
+        weights = get_job_weights.sync(job.id, client=client)
+        assert isinstance(weights, File)
+        data = weights.payload.read()
+        n = int.from_bytes(data[:8], "little")
+        model = FittedModel.from_tensors(st_load(data), json.loads(data[8 : 8 + n])["__metadata__"])
+        X = s.test[0].X[:10]
+        served = predict.sync(job.id, client=client, body=PredictRequest(x=X.tolist()))
+        assert isinstance(served, PredictResponse)
+        assert np.allclose(served.predictions, model.predict(X))
