@@ -73,8 +73,9 @@ class Settings(BaseSettings):
         return {}
 
     def prepare_dirs(self) -> None:
-        """Create the folders the embedded database and broker need."""
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        """Create the folders the embedded database and broker need (nothing for PostgreSQL + Redis)."""
+        if self.database_url.startswith("sqlite:///") and self.database_url != "sqlite:///:memory:":
+            Path(self.database_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         if self.broker_url.startswith("filesystem://"):
             for key in ("data_folder_in", "control_folder"):
                 Path(self.broker_transport_options[key]).mkdir(parents=True, exist_ok=True)

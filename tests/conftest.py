@@ -80,6 +80,10 @@ def service_env(settings: Settings) -> dict[str, str]:
         SAL_DATABASE_URL=settings.database_url,
         SAL_BROKER_URL=settings.broker_url,
         SAL_PROGRESS_MIN_INTERVAL_S=str(settings.progress_min_interval_s),
+        SAL_TASK_SOFT_TIME_LIMIT=str(settings.task_soft_time_limit),
+        SAL_TASK_TIME_LIMIT=str(settings.task_time_limit),
+        SAL_CPU_QUEUE=settings.cpu_queue,
+        SAL_GPU_QUEUE=settings.gpu_queue,
         SAL_TORCH_THREADS="1",
         PYTHONUNBUFFERED="1",
     )
