@@ -18,31 +18,31 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SAL_", extra="ignore")
 
-    data_dir: Path = Field(Path("var"), description="Where the embedded database and broker files live.")
-    database_url: str = Field("", description="SQLAlchemy URL; empty means SQLite in data_dir.")
-    broker_url: str = Field("", description="Celery broker URL; empty means kombu's filesystem transport in data_dir.")
+    data_dir: Path = Field(default=Path("var"), description="Where the embedded database and broker files live.")
+    database_url: str = Field(default="", description="SQLAlchemy URL; empty means SQLite in data_dir.")
+    broker_url: str = Field(default="", description="Celery broker URL; empty means kombu's filesystem transport in data_dir.")
 
     cpu_queue: str = "sal"
     gpu_queue: str = "gpu"
 
     # Celery time limits per job (seconds). The soft limit raises inside the fit so the job ends
     # `failed` with type `timeout`; the hard limit kills the worker child.
-    task_soft_time_limit: int = Field(3600, ge=1)
-    task_time_limit: int = Field(3900, ge=1)
+    task_soft_time_limit: int = Field(default=3600, ge=1)
+    task_time_limit: int = Field(default=3900, ge=1)
     # A Redis message not acknowledged within this many seconds is delivered again; it must
     # exceed the hard time limit, and a redelivery is harmless anyway (the claim is conditional).
-    broker_visibility_timeout: int = Field(7200, ge=1)
-    broker_polling_interval: float = Field(0.1, gt=0, description="Server-less transports poll this often.")
+    broker_visibility_timeout: int = Field(default=7200, ge=1)
+    broker_polling_interval: float = Field(default=0.1, gt=0, description="Server-less transports poll this often.")
 
-    max_upload_bytes: int = Field(200 * 1024 * 1024, ge=1)
-    dataset_cache_size: int = Field(8, ge=0, description="Datasets a worker keeps decoded, by sha256.")
-    model_cache_size: int = Field(32, ge=0, description="Fitted models the API keeps for /predict.")
-    progress_min_interval_s: float = Field(0.5, ge=0, description="Throttle for progress writes.")
-    torch_threads: int | None = Field(None, ge=1, description="torch intra-op threads in a worker.")
+    max_upload_bytes: int = Field(default=200 * 1024 * 1024, ge=1)
+    dataset_cache_size: int = Field(default=8, ge=0, description="Datasets a worker keeps decoded, by sha256.")
+    model_cache_size: int = Field(default=32, ge=0, description="Fitted models the API keeps for /predict.")
+    progress_min_interval_s: float = Field(default=0.5, ge=0, description="Throttle for progress writes.")
+    torch_threads: int | None = Field(default=None, ge=1, description="torch intra-op threads in a worker.")
 
     host: str = "127.0.0.1"
     port: int = 8000
-    worker_concurrency: int = Field(1, ge=1, description="Worker processes started by app.embedded.")
+    worker_concurrency: int = Field(default=1, ge=1, description="Worker processes started by app.embedded.")
 
     @model_validator(mode="after")
     def _fill_embedded_defaults(self) -> Settings:

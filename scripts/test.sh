@@ -24,5 +24,11 @@ if ! psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'sal_servi
   createdb sal_service_test
 fi
 
-.venv/bin/ruff check .
-.venv/bin/python -m pytest tests "$@"
+# Lint and tests both run, so one failing never hides the other's result.
+lint=0
+.venv/bin/ruff check . || lint=$?
+tests=0
+.venv/bin/python -m pytest tests "$@" || tests=$?
+if [ "$lint" -ne 0 ]; then echo "ruff check failed (exit $lint)"; fi
+if [ "$tests" -ne 0 ]; then echo "pytest failed (exit $tests)"; fi
+exit $(( lint != 0 ? lint : tests ))

@@ -28,9 +28,9 @@ class EnvironmentData(Strict):
 class DatasetCreate(Strict):
     """The JSON form of an upload."""
 
-    name: str = Field("dataset", min_length=1, max_length=255)
+    name: str = Field(default="dataset", min_length=1, max_length=255)
     feature_names: list[str] = Field(min_length=1)
-    target: str = Field("y", min_length=1, max_length=255)
+    target: str = Field(default="y", min_length=1, max_length=255)
     environments: list[EnvironmentData] = Field(min_length=1)
 
 
@@ -40,8 +40,8 @@ class DatasetUpload(BaseModel):
     file: bytes = Field(json_schema_extra={"format": "binary"}, description="A CSV or Parquet file.")
     target: str = Field(description="Name of the label column.")
     environment: str = Field(description="Name of the column that says which environment a row is from.")
-    features: str | None = Field(None, description="Comma-separated feature columns; default: every other numeric column.")
-    name: str | None = Field(None, description="A name for the dataset; default: the file name.")
+    features: str | None = Field(default=None, description="Comma-separated feature columns; default: every other numeric column.")
+    name: str | None = Field(default=None, description="A name for the dataset; default: the file name.")
 
 
 class DatasetEnvironment(BaseModel):
@@ -70,8 +70,8 @@ class DatasetsPublic(BaseModel):
 
 class ModelConfig(Strict):
     kind: Literal["linear", "mlp"] = "linear"
-    hidden: list[int] | None = Field(None, description="Hidden layer widths (mlp only).")
-    activation: Literal["relu", "tanh", "gelu"] | None = Field(None, description="mlp only; default relu.")
+    hidden: list[int] | None = Field(default=None, description="Hidden layer widths (mlp only).")
+    activation: Literal["relu", "tanh", "gelu"] | None = Field(default=None, description="mlp only; default relu.")
 
     def to_mapping(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)
@@ -82,10 +82,10 @@ class JobCreate(Strict):
     algorithm: str = Field(description="A name from GET /algorithms.")
     task: Task = "regression"
     train_environments: list[str] = Field(min_length=1)
-    test_environments: list[str] | None = Field(None, description="Default: every environment not trained on.")
+    test_environments: list[str] | None = Field(default=None, description="Default: every environment not trained on.")
     params: dict[str, Any] = Field(default_factory=dict, description="Per algorithm; see GET /algorithms.")
     model: ModelConfig = Field(default_factory=ModelConfig)
-    seed: int = Field(0, ge=0, le=2**63 - 1)
+    seed: int = Field(default=0, ge=0, le=2**63 - 1)
     device: Device = "auto"
 
 
@@ -162,13 +162,13 @@ class JobsPublic(BaseModel):
 
 
 class PredictRequest(Strict):
-    X: list[list[float]] | None = Field(None, description="Rows of covariates in feature_names order.")
-    rows: list[dict[str, float]] | None = Field(None, description="Rows as {feature: value}.")
+    X: list[list[float]] | None = Field(default=None, description="Rows of covariates in feature_names order.")
+    rows: list[dict[str, float]] | None = Field(default=None, description="Rows as {feature: value}.")
 
 
 class PredictResponse(BaseModel):
     predictions: list[float]
-    probabilities: list[float] | None = Field(None, description="P(y = 1) per row (classification).")
+    probabilities: list[float] | None = Field(default=None, description="P(y = 1) per row (classification).")
 
 
 class WeightsJSON(BaseModel):

@@ -204,9 +204,9 @@ def predict(job_id: str, body: PredictRequest, request: Request, session: Sessio
     else:
         field = "rows"
         assert body.rows is not None
-        for i, row in enumerate(body.rows):
-            missing = [n for n in names if n not in row]
-            extra = sorted(set(row) - set(names))
+        for i, named in enumerate(body.rows):
+            missing = [n for n in names if n not in named]
+            extra = sorted(set(named) - set(names))
             if missing or extra:
                 bad = (missing or extra)[0]
                 raise UnprocessableEntity.on(
