@@ -86,7 +86,7 @@ def toy(seed: int = 0, n_train: tuple[int, int] = (180, 20), n_test: int = 1000)
     rngs = _streams(seed, len(train_alphas) + len(test_alphas))
     train = [
         _toy_environment(f"alpha={a:g}", a, n, rng)
-        for a, n, rng in zip(train_alphas, n_train, rngs, strict=True)
+        for a, n, rng in zip(train_alphas, n_train, rngs[:2], strict=True)
     ]
     test = [
         _toy_environment(f"test alpha={a:g}", a, n_test, rng)

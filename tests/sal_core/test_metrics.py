@@ -1,0 +1,112 @@
+"""Metric formulas against values worked out by hand, and the paper's Mean_Error / Std_Error."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sal_core import Environment, get_algorithm
+from sal_core.exceptions import InvalidDataError, InvalidParameterError
+from sal_core.metrics import (
+    Summary,
+    classification_metrics,
+    environment_metrics,
+    error_of,
+    evaluate,
+    regression_metrics,
+    summarize,
+    summary_metric,
+)
+
+
+def test_regression_metrics_by_hand() -> None:
+    # Residuals 1, -2, 0, 3: squares 1, 4, 0, 9 (mean 3.5); absolutes 1, 2, 0, 3 (mean 1.5).
+    m = regression_metrics([1.0, 0.0, 2.0, 5.0], [0.0, 2.0, 2.0, 2.0])
+    assert m == pytest.approx({"mse": 3.5, "rmse": math.sqrt(3.5), "mae": 1.5})
+
+
+def test_classification_metrics_by_hand() -> None:
+    y = [1.0, 0.0, 1.0, 0.0]
+    p = [0.9, 0.2, 0.4, 0.5]
+    m = classification_metrics(y, p)
+    log_loss = -(math.log(0.9) + math.log(0.8) + math.log(0.4) + math.log(0.5)) / 4
+    # p >= 0.5 predicts 1: predictions 1, 0, 0, 1 -> rows 1 and 2 right.
+    assert m["log_loss"] == pytest.approx(log_loss)
+    assert m["accuracy"] == pytest.approx(0.5)
+    assert m["confidence"] == pytest.approx((0.9 + 0.8 + 0.6 + 0.5) / 4)
+
+
+def test_log_loss_is_finite_for_a_certain_mistake() -> None:
+    m = classification_metrics([1.0, 0.0], [0.0, 0.0])
+    assert math.isfinite(m["log_loss"]) and m["log_loss"] > 10
+    assert m["accuracy"] == 0.5 and m["confidence"] == 1.0
+
+
+def test_metric_inputs_are_checked() -> None:
+    with pytest.raises(InvalidDataError, match="rows"):
+        regression_metrics([1.0, 2.0], [1.0])
+    with pytest.raises(InvalidDataError, match="0 or 1"):
+        classification_metrics([2.0], [0.5])
+    with pytest.raises(InvalidDataError, match=r"\[0, 1\]"):
+        classification_metrics([1.0], [1.5])
+
+
+def test_summarize_uses_the_sample_standard_deviation() -> None:
+    s = summarize({"a": 1.0, "b": 2.0, "c": 4.0}, "rmse")
+    # Mean 7/3; squared deviations 16/9, 1/9, 25/9 sum to 42/9; divided by |E| - 1 = 2.
+    assert s == Summary("rmse", pytest.approx(7 / 3), pytest.approx(math.sqrt(21 / 9)), 4.0, "c")
+    assert s.std_error != pytest.approx(np.std([1.0, 2.0, 4.0]))  # not the population std
+    assert summarize({"only": 0.3}, "rmse").std_error == 0.0
+    with pytest.raises(InvalidDataError):
+        summarize({}, "rmse")
+
+
+def test_summary_metric_and_error_of() -> None:
+    assert summary_metric("regression") == "rmse"
+    assert summary_metric("classification") == "error_rate"
+    assert error_of({"accuracy": 0.8, "log_loss": 0.4}, "error_rate") == pytest.approx(0.2)
+    assert error_of({"mse": 2.0, "rmse": 1.4}, "mse") == 2.0
+    with pytest.raises(InvalidParameterError):
+        error_of({"mse": 2.0}, "rmse")
+    with pytest.raises(InvalidParameterError):
+        error_of({"accuracy": 0.8}, "accuracy")
+    with pytest.raises(InvalidParameterError):
+        summary_metric("ranking")
+
+
+def _envs(task: str) -> list[Environment]:
+    rng = np.random.default_rng(0)
+    envs = []
+    for name, shift in (("a", 0.0), ("b", 2.0), ("c", -1.0)):
+        X = rng.normal(shift, 1.0, (50, 2))
+        signal = X[:, 0] - X[:, 1] + rng.normal(0.0, 0.5, 50)
+        envs.append(Environment(name, X, (signal > 0).astype(float) if task == "classification" else signal))
+    return envs
+
+
+def test_evaluate_regression_matches_the_formulas() -> None:
+    envs = _envs("regression")
+    fit = get_algorithm("erm")().fit(envs[:2])
+    per_env, summary = evaluate(fit.model, envs)
+    assert list(per_env) == ["a", "b", "c"]
+    rmse = [math.sqrt(np.mean((fit.predict(e.X) - e.y) ** 2)) for e in envs]
+    assert [per_env[e.name]["rmse"] for e in envs] == pytest.approx(rmse)
+    assert summary.metric == "rmse"
+    assert summary.mean_error == pytest.approx(np.mean(rmse))
+    assert summary.std_error == pytest.approx(np.std(rmse, ddof=1))
+    assert summary.worst_environment == envs[int(np.argmax(rmse))].name
+    _, mae = evaluate(fit.model, envs, metric="mae")
+    assert mae.metric == "mae" and mae.mean_error != summary.mean_error
+
+
+def test_evaluate_classification_reports_error_rate() -> None:
+    envs = _envs("classification")
+    fit = get_algorithm("erm")({"steps": 200}, task="classification").fit(envs[:2])
+    per_env, summary = evaluate(fit.model, envs)
+    assert set(per_env["a"]) == {"log_loss", "accuracy", "confidence"}
+    errors = [1.0 - np.mean(fit.predict(e.X) == e.y) for e in envs]
+    assert summary.metric == "error_rate"
+    assert summary.mean_error == pytest.approx(np.mean(errors))
+    assert environment_metrics(fit.model, envs[0]) == per_env["a"]
