@@ -54,11 +54,10 @@ class Ridge(Algorithm[RidgeParams]):
     def _fit(self, problem: Problem, reporter: Reporter) -> Solution:
         lam = self.params.lambda_
         if problem.model_spec.is_linear and problem.loss_name == "squared":
-            model = set_linear(problem.new_model(), *least_squares(problem.Z, problem.y, ridge=lam))
-            theta = model.weight.detach()  # type: ignore[union-attr]
-            objective = float(
-                problem.loss(model(problem.Z), problem.y).mean().detach() + lam * (theta @ theta)
-            )
+            theta, bias = least_squares(problem.Z, problem.y, ridge=lam)
+            model = set_linear(problem.new_model(), theta, bias)
+            residual_risk = problem.loss(problem.Z @ theta + bias, problem.y).mean()
+            objective = float(residual_risk + lam * (theta @ theta))
         else:
             model, objective = penalised_fit(
                 problem,
