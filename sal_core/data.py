@@ -51,9 +51,7 @@ class Standardizer:
     def transform(self, X: FloatArray) -> FloatArray:
         return (np.asarray(X, dtype=np.float64) - self.mean) / self.scale
 
-    def coefficients_to_original(
-        self, coef: FloatArray, intercept: float
-    ) -> tuple[FloatArray, float]:
+    def coefficients_to_original(self, coef: FloatArray, intercept: float) -> tuple[FloatArray, float]:
         """Map θᵀz + b back to the original units: returns (θ / scale, b - Σ θ·mean/scale)."""
         coef_orig = coef / self.scale
         return coef_orig, float(intercept - np.dot(coef_orig, self.mean))
@@ -104,9 +102,7 @@ def validate_environments(
         if not np.all(np.isfinite(env.y)):
             raise InvalidDataError("y contains NaN or infinite values", field=where + ".y")
         if task == "classification" and not np.all(np.isin(env.y, (0.0, 1.0))):
-            raise InvalidDataError(
-                "classification labels must be 0 or 1", field=where + ".y"
-            )
+            raise InvalidDataError("classification labels must be 0 or 1", field=where + ".y")
     assert p is not None
     if p < 1:
         raise InvalidDataError("there must be at least one covariate", field=field_name)

@@ -47,9 +47,7 @@ class ModelSpec:
         values = dict(values or {})
         unknown = sorted(set(values) - {"kind", "hidden", "activation"})
         if unknown:
-            raise InvalidParameterError(
-                f"unknown model option(s) {unknown}", field=f"model.{unknown[0]}"
-            )
+            raise InvalidParameterError(f"unknown model option(s) {unknown}", field=f"model.{unknown[0]}")
         if "hidden" in values:
             if not isinstance(values["hidden"], list | tuple):
                 raise InvalidParameterError("model.hidden must be a list", field="model.hidden")

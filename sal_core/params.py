@@ -137,9 +137,7 @@ def _check_range(f: dataclasses.Field[Any], value: Any) -> None:
     where = f"params.{f.name}"
     choices = m.get("choices")
     if choices is not None and value not in choices:
-        raise InvalidParameterError(
-            f"{f.name} must be one of {list(choices)}, got {value!r}", field=where
-        )
+        raise InvalidParameterError(f"{f.name} must be one of {list(choices)}, got {value!r}", field=where)
     low, high = m.get("low"), m.get("high")
     if low is not None:
         too_low = value < low if m.get("low_inclusive", True) else value <= low

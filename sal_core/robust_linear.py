@@ -149,7 +149,7 @@ def risk_and_grad_theta(theta: Array, m: Moments, alpha: float, stability: str) 
 def risk_grad_w(theta: Array, w: Array, m: Moments, lam: float, grad_theta_r: Array) -> Array:
     """∂R(θ*(w))/∂w by implicit differentiation: −(H⁻¹∇_θR)ᵀ ∂²J/∂θ∂w."""
     hess = objective_hessian(theta, w, m, lam)
-    v = np.linalg.solve(hess + 1e-12 * np.eye(len(theta)), grad_theta_r)
+    v = np.asarray(np.linalg.solve(hess + 1e-12 * np.eye(len(theta)), grad_theta_r), dtype=np.float64)
     return -objective_mixed_vjp(theta, w, m, lam, v)
 
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import importlib
 
-from sal_core.algorithms.base import Algorithm, Certificate, FitResult, FittedModel, Problem, Reporter, Solution
+from sal_core.algorithms.base import (
+    Algorithm,
+    Certificate,
+    FitResult,
+    FittedModel,
+    Problem,
+    Reporter,
+    Solution,
+)
 from sal_core.exceptions import UnknownAlgorithmError
 
 _MODULES = ("erm", "ridge", "lasso", "irm", "wdrl", "sal")

@@ -257,9 +257,8 @@ class Algorithm(ABC, Generic[P]):
         device: str = "cpu",
         dtype: torch.dtype = torch.float64,
     ) -> None:
-        self.params: P = (
-            params if isinstance(params, self.params_type) else self.params_type.from_mapping(params)  # type: ignore[assignment]
-        )
+        resolved = params if isinstance(params, self.params_type) else self.params_type.from_mapping(params)  # type: ignore[arg-type]
+        self.params: P = resolved  # type: ignore[assignment]
         self.task = task
         self.loss_name = resolve_loss(task, loss)
         self.model_spec = model if isinstance(model, ModelSpec) else ModelSpec.from_mapping(model)

@@ -11,8 +11,15 @@ from sal_core.params import Params, param
 
 @dataclass(frozen=True)
 class ERMParams(Params):
-    steps: int = param(2000, low=1, high=1_000_000, doc="Adam steps when there is no closed form (MLP, logistic or absolute loss).")
-    lr: float = param(0.01, low=0.0, low_inclusive=False, high=10.0, doc="Adam learning rate for the gradient path.")
+    steps: int = param(
+        2000,
+        low=1,
+        high=1_000_000,
+        doc="Adam steps when there is no closed form (MLP, logistic or absolute loss).",
+    )
+    lr: float = param(
+        0.01, low=0.0, low_inclusive=False, high=10.0, doc="Adam learning rate for the gradient path."
+    )
 
 
 class ERM(Algorithm[ERMParams]):

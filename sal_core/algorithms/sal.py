@@ -251,7 +251,8 @@ class SAL(Algorithm[SALParams]):
     def _closed_form_sup(
         self, problem: Problem, model: torch.nn.Module, Z: torch.Tensor, y: torch.Tensor, w: torch.Tensor
     ) -> Any:
-        return linear_inner_sup(problem.loss_name, model(Z), y, kappa(model.weight, w), self.params.lambda_)
+        weight: torch.Tensor = model.weight  # type: ignore[assignment]
+        return linear_inner_sup(problem.loss_name, model(Z), y, kappa(weight, w), self.params.lambda_)
 
     def _ascent(
         self, problem: Problem, model: torch.nn.Module, Z: torch.Tensor, y: torch.Tensor, w: torch.Tensor
@@ -295,7 +296,7 @@ class SAL(Algorithm[SALParams]):
     ) -> np.ndarray:
         """−(H⁻¹∇_θR)ᵀ ∂²J/∂θ∂w for a linear model with the closed-form adversary."""
         lam = self.params.lambda_
-        theta0 = torch.cat([model.weight.detach(), model.bias.detach().reshape(1)])
+        theta0 = torch.cat([model.weight.detach(), model.bias.detach().reshape(1)])  # type: ignore[operator]
         p_ = problem.n_features
 
         def objective(theta: torch.Tensor, w_: torch.Tensor) -> torch.Tensor:
@@ -327,7 +328,7 @@ class SAL(Algorithm[SALParams]):
             leaves = {k: v.detach().requires_grad_(True) for k, v in params_t.items()}
             loss = problem.loss(functional_call(model, leaves, (x_req,)), y).mean()
             grads = torch.autograd.grad(loss, [leaves[n] for n in names], create_graph=True)
-            inner = sum((g * r).sum() for g, r in zip(grads, grad_r, strict=True))
+            inner = torch.stack([(g * r).sum() for g, r in zip(grads, grad_r, strict=True)]).sum()
             (d_x,) = torch.autograd.grad(inner, x_req)
             total = total + (-self.params.theta_lr * d_x * d_dw).sum(0)
         return total.detach().cpu().double().numpy()

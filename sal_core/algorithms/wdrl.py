@@ -31,8 +31,12 @@ class WDRLParams(Params):
     )
     theta_steps: int = param(2000, low=1, high=1_000_000, doc="Adam steps on θ (gradient paths only).")
     theta_lr: float = param(0.01, low=0.0, low_inclusive=False, high=10.0, doc="Adam step size for θ.")
-    ascent_steps: int = param(20, low=1, high=10_000, doc="m, gradient-ascent steps for x̃ (gradient adversary).")
-    ascent_lr: float = param(0.1, low=0.0, low_inclusive=False, high=10.0, doc="Gradient-ascent step size for x̃.")
+    ascent_steps: int = param(
+        20, low=1, high=10_000, doc="m, gradient-ascent steps for x̃ (gradient adversary)."
+    )
+    ascent_lr: float = param(
+        0.1, low=0.0, low_inclusive=False, high=10.0, doc="Gradient-ascent step size for x̃."
+    )
 
 
 class WDRL(SAL):
