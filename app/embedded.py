@@ -16,7 +16,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
 import uvicorn
 
@@ -46,6 +45,20 @@ def worker_command(queues: list[str], concurrency: int) -> list[str]:
     ]
 
 
+def _die_with_parent() -> None:
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    # uvicorn re-raises the SIGTERM it handled once it has shut down; exiting through
+    # SystemExit (instead of dying of the signal) lets main() stop the worker first.
+    raise SystemExit(0)
+
+
 class Supervisor:
     """Keeps one worker process alive until stopped."""
 
@@ -56,8 +69,14 @@ class Supervisor:
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="worker-supervisor", daemon=True)
 
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        # Its own session: a signal to our process group (Ctrl-C, a service manager) reaches the
+        # worker only through stop(), once, so its warm shutdown is not cut short; and on Linux
+        # it is told to stop if this process dies without cleaning up.
+        return subprocess.Popen(self.command, env=self.env, start_new_session=True, preexec_fn=_die_with_parent)
+
     def start(self) -> None:
-        self.process = subprocess.Popen(self.command, env=self.env)
+        self.process = self._spawn()
         self._thread.start()
 
     def _watch(self) -> None:
@@ -66,7 +85,7 @@ class Supervisor:
             code = self.process.poll()
             if code is not None and not self._stopping.is_set():
                 log.error("worker exited with %s; starting a new one", code)
-                self.process = subprocess.Popen(self.command, env=self.env)
+                self.process = self._spawn()
 
     def stop(self, timeout: float = 20.0) -> None:
         self._stopping.set()
@@ -93,9 +112,9 @@ def main(argv: list[str] | None = None) -> None:
     migrate.upgrade(settings.database_url)
     # The embedded worker takes CPU and GPU jobs alike (a CUDA job without a GPU fails clearly).
     supervisor = Supervisor(worker_command([settings.cpu_queue, settings.gpu_queue], args.workers), dict(os.environ))
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     supervisor.start()
     try:
-        time.sleep(0.1)
         uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
     finally:
         supervisor.stop()

@@ -61,9 +61,10 @@ class Proc:
 
     def stop(self, timeout: float = 20.0) -> None:
         if self.popen.poll() is None:
-            # The group is the one this fixture created (start_new_session): the worker and its pool children.
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.popen.pid, signal.SIGTERM)
+            # SIGTERM to the main process only: it shuts its pool down itself (signalling the pool
+            # children too can leave a Celery main process waiting forever). The SIGKILL fallback
+            # goes to the group this fixture created (start_new_session).
+            self.popen.send_signal(signal.SIGTERM)
             try:
                 self.popen.wait(timeout)
             except subprocess.TimeoutExpired:
