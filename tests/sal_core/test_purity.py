@@ -1,0 +1,37 @@
+"""sal_core stays a pure library: torch, numpy and the standard library only."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ALLOWED_THIRD_PARTY = {"torch", "numpy", "sal_core"}
+
+
+def test_sal_core_imports_only_torch_numpy_and_the_standard_library() -> None:
+    offenders = []
+    for path in (ROOT / "sal_core").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                if top not in ALLOWED_THIRD_PARTY and top not in sys.stdlib_module_names:
+                    offenders.append(f"{path.relative_to(ROOT)}: {name}")
+    assert offenders == []
+
+
+def test_importing_sal_core_loads_no_web_queue_or_database_code() -> None:
+    code = (
+        "import sys, sal_core, sal_core.metrics, sal_core.synthetic;"
+        "bad = {'fastapi', 'celery', 'sqlalchemy', 'app', 'worker', 'pandas', 'sklearn', 'scipy'};"
+        "print(sorted(bad & {m.split('.')[0] for m in sys.modules}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
