@@ -132,6 +132,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:
+            # The framework's "could not parse the body" (JSON that is not UTF-8, a malformed
+            # multipart form): a 422 naming the body, like every other bad input.
+            message = str(exc.detail)
+            errors = [FieldError(field="body", message=message)]
+            return problem_response(422, UnprocessableEntity.title, "validation", f"body: {message}", errors)
         title = {404: "Not Found", 405: "Method Not Allowed"}.get(exc.status_code, "HTTP Error")
         return problem_response(
             exc.status_code, title, title.lower().replace(" ", "-"), str(exc.detail), headers=getattr(exc, "headers", None)

@@ -27,6 +27,7 @@ from app.db.models import Job, JobStatus
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/jobs", tags=["jobs"])
+WEIGHTS_JSON = "application/vnd.sal.weights+json"
 
 
 def to_public(job: Job, result: dict[str, Any] | None) -> JobPublic:
@@ -155,10 +156,14 @@ def _weights_or_409(session: Session, job_id: str) -> bytes:
     response_class=Response,
     responses={
         200: {
-            # One binary body in the document, so a generated client hands back the bytes either
-            # way; with format=json they are a WeightsJSON document (application/json).
-            "description": "safetensors bytes; with format=json, a WeightsJSON document",
-            "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+            # Both bodies are documented (so responses conform to the document); the JSON one has
+            # its own +json media type, which sorts after application/octet-stream, so a
+            # generated client (which takes the first known type) still hands back the bytes.
+            "description": f"safetensors bytes; with format=json, a WeightsJSON document ({WEIGHTS_JSON})",
+            "content": {
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+                WEIGHTS_JSON: {"schema": {"$ref": "#/components/schemas/WeightsJSON"}},
+            },
         },
         **responses(404, 409, 422),
     },
@@ -179,7 +184,7 @@ def get_job_weights(
         )
     result = repo.get_result(session, job_id) or {}
     document = WeightsJSON.model_validate(artifacts.to_json(artifacts.unpack(data), artifacts.metadata_of(data), result))
-    return Response(document.model_dump_json(), media_type="application/json")
+    return Response(document.model_dump_json(), media_type=WEIGHTS_JSON)
 
 
 @router.post(
