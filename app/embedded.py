@@ -108,6 +108,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
+    # Single-user mode ("auto") only on a loopback address; see Settings.single_user.
+    settings = settings.model_copy(update={"host": args.host})
     log.info("database %s, broker %s", settings.database_url, settings.broker_url)
     migrate.upgrade(settings.database_url)
     # The embedded worker takes CPU and GPU jobs alike (a CUDA job without a GPU fails clearly).

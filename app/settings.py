@@ -7,9 +7,10 @@ PostgreSQL and ``SAL_BROKER_URL`` to Redis; nothing else changes.
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -35,6 +36,28 @@ class Settings(BaseSettings):
     broker_polling_interval: float = Field(default=0.1, gt=0, description="Server-less transports poll this often.")
 
     max_upload_bytes: int = Field(default=200 * 1024 * 1024, ge=1)
+    max_rows: int = Field(default=10_000_000, ge=1, description="Rows a dataset may have.")
+    max_features: int = Field(default=10_000, ge=1, description="Feature columns a dataset may have.")
+    max_active_jobs_per_tenant: int = Field(
+        default=100, ge=1, description="Queued plus running jobs one tenant may have; more is a 429."
+    )
+    retry_after_s: int = Field(default=10, ge=1, description="Retry-After of a 429 (too many active jobs).")
+
+    # API keys. "auto": single-user mode (no key, one implicit tenant) when the API binds a
+    # loopback address, keys otherwise; "single-user" on a public address is allowed but warned about.
+    auth: Literal["auto", "keys", "single-user"] = "auto"
+    idempotency_in_flight_s: float = Field(
+        default=60.0, gt=0, description="A POST still in flight after this long is taken to have died."
+    )
+
+    # Crash recovery. A running job's lease is renewed by its worker every heartbeat_s; a reaper
+    # (a thread in every worker process) re-queues a job whose lease expired, up to max_attempts,
+    # and re-sends a queued job no worker claimed within requeue_after_s (its message was lost).
+    lease_s: float = Field(default=60.0, gt=0)
+    heartbeat_s: float = Field(default=10.0, gt=0)
+    reaper_interval_s: float = Field(default=15.0, gt=0)
+    max_attempts: int = Field(default=3, ge=1)
+    requeue_after_s: float = Field(default=600.0, gt=0)
     dataset_cache_size: int = Field(default=8, ge=0, description="Datasets a worker keeps decoded, by sha256.")
     model_cache_size: int = Field(default=32, ge=0, description="Fitted models the API keeps for /predict.")
     progress_min_interval_s: float = Field(default=0.5, ge=0, description="Throttle for progress writes.")
@@ -52,7 +75,16 @@ class Settings(BaseSettings):
             self.broker_url = "filesystem://"
         if self.task_time_limit <= self.task_soft_time_limit:
             raise ValueError("task_time_limit must be larger than task_soft_time_limit")
+        if self.heartbeat_s * 2 > self.lease_s:
+            raise ValueError("heartbeat_s must be at most half of lease_s, or a live job loses its lease")
         return self
+
+    @property
+    def single_user(self) -> bool:
+        """No API key needed: every request acts as the default tenant."""
+        if self.auth == "auto":
+            return is_loopback(self.host)
+        return self.auth == "single-user"
 
     @property
     def is_sqlite(self) -> bool:
@@ -79,6 +111,15 @@ class Settings(BaseSettings):
         if self.broker_url.startswith("filesystem://"):
             for key in ("data_folder_in", "control_folder"):
                 Path(self.broker_transport_options[key]).mkdir(parents=True, exist_ok=True)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 @lru_cache(maxsize=1)

@@ -2,14 +2,17 @@
 
     ApiError                 status 500 unless a subclass says otherwise
     ├── BadRequest           400
-    ├── NotFound             404
+    ├── Unauthorized         401  (with WWW-Authenticate: Bearer)
+    ├── NotFound             404  (also another tenant's ids: no existence leak)
     ├── Conflict             409
     ├── PayloadTooLarge      413
     ├── UnprocessableEntity  422  (carries errors=[{field, message}])
+    ├── TooManyRequests      429  (with Retry-After)
     └── ServiceUnavailable   503
 
 sal_core's errors (which name their field) and FastAPI's request validation errors become 422s
-of the same shape, so a client handles one kind of error body.
+of the same shape, so a client handles one kind of error body. A lost database connection is a
+503 with Retry-After: the engine reconnects on the next request once the database is back.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sal_core import SalError
@@ -62,6 +67,14 @@ class BadRequest(ApiError):
     status, title, slug = 400, "Bad Request", "bad-request"
 
 
+class Unauthorized(ApiError):
+    status, title, slug = 401, "Unauthorized", "unauthorized"
+
+    def __init__(self, detail: str, *, invalid: bool = False) -> None:
+        challenge = 'Bearer realm="sal"' + (', error="invalid_token"' if invalid else "")
+        super().__init__(detail, headers={"WWW-Authenticate": challenge})
+
+
 class NotFound(ApiError):
     status, title, slug = 404, "Not Found", "not-found"
 
@@ -80,6 +93,13 @@ class UnprocessableEntity(ApiError):
     @classmethod
     def on(cls, field: str, message: str) -> UnprocessableEntity:
         return cls(message, errors=[(field, message)])
+
+
+class TooManyRequests(ApiError):
+    status, title, slug = 429, "Too Many Requests", "too-many-requests"
+
+    def __init__(self, detail: str, *, retry_after_s: int) -> None:
+        super().__init__(detail, headers={"Retry-After": str(retry_after_s)})
 
 
 class ServiceUnavailable(ApiError):
@@ -130,6 +150,23 @@ def install(app: FastAPI) -> None:
         detail = "; ".join(f"{e.field}: {e.message}" for e in errors) or "invalid request"
         return problem_response(422, UnprocessableEntity.title, "validation", detail, errors)
 
+    async def _database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+        log.warning("database unavailable on %s %s: %s", request.method, request.url.path, exc)
+        return problem_response(
+            503, ServiceUnavailable.title, ServiceUnavailable.slug, "the database is unavailable; retry shortly",
+            headers={"Retry-After": "1"},
+        )  # fmt: skip
+
+    for lost in (OperationalError, InterfaceError, PoolTimeoutError):
+        app.add_exception_handler(lost, _database_unavailable)
+
+    @app.exception_handler(DBAPIError)
+    async def _dbapi_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        if exc.connection_invalidated:
+            return await _database_unavailable(request, exc)
+        log.exception("database error on %s %s", request.method, request.url.path)
+        return problem_response(500, ApiError.title, ApiError.slug, "an unexpected error occurred")
+
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 400:
@@ -153,10 +190,12 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI entries for the problem responses an operation can give."""
     described = {
         400: "Bad request",
+        401: "Missing or invalid API key",
         404: "Not found",
         409: "Conflict with the resource's state",
         413: "Upload too large",
         422: "Invalid input; `errors` names each bad field",
+        429: "Too many active jobs; see Retry-After",
         503: "A dependency is unavailable",
     }
     return {

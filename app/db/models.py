@@ -1,7 +1,9 @@
 """ORM models. The schema itself is created only by the Alembic migrations in ``migrations/``.
 
-    datasets      one content-addressed table (Parquet bytes) per sha256
-    jobs          one training job; its row is the truth about its state
+    tenants       who owns datasets and jobs; api_keys authenticate as one tenant (sha256 of the key)
+    idempotency_keys  the first response to a POST with an Idempotency-Key, per (tenant, key)
+    datasets      one content-addressed table (Parquet bytes) per (tenant, sha256)
+    jobs          one training job; its row is the truth about its state, its lease and attempts
     job_results   at most one per job: the result document and the safetensors weights
 """
 
@@ -20,6 +22,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     TypeDecorator,
+    UniqueConstraint,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -62,12 +65,55 @@ class JobStatus:
     TERMINAL = (SUCCEEDED, FAILED, CANCELLED)
 
 
-class Dataset(Base):
-    __tablename__ = "datasets"
+# Single-user mode acts as this tenant; migration 0002 creates it and gives it the rows that
+# existed before tenants did.
+DEFAULT_TENANT_ID = "00000000-0000-0000-0000-000000000000"
+DEFAULT_TENANT_NAME = "default"
+
+
+class Tenant(Base):
+    __tablename__ = "tenants"
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    name: Mapped[str] = mapped_column(String(255), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class ApiKey(Base):
+    """Only the sha256 of a key is stored: the key itself is shown once, when it is created."""
+
+    __tablename__ = "api_keys"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
+    key_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    prefix: Mapped[str] = mapped_column(String(16))  # the key's first characters, to recognise it in a list
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    revoked_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class IdempotencyKey(Base):
+    """A POST with an ``Idempotency-Key``: in flight while ``status_code`` is null, then its response."""
+
+    __tablename__ = "idempotency_keys"
+
+    tenant_id: Mapped[str] = mapped_column(String(36), ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))  # sha256 of the operation and its canonical body
+    status_code: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    response: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    location: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class Dataset(Base):
+    __tablename__ = "datasets"
+    __table_args__ = (UniqueConstraint("tenant_id", "sha256", name="uq_datasets_tenant_sha256"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(255))
-    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    sha256: Mapped[str] = mapped_column(String(64))
     n_rows: Mapped[int] = mapped_column(Integer)
     feature_names: Mapped[list[str]] = mapped_column(JSONType)
     target: Mapped[str] = mapped_column(String(255))
@@ -83,6 +129,7 @@ class Job(Base):
     __table_args__ = (Index("ix_jobs_created_at_id", "created_at", "id"),)
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
     dataset_id: Mapped[str | None] = mapped_column(
         String(36), ForeignKey("datasets.id", ondelete="SET NULL"), index=True
     )
@@ -99,6 +146,14 @@ class Job(Base):
     progress_step: Mapped[int] = mapped_column(Integer, default=0)
     progress_total: Mapped[int | None] = mapped_column(Integer, nullable=True)
     error: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # Crash recovery (migration 0002). ``attempt`` numbers the current claim and fences every
+    # write a worker makes (progress, heartbeat, result), so a worker that lost its lease cannot
+    # touch a job another worker took over. ``attempts``: [{"number", "started_at", "worker"}].
+    attempt: Mapped[int] = mapped_column(Integer, default=0)
+    attempts: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
+    lease_expires_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    enqueued_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    cancel_requested_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)

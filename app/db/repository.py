@@ -1,5 +1,10 @@
 """Every query the API and the worker make. Functions take a Session and never commit:
-the caller commits once at its boundary (end of request, end of task step)."""
+the caller commits once at its boundary (end of request, end of task step).
+
+Lookups the API makes take the caller's ``tenant_id`` (required, keyword-only): another tenant's
+row is None, exactly like a missing one. The worker, which acts for every tenant, passes None.
+Tenants, keys and idempotency records are in ``app.db.tenancy``; leases and the reaper's queries
+in ``app.db.leases``."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import CursorResult, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.db.models import Dataset, Job, JobResult, JobStatus, utcnow
+from app.db.models import Dataset, Job, JobResult, JobStatus, Tenant, utcnow
 
 T = TypeVar("T", Dataset, Job)
 
@@ -60,12 +65,15 @@ def _page(session: Session, model: type[T], filters: list[Any], limit: int, curs
 # --- datasets ---------------------------------------------------------------------------------
 
 
-def get_dataset(session: Session, dataset_id: str) -> Dataset | None:
-    return session.get(Dataset, dataset_id)
+def get_dataset(session: Session, dataset_id: str, *, tenant_id: str | None) -> Dataset | None:
+    dataset = session.get(Dataset, dataset_id)
+    if dataset is None or (tenant_id is not None and dataset.tenant_id != tenant_id):
+        return None
+    return dataset
 
 
-def get_dataset_by_sha256(session: Session, sha256: str) -> Dataset | None:
-    return session.scalar(select(Dataset).where(Dataset.sha256 == sha256))
+def get_dataset_by_sha256(session: Session, sha256: str, *, tenant_id: str) -> Dataset | None:
+    return session.scalar(select(Dataset).where(Dataset.tenant_id == tenant_id, Dataset.sha256 == sha256))
 
 
 def add_dataset(session: Session, dataset: Dataset) -> Dataset:
@@ -74,8 +82,8 @@ def add_dataset(session: Session, dataset: Dataset) -> Dataset:
     return dataset
 
 
-def list_datasets(session: Session, *, limit: int, cursor: str | None) -> Page[Dataset]:
-    return _page(session, Dataset, [], limit, cursor)
+def list_datasets(session: Session, *, tenant_id: str, limit: int, cursor: str | None) -> Page[Dataset]:
+    return _page(session, Dataset, [Dataset.tenant_id == tenant_id], limit, cursor)
 
 
 def dataset_sha256(session: Session, dataset_id: str) -> str | None:
@@ -107,20 +115,34 @@ def add_job(session: Session, job: Job) -> Job:
     return job
 
 
-def get_job(session: Session, job_id: str) -> Job | None:
-    return session.get(Job, job_id)
+def get_job(session: Session, job_id: str, *, tenant_id: str | None) -> Job | None:
+    job = session.get(Job, job_id)
+    if job is None or (tenant_id is not None and job.tenant_id != tenant_id):
+        return None
+    return job
+
+
+def active_jobs_of(session: Session, tenant_id: str) -> int:
+    """Queued plus running jobs of a tenant. On PostgreSQL the tenant row stays locked until the
+    caller commits, so concurrent POST /jobs of one tenant count one after another (a cap holds
+    exactly); SQLite has one writer at a time anyway."""
+    session.execute(select(Tenant.id).where(Tenant.id == tenant_id).with_for_update())
+    return session.scalar(
+        select(func.count()).select_from(Job).where(Job.tenant_id == tenant_id, Job.status.in_(JobStatus.ACTIVE))
+    ) or 0
 
 
 def list_jobs(
     session: Session,
     *,
+    tenant_id: str,
     limit: int,
     cursor: str | None,
     status: str | None = None,
     algorithm: str | None = None,
     dataset_id: str | None = None,
 ) -> Page[Job]:
-    filters = []
+    filters = [Job.tenant_id == tenant_id]
     if status is not None:
         filters.append(Job.status == status)
     if algorithm is not None:
@@ -153,44 +175,97 @@ def _rowcount(result: Any) -> int:
     return result.rowcount
 
 
-def claim_job(session: Session, job_id: str) -> bool:
-    """queued -> running, only if still queued: a duplicate delivery claims nothing."""
+def _mine(job_id: str, attempt: int | None) -> list[Any]:
+    """A running job, and (given an attempt) still the claim this worker made."""
+    where = [Job.id == job_id, Job.status == JobStatus.RUNNING]
+    if attempt is not None:
+        where.append(Job.attempt == attempt)
+    return where
+
+
+def claim_job(session: Session, job_id: str, *, worker: str = "", lease_s: float = 60.0) -> int | None:
+    """queued -> running, only if still queued: a duplicate delivery claims nothing. Returns the
+    new attempt number (which fences this worker's later writes), recorded with its start and
+    worker in ``attempts``; the lease runs ``lease_s`` from now."""
+    now = utcnow()
     result = session.execute(
         update(Job)
         .where(Job.id == job_id, Job.status == JobStatus.QUEUED)
-        .values(status=JobStatus.RUNNING, started_at=utcnow(), progress_step=0)
+        .values(
+            status=JobStatus.RUNNING,
+            started_at=now,
+            progress_step=0,
+            attempt=Job.attempt + 1,
+            lease_expires_at=now + dt.timedelta(seconds=lease_s),
+        )
     )
-    return _rowcount(result) == 1
+    if _rowcount(result) != 1:
+        return None
+    # The row is ours (locked on PostgreSQL, the one writer on SQLite) until the caller commits.
+    job = session.get(Job, job_id, populate_existing=True)
+    assert job is not None
+    job.attempts = [*job.attempts, {"number": job.attempt, "started_at": now.isoformat(), "worker": worker}]
+    session.flush()
+    return job.attempt
 
 
-def report_progress(session: Session, job_id: str, step: int, total: int) -> bool:
-    """Record progress; False when the job is no longer running (cancelled or taken over)."""
+def report_progress(session: Session, job_id: str, step: int, total: int, *, attempt: int | None = None) -> bool:
+    """Record progress; False when the fit should stop: the job is no longer running (cancelled
+    while queued, or taken over after a lost lease) or a cancel was requested."""
     result = session.execute(
         update(Job)
-        .where(Job.id == job_id, Job.status == JobStatus.RUNNING)
+        .where(*_mine(job_id, attempt), Job.cancel_requested_at.is_(None))
         .values(progress_step=step, progress_total=total)
     )
     return _rowcount(result) == 1
 
 
-def finish_job(session: Session, job_id: str, result: dict[str, Any], weights: bytes, weights_sha256: str) -> bool:
-    """running -> succeeded with its one result row; nothing if the job left `running` meanwhile."""
-    updated = session.execute(
-        update(Job)
-        .where(Job.id == job_id, Job.status == JobStatus.RUNNING)
-        .values(status=JobStatus.SUCCEEDED, finished_at=utcnow(), progress_step=Job.progress_total)
-    )
-    if _rowcount(updated) != 1:
-        return False
-    session.add(JobResult(job_id=job_id, result=result, weights=weights, weights_sha256=weights_sha256))
-    session.flush()
-    return True
+def finish_job(
+    session: Session,
+    job_id: str,
+    result: dict[str, Any],
+    weights: bytes,
+    weights_sha256: str,
+    *,
+    attempt: int | None = None,
+) -> str | None:
+    """running -> succeeded (or cancelled, when a cancel was requested: the partial result is kept)
+    with its one result row; None if the job left `running` or another attempt owns it."""
+    now = utcnow()
+    for status, requested in ((JobStatus.SUCCEEDED, False), (JobStatus.CANCELLED, True)):
+        pending = Job.cancel_requested_at.is_not(None) if requested else Job.cancel_requested_at.is_(None)
+        updated = session.execute(
+            update(Job)
+            .where(*_mine(job_id, attempt), pending)
+            .values(status=status, finished_at=now, lease_expires_at=None, progress_step=Job.progress_total)
+        )
+        if _rowcount(updated) == 1:
+            session.add(JobResult(job_id=job_id, result=result, weights=weights, weights_sha256=weights_sha256))
+            session.flush()
+            return status
+    return None
 
 
-def fail_job(session: Session, job_id: str, error: dict[str, str], *, from_status: Sequence[str]) -> bool:
+def fail_job(
+    session: Session, job_id: str, error: dict[str, str], *, from_status: Sequence[str], attempt: int | None = None
+) -> bool:
+    where = [Job.id == job_id, Job.status.in_(from_status)]
+    if attempt is not None:
+        where.append(Job.attempt == attempt)
     result = session.execute(
+        update(Job).where(*where).values(status=JobStatus.FAILED, finished_at=utcnow(), error=error, lease_expires_at=None)
+    )
+    return _rowcount(result) == 1
+
+
+def cancel_job(session: Session, job_id: str, *, tenant_id: str) -> tuple[Job | None, str]:
+    """A queued job is cancelled at once ("cancelled"); a running one is asked to stop at its next
+    progress checkpoint ("requested"); a finished one is left as it is ("unchanged")."""
+    now = utcnow()
+    mine = [Job.id == job_id, Job.tenant_id == tenant_id]
+    done = session.execute(
         update(Job)
-        .where(Job.id == job_id, Job.status.in_(from_status))
-        .values(status=JobStatus.FAILED, finished_at=utcnow(), error=error)
+        .where(*mine, Job.status == JobStatus.QUEUED)
+        .values(status=JobStatus.CANCELLED, finished_at=now, cancel_requested_at=now)
     )
     return _rowcount(result) == 1

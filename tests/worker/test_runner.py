@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from app import tables
-from app.db.models import Dataset, Job, JobResult
+from app.db.models import DEFAULT_TENANT_ID, Dataset, Job, JobResult
 from app.settings import Settings
 from tests.app import factories as f
 from worker.runner import ProgressWriter, Runner
@@ -33,7 +33,7 @@ def _dataset(runner: Runner, seed: int) -> str:
             return existing
         data = table.to_parquet()
         d = Dataset(
-            id=str(uuid.uuid4()), name="t", sha256=table.sha256(), n_rows=table.n_rows,
+            id=str(uuid.uuid4()), tenant_id=DEFAULT_TENANT_ID, name="t", sha256=table.sha256(), n_rows=table.n_rows,
             feature_names=list(table.feature_names), target=table.target, environments=table.summary(),
             size_bytes=len(data), data=data,
         )  # fmt: skip
@@ -44,7 +44,7 @@ def _dataset(runner: Runner, seed: int) -> str:
 
 def _job(runner: Runner, dataset_id: str, **overrides: Any) -> str:
     fields: dict[str, Any] = dict(
-        id=str(uuid.uuid4()), dataset_id=dataset_id, status="queued", algorithm="erm", task="regression",
+        id=str(uuid.uuid4()), tenant_id=DEFAULT_TENANT_ID, dataset_id=dataset_id, status="queued", algorithm="erm", task="regression",
         params={}, model={"kind": "linear"}, seed=0, device="cpu", queue="sal",
         train_environments=["a", "b"], test_environments=["c"], progress_step=0,
     )  # fmt: skip

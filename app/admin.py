@@ -1,0 +1,64 @@
+"""Administer API keys against the service's database (SAL_DATABASE_URL, or the embedded SQLite).
+
+    python -m app.admin keys create --tenant NAME     print a new key for NAME (created if new)
+    python -m app.admin keys revoke KEY_ID            the key stops working at once
+    python -m app.admin keys list [--tenant NAME]
+
+A key is shown once, when it is created; only its sha256 is stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from app import auth
+from app.db import migrate, tenancy
+from app.db.session import make_engine, make_sessionmaker
+from app.settings import get_settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.admin", description=__doc__.splitlines()[0])
+    groups = parser.add_subparsers(dest="group", required=True)
+    keys = groups.add_parser("keys", help="API keys").add_subparsers(dest="command", required=True)
+    create = keys.add_parser("create", help="create a key for a tenant (and the tenant if it is new)")
+    create.add_argument("--tenant", required=True)
+    revoke = keys.add_parser("revoke", help="revoke a key by its id")
+    revoke.add_argument("key_id")
+    listing = keys.add_parser("list", help="list keys (never the keys themselves)")
+    listing.add_argument("--tenant")
+    args = parser.parse_args(argv)
+
+    settings = get_settings()
+    migrate.upgrade(settings.database_url)  # a no-op when the schema is current
+    engine = make_engine(settings.database_url)
+    try:
+        with make_sessionmaker(engine)() as session:
+            if args.command == "create":
+                name = args.tenant.strip()
+                if not name:
+                    parser.error("--tenant must not be empty")
+                tenant = tenancy.get_or_create_tenant(session, name)
+                key = auth.new_key()
+                record = tenancy.add_api_key(session, tenant.id, auth.key_sha256(key), auth.display_prefix(key))
+                session.commit()
+                print(f"tenant  {tenant.name} ({tenant.id})\nkey id  {record.id}\nkey     {key}")
+                print("Store the key now: it is not shown again. Send it as 'Authorization: Bearer <key>'.", file=sys.stderr)
+            elif args.command == "revoke":
+                if not tenancy.revoke_api_key(session, args.key_id):
+                    print(f"no active key {args.key_id}", file=sys.stderr)
+                    return 1
+                session.commit()
+                print(f"revoked {args.key_id}")
+            else:
+                for key, tenant_name in tenancy.list_api_keys(session, args.tenant):
+                    state = "revoked" if key.revoked_at else "active"
+                    print(f"{key.id}  {tenant_name}  {key.prefix}…  {state}  created {key.created_at:%Y-%m-%d %H:%M}")
+    finally:
+        engine.dispose()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

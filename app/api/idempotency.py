@@ -1,0 +1,94 @@
+"""``Idempotency-Key`` on POST /jobs and POST /datasets.
+
+The first request with a key records it as in flight (committed at once, so every API process
+sees it); the one that finishes stores its status and body with it, in the same commit as what it
+created. A repeat with the same key then gets:
+
+    the same body, first finished     the first response again (status, body, Location)
+    the same body, first in flight    409 (retry later)
+    another body                      422 naming the Idempotency-Key header
+
+A request that fails (any 4xx/5xx) forgets its key, so a corrected retry may reuse it. Keys belong
+to a tenant: two tenants may use the same key.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from typing import Annotated, Any
+
+from fastapi import Header
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.api.errors import Conflict, UnprocessableEntity
+from app.db import tenancy
+from app.db.models import utcnow
+
+HEADER = "Idempotency-Key"
+FIELD = "headers.Idempotency-Key"
+
+IdempotencyKeyHeader = Annotated[
+    str | None,
+    Header(
+        alias=HEADER,
+        min_length=1,
+        max_length=255,
+        description="Makes a retry safe: a repeat with the same key and body returns the first response.",
+    ),
+]
+
+
+def fingerprint(operation: str, body: Any) -> str:
+    """sha256 of the operation and its body, canonical (key order does not matter)."""
+    canonical = json.dumps([operation, body], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def begin(session: Session, tenant_id: str, key: str, fp: str, *, in_flight_s: float) -> JSONResponse | None:
+    """None when this request owns ``key`` now; else the first response to replay. Raises the
+    409 / 422 of the table above."""
+    for _ in range(2):
+        try:
+            tenancy.add_idempotent(session, tenant_id, key, fp)
+            session.commit()
+            return None
+        except IntegrityError:
+            session.rollback()
+        older_than = utcnow() - dt.timedelta(seconds=in_flight_s)
+        if tenancy.take_over_idempotent(session, tenant_id, key, fp, older_than=older_than):
+            session.commit()
+            return None
+        session.commit()
+        existing = tenancy.get_idempotent(session, tenant_id, key)
+        if existing is None:
+            continue  # its request failed and forgot it meanwhile: try to own it again
+        if existing.fingerprint != fp:
+            raise UnprocessableEntity.on(FIELD, "this Idempotency-Key was used with a different request body")
+        if existing.status_code is None:
+            raise Conflict("a request with this Idempotency-Key is still in flight; retry shortly")
+        headers = {"Idempotent-Replayed": "true"}
+        if existing.location:
+            headers["Location"] = existing.location
+        return JSONResponse(existing.response, status_code=existing.status_code, headers=headers)
+    raise Conflict("a request with this Idempotency-Key is still in flight; retry shortly")
+
+
+def complete(session: Session, tenant_id: str, key: str, status_code: int, body: Any, location: str | None) -> None:
+    """Store the response; the caller commits it together with what the request created."""
+    tenancy.complete_idempotent(session, tenant_id, key, status_code, body, location)
+
+
+def forget(session: Session, tenant_id: str, key: str, *, completed_too: bool = False) -> None:
+    """After a failure: free the key. Without ``completed_too``, first roll back what the request
+    did and commit the release; with it (the job was stored but could not be queued), the caller
+    commits the release together with the job's failure."""
+    if completed_too:
+        tenancy.forget_idempotent(session, tenant_id, key, completed_too=True)
+        return
+    session.rollback()
+    tenancy.forget_idempotent(session, tenant_id, key)
+    session.commit()
