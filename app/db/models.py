@@ -5,6 +5,8 @@
     datasets      one content-addressed table (Parquet bytes) per (tenant, sha256)
     jobs          one training job; its row is the truth about its state, its lease and attempts
     job_results   at most one per job: the result document and the safetensors weights
+    sweeps        a hyper-parameter sweep: its resolved request and, once every trial is terminal,
+                  its leaderboard; its trials are ordinary jobs with ``sweep_id`` set
 """
 
 from __future__ import annotations
@@ -156,6 +158,43 @@ class Job(Base):
     cancel_requested_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # Reproducibility and sweeps (migration 0003).
+    # {"fraction": f} (a seeded share of every training environment's rows) or {"environments": [...]}
+    validation: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    dataset_sha256: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Written by the worker that ran the job: {"device", "versions": {...}, "hostname"}.
+    runtime: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    rerun_of: Mapped[str | None] = mapped_column(String(36), nullable=True)
+    sweep_id: Mapped[str | None] = mapped_column(
+        String(36), ForeignKey("sweeps.id", ondelete="CASCADE"), index=True, nullable=True
+    )
+
+
+class SweepStatus:
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+class Sweep(Base):
+    __tablename__ = "sweeps"
+    __table_args__ = (Index("ix_sweeps_created_at_id", "created_at", "id"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
+    dataset_id: Mapped[str | None] = mapped_column(
+        String(36), ForeignKey("datasets.id", ondelete="SET NULL"), index=True, nullable=True
+    )
+    status: Mapped[str] = mapped_column(String(16), default=SweepStatus.RUNNING)
+    selection: Mapped[str] = mapped_column(String(32))
+    # The request with every default resolved: task, environments, seeds, model, device and each
+    # algorithm's list of trial parameters.
+    spec: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    n_jobs: Mapped[int] = mapped_column(Integer)
+    leaderboard: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 

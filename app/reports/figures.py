@@ -1,0 +1,152 @@
+"""Report figures: pure functions from result data to matplotlib figures (Agg backend, no display).
+
+Each function takes plain mappings (what a job's or a sweep's JSON holds) and returns a
+``matplotlib.figure.Figure`` built without pyplot, so nothing global is touched and figures can be
+drawn in threads. :func:`to_png` and :func:`to_svg` serialise one.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+STABLE_COLOR, UNSTABLE_COLOR = "#1f4e9c", "#f28e2b"
+
+
+def _figure(width: float = 7.5, height: float = 3.6) -> Figure:
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def error_by_environment(
+    errors: Mapping[str, Mapping[str, float]],
+    metric: str,
+    spread: Mapping[str, Mapping[str, float]] | None = None,
+    title: str = "Test error per environment",
+) -> Figure:
+    """One line per method over the environments (the paper's figure style).
+
+    ``errors`` is {method: {environment: error}}; ``spread`` the same shape with ± bars (std over seeds).
+    """
+    fig = _figure()
+    ax = fig.add_subplot()
+    envs: list[str] = []
+    for per_env in errors.values():
+        envs += [e for e in per_env if e not in envs]
+    x = list(range(len(envs)))
+    for i, (method, per_env) in enumerate(errors.items()):
+        ys = [per_env.get(e, float("nan")) for e in envs]
+        yerr = [spread[method].get(e, 0.0) for e in envs] if spread and method in spread else None
+        ax.errorbar(x, ys, yerr=yerr, marker="o", ms=4, lw=1.5, capsize=3, color=PALETTE[i % len(PALETTE)], label=method)
+    ax.set_xticks(x, envs, rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel(metric)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, ncols=min(len(errors), 6))
+    return fig
+
+
+def covariate_weights(
+    weights: Mapping[str, Mapping[str, float]], stable: Sequence[str] | None = None, title: str = "Learned covariate weights w"
+) -> Figure:
+    """Bars of w per covariate. One method: dark bars where w ≥ half its largest value (kept, as
+    for stable covariates), light where smaller (shrunk, as for unstable ones); several methods:
+    grouped bars. ``stable`` names covariates known to be stable (marked with ``*``)."""
+    fig = _figure()
+    ax = fig.add_subplot()
+    features = list(next(iter(weights.values())))
+    labels = [f"{f}*" if stable and f in stable else f for f in features]
+    x = range(len(features))
+    if len(weights) == 1:
+        (method, w), = weights.items()
+        values = [w[f] for f in features]
+        top = max(abs(v) for v in values) or 1.0
+        colors = [STABLE_COLOR if abs(v) >= 0.5 * top else UNSTABLE_COLOR for v in values]
+        ax.bar(x, values, color=colors)
+        ax.bar([0], [0], color=STABLE_COLOR, label="large w (treated as stable)")
+        ax.bar([0], [0], color=UNSTABLE_COLOR, label="small w (treated as unstable)")
+        ax.set_title(f"{title} ({method})")
+    else:
+        width = 0.8 / len(weights)
+        for i, (method, w) in enumerate(weights.items()):
+            ax.bar([j + (i - (len(weights) - 1) / 2) * width for j in x], [w[f] for f in features], width,
+                   color=PALETTE[i % len(PALETTE)], label=method)  # fmt: skip
+        ax.set_title(title)
+    ax.axhline(1.0, color="grey", lw=0.8, ls="--", label="w = 1 (start)")
+    ax.set_xticks(list(x), labels, fontsize=8)
+    ax.set_ylabel("w")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def coefficients(theta: Mapping[str, Mapping[str, float]], title: str = "Coefficients θ (original units)") -> Figure:
+    """Grouped bars of θ per covariate, one colour per method; ``theta`` is {method: {feature: θ}}."""
+    fig = _figure()
+    ax = fig.add_subplot()
+    features = list(next(iter(theta.values())))
+    width = 0.8 / len(theta)
+    for i, (method, values) in enumerate(theta.items()):
+        ax.bar([j + (i - (len(theta) - 1) / 2) * width for j in range(len(features))], [values[f] for f in features],
+               width, color=PALETTE[i % len(PALETTE)], label=method)  # fmt: skip
+    ax.axhline(0.0, color="black", lw=0.6)
+    ax.set_xticks(range(len(features)), features, fontsize=8)
+    ax.set_ylabel("θ")
+    ax.set_title(title)
+    ax.legend(fontsize=8, ncols=min(len(theta), 6))
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def has_curves(history: Sequence[Mapping[str, Any]]) -> bool:
+    return len(history) > 1 and any("risk" in h or "objective" in h for h in history)
+
+
+def training_curves(history: Sequence[Mapping[str, Any]], feature_names: Sequence[str] | None = None) -> Figure:
+    """R(θ) (or the objective) over training rounds, and w per covariate over rounds when the
+    history records it. ``history`` is a job's ``result.history``: [{"round", "risk"|"objective", "w"?}]."""
+    with_w = any("w" in h for h in history)
+    fig = _figure(height=3.4 if not with_w else 3.6)
+    axes = fig.subplots(1, 2 if with_w else 1, squeeze=False)[0]
+    key = "risk" if any("risk" in h for h in history) else "objective"
+    rounds = [h.get("round", i + 1) for i, h in enumerate(history)]
+    axes[0].plot(rounds, [h.get(key) for h in history], color=PALETTE[0], lw=1.5)
+    axes[0].set_xlabel("round")
+    axes[0].set_ylabel("R(θ)" if key == "risk" else "objective")
+    axes[0].set_title("Worst-case risk R(θ) over rounds" if key == "risk" else "Objective over rounds")
+    axes[0].grid(alpha=0.3)
+    if with_w:
+        ws = [h["w"] for h in history if "w" in h]
+        w_rounds = [r for r, h in zip(rounds, history, strict=True) if "w" in h]
+        names = list(feature_names) if feature_names else [f"x{j + 1}" for j in range(len(ws[0]))]
+        for j, name in enumerate(names):
+            axes[1].plot(w_rounds, [w[j] for w in ws], lw=1.2, color=PALETTE[j % len(PALETTE)], label=name)
+        axes[1].set_xlabel("round")
+        axes[1].set_ylabel("w")
+        axes[1].set_title("Covariate weights w over rounds")
+        axes[1].legend(fontsize=7, ncols=2)
+        axes[1].grid(alpha=0.3)
+    return fig
+
+
+def to_png(fig: Figure, dpi: int = 100) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    return buf.getvalue()
+
+
+def to_svg(fig: Figure) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", facecolor="white")
+    text = buf.getvalue()
+    return text[text.index("<svg") :]  # drop the XML prolog and doctype: inline in HTML

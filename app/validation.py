@@ -1,0 +1,64 @@
+"""Validation data for model selection, drawn from the training environments (the paper's protocol).
+
+Two ways a job can hold data out, both recorded on the job (``validation``):
+
+* ``{"fraction": f}``: a seeded share ``f`` of every training environment's rows is held out; the
+  model is fitted on the rest (DomainBed's "training-domain validation", no refit). The split is
+  the one ``bench.protocol.split_environments`` draws, so a sweep reproduces the paper benchmark.
+* ``{"environments": [...]}``: whole environments, neither trained nor tested on (one fold of
+  leave-one-environment-out).
+
+The validation error is the pooled error over the held-out rows: MSE (regression) or log-loss
+(classification), what the selection compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from sal_core import Environment, FittedModel
+from sal_core.metrics import classification_metrics, environment_metrics, regression_metrics
+
+SPLIT_STREAM = 0x5A1  # the second word of the split's seed, so it never shares a stream with the fit
+
+
+def split_rows(envs: Sequence[Environment], fraction: float, seed: int) -> tuple[list[Environment], list[Environment]]:
+    """Hold out ``fraction`` of each environment's rows at random: (training parts, validation parts).
+
+    Each part keeps its environment's name; at least one row is held out and at least two kept.
+    """
+    rng = np.random.default_rng([seed, SPLIT_STREAM])
+    train, valid = [], []
+    for env in envs:
+        order = rng.permutation(env.n_rows)
+        n_valid = max(1, min(env.n_rows - 2, round(fraction * env.n_rows)))
+        keep, hold = order[n_valid:], order[:n_valid]
+        train.append(Environment(env.name, env.X[keep], env.y[keep]))
+        valid.append(Environment(env.name, env.X[hold], env.y[hold]))
+    return train, valid
+
+
+def validation_metric(task: str) -> str:
+    return "log_loss" if task == "classification" else "mse"
+
+
+def pooled_error(model: FittedModel, envs: Sequence[Environment]) -> float:
+    """MSE (regression) or log-loss (classification) over the rows of ``envs`` taken together."""
+    X = np.concatenate([e.X for e in envs])
+    y = np.concatenate([e.y for e in envs])
+    if model.task == "classification":
+        return classification_metrics(y, model.predict_proba(X))["log_loss"]
+    return regression_metrics(y, model.predict(X))["mse"]
+
+
+def validation_result(model: FittedModel, envs: Sequence[Environment]) -> dict[str, Any]:
+    """The ``validation`` block of a job's result: the pooled error and each part's metrics."""
+    return {
+        "metric": validation_metric(model.task),
+        "error": pooled_error(model, envs),
+        "n_rows": int(sum(e.n_rows for e in envs)),
+        "environments": [{"name": e.name, "n_rows": e.n_rows, **environment_metrics(model, e)} for e in envs],
+    }

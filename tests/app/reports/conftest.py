@@ -1,0 +1,62 @@
+"""Realistic job and sweep documents for the report tests, from real sal_core fits."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import pytest
+
+from sal_core import get_algorithm, synthetic
+from worker.runner import build_result
+
+
+@lru_cache(maxsize=None)
+def job_document(algorithm: str, seed: int = 0) -> dict[str, Any]:
+    s = synthetic.selection_bias(n=300, n_test=100, p=6, seed=11, test_rs=(-3.0, -1.5, 1.5, 3.0))
+    fit = get_algorithm(algorithm)(task="regression", seed=seed).fit(s.train, feature_names=s.feature_names)
+    result = build_result(fit, s.feature_names, s.train, s.test)
+    return {
+        "id": f"job-{algorithm}-{seed}", "status": "succeeded", "algorithm": algorithm, "task": "regression",
+        "params": {}, "error": None, "result": result,
+        "reproducibility": {"dataset_sha256": "ab" * 32, "seed": seed, "versions": {"torch": "2.13.0"}},
+    }  # fmt: skip
+
+
+def _ms(values: list[float]) -> dict[str, float]:
+    mean = sum(values) / len(values)
+    return {"mean": mean, "std": (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5}
+
+
+def sweep_document(selection: str = "train_env_validation") -> dict[str, Any]:
+    rows = []
+    for rank, algorithm in enumerate(("sal", "wdrl", "erm"), start=1):
+        docs = [job_document(algorithm, seed)["result"] for seed in (0, 1)]
+        envs = [e["name"] for e in docs[0]["environments"] if e["split"] == "test"]
+        per_env = {e: _ms([next(x["rmse"] for x in d["environments"] if x["name"] == e) for d in docs]) for e in envs}
+        rows.append({
+            "rank": rank, "algorithm": algorithm, "selected_params": {"lambda_": 1.0} if algorithm == "sal" else {},
+            "selection_score": 0.1, "seeds": [0, 1], "jobs": ["j1", "j2"], "metric": "rmse",
+            "mean_error": _ms([d["summary"]["mean_error"] for d in docs]),
+            "std_error": _ms([d["summary"]["std_error"] for d in docs]),
+            "worst_error": _ms([d["summary"]["worst_error"] for d in docs]),
+            "worst_environment": docs[0]["summary"]["worst_environment"], "environments": per_env,
+            "coefficients": docs[0]["coefficients"], "covariate_weights": docs[0]["covariate_weights"],
+            "candidates": [], "failed_trials": 0,
+        })  # fmt: skip
+    return {
+        "id": "sweep-1", "status": "succeeded", "selection": selection, "oracle": selection == "oracle", "seeds": [0, 1],
+        "progress": {"total": 6, "queued": 0, "running": 0, "succeeded": 6, "failed": 0, "cancelled": 0, "done": 6},
+        "leaderboard": {"selection": selection, "oracle": selection == "oracle", "selection_metric": "x", "note": None,
+                        "algorithms": rows, "unselected": {}},
+    }  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def sal_job() -> dict[str, Any]:
+    return job_document("sal")
+
+
+@pytest.fixture(scope="module")
+def sweep_doc() -> dict[str, Any]:
+    return sweep_document()

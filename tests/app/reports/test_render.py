@@ -1,0 +1,103 @@
+"""Reports as JSON, Markdown and HTML; the HTML renders in headless Chromium with its figures."""
+
+from __future__ import annotations
+
+import base64
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.reports import job_report, sweep_report, to_html, to_markdown
+from app.reports.render import ORACLE_LABEL
+from tests.app.reports.conftest import sweep_document
+from tests.app.reports.test_figures import assert_real_png
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--no-first-run", "--hide-scrollbars"]  # fmt: skip
+
+
+def chromium(*args: str) -> subprocess.CompletedProcess[str]:
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (scripts/test.sh installs it)")
+    with tempfile.TemporaryDirectory() as profile:
+        return subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args], capture_output=True, text=True,
+                              timeout=120, check=True)  # fmt: skip
+
+
+def test_json_report_lists_data_and_figures(sal_job: dict[str, Any]) -> None:
+    data = job_report(sal_job).to_json()
+    assert data["kind"] == "job" and data["summary"]["metric"] == "rmse"
+    assert data["covariate_weights"] == sal_job["result"]["covariate_weights"]
+    assert data["figures"] == ["error-by-environment", "covariate-weights", "coefficients", "training-curves"]
+
+
+def test_markdown_has_tables_and_embedded_pngs(sal_job: dict[str, Any]) -> None:
+    text = to_markdown(job_report(sal_job))
+    assert text.startswith("# Job job-sal-0: sal (regression), succeeded")
+    assert "| environment | split | rows | mse | rmse | mae |" in text
+    assert "## Reproducibility" in text and "ab" * 32 in text
+    images = re.findall(r"!\[([\w-]+)\]\(data:image/png;base64,([A-Za-z0-9+/=]+)\)", text)
+    assert [name for name, _ in images] == ["error-by-environment", "covariate-weights", "coefficients", "training-curves"]
+    for _, data in images:
+        assert_real_png(base64.b64decode(data))
+
+
+def test_a_job_without_a_result_still_reports() -> None:
+    report = job_report({"id": "j", "status": "queued", "algorithm": "erm", "task": "regression", "params": {},
+                         "error": None, "result": None, "reproducibility": None})  # fmt: skip
+    assert report.figures == {} and "No result yet" in to_html(report)
+
+
+def test_oracle_is_labelled_everywhere() -> None:
+    report = sweep_report(sweep_document("oracle"))
+    assert "(ORACLE)" in report.title and ORACLE_LABEL in report.notes
+    assert "Leaderboard (oracle)" in to_markdown(report)
+    assert ORACLE_LABEL in to_html(report, "svg")
+    plain = sweep_report(sweep_document())
+    assert "oracle" not in to_markdown(plain).lower()
+
+
+def test_sweep_report_tables(sweep_doc: dict[str, Any]) -> None:
+    text = to_markdown(sweep_report(sweep_doc))
+    assert "| rank | algorithm | selected hyper-parameters | Mean_Error | Std_Error | worst | worst environment |" in text
+    assert "| 1 | sal | lambda_=1 |" in text
+    assert "| environment | sal | wdrl | erm |" in text
+
+
+INSTRUMENT = """<script>window.addEventListener('load', () => {
+  const imgs = [...document.querySelectorAll('figure img')];
+  document.body.setAttribute('data-figures', imgs.map(i => i.closest('figure').id + ':' + i.naturalWidth + 'x' + i.naturalHeight).join(','));
+  document.body.setAttribute('data-svgs', [...document.querySelectorAll('figure svg')].map(s => s.closest('figure').id + ':' + Math.round(s.getBoundingClientRect().width)).join(','));
+});</script>"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("figure_format", ["png", "svg"])
+def test_html_report_renders_in_headless_chromium(
+    sweep_doc: dict[str, Any], sal_job: dict[str, Any], tmp_path: Path, figure_format: str
+) -> None:
+    html = to_html(sweep_report(sweep_doc, {"sal": sal_job["result"]["history"]}), figure_format)  # type: ignore[arg-type]
+    page = tmp_path / "report.html"
+    # the test, not the report, adds a script that records what the browser decoded and laid out
+    page.write_text(html.replace("</body>", INSTRUMENT + "</body>"))
+    dom = chromium("--virtual-time-budget=5000", "--dump-dom", page.as_uri()).stdout
+    names = ["fig-error-by-environment", "fig-covariate-weights", "fig-coefficients", "fig-training-curves"]
+    assert "<table>" in dom and "Leaderboard" in dom
+    if figure_format == "png":
+        decoded = dict(item.split(":") for item in re.search(r'data-figures="([^"]*)"', dom).group(1).split(","))  # type: ignore[union-attr]
+        assert list(decoded) == names
+        for size in decoded.values():
+            width, height = map(int, size.split("x"))
+            assert width >= 600 and height >= 300, decoded  # decoded by the browser, not a broken image
+    else:
+        laid_out = dict(item.split(":") for item in re.search(r'data-svgs="([^"]*)"', dom).group(1).split(","))  # type: ignore[union-attr]
+        assert list(laid_out) == names and all(int(w) > 300 for w in laid_out.values()), laid_out
+    shot = tmp_path / "shot.png"
+    chromium("--window-size=1100,2400", f"--screenshot={shot}", page.as_uri())
+    assert_real_png(shot.read_bytes(), min_size=(1000, 2000))

@@ -1,0 +1,43 @@
+"""app.validation: the seeded split of training environments (the paper benchmark's split)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.validation import pooled_error, split_rows, validation_result
+from bench.protocol import split_environments
+from sal_core import Environment, get_algorithm
+
+
+def _envs() -> list[Environment]:
+    rng = np.random.default_rng(0)
+    return [Environment(n, rng.normal(size=(k, 3)), rng.normal(size=k)) for n, k in (("a", 50), ("b", 7))]
+
+
+def test_split_holds_out_a_seeded_share_of_every_environment() -> None:
+    train, valid = split_rows(_envs(), 0.2, seed=4)
+    assert [e.n_rows for e in train] == [40, 6] and [e.n_rows for e in valid] == [10, 1]
+    assert [e.name for e in valid] == ["a", "b"]
+    again, _ = split_rows(_envs(), 0.2, seed=4)
+    assert all(np.array_equal(x.X, y.X) for x, y in zip(train, again, strict=True))
+    other, _ = split_rows(_envs(), 0.2, seed=5)
+    assert not np.array_equal(train[0].X, other[0].X)
+    rows = {tuple(r) for e in (*train, *valid) for r in e.X}
+    assert len(rows) == 57  # a partition: nothing lost, nothing duplicated
+
+
+def test_split_is_the_benchmarks_split() -> None:
+    ours = split_rows(_envs(), 0.2, seed=9)
+    theirs = split_environments(_envs(), 0.2, 9)
+    for a, b in zip([*ours[0], *ours[1]], [*theirs[0], *theirs[1]], strict=True):
+        assert np.array_equal(a.X, b.X) and np.array_equal(a.y, b.y)
+
+
+def test_validation_error_is_pooled_mse() -> None:
+    train, valid = split_rows(_envs(), 0.2, seed=1)
+    model = get_algorithm("erm")(task="regression", seed=0).fit(train).model
+    X = np.concatenate([e.X for e in valid])
+    y = np.concatenate([e.y for e in valid])
+    assert pooled_error(model, valid) == np.mean((model.predict(X) - y) ** 2)
+    block = validation_result(model, valid)
+    assert block["metric"] == "mse" and block["n_rows"] == 11 and [e["name"] for e in block["environments"]] == ["a", "b"]
