@@ -22,6 +22,12 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
             cursor.close()
 
         return engine
+    # Sync routes run on a 40-thread pool. SQLAlchemy's default (5 kept, 10 more) made every request
+    # beyond the fifth concurrent one open and close a PostgreSQL connection of its own; keep up to
+    # 20 and allow 20 more. Connections open lazily, so an idle process (or a worker) holds few.
+    if "poolclass" not in kwargs:
+        kwargs.setdefault("pool_size", 20)
+        kwargs.setdefault("max_overflow", 20)
     return create_engine(url, pool_pre_ping=True, **kwargs)
 
 
