@@ -24,6 +24,33 @@ class CheckedJob:
     params: dict[str, Any]
     model: dict[str, Any]
     test_environments: list[str]
+    validation: dict[str, Any] | None = None
+
+
+def check_validation(
+    validation: Mapping[str, Any] | None, train_environments: Sequence[str], known: Sequence[str]
+) -> dict[str, Any] | None:
+    """``{"fraction": f}`` or ``{"environments": [...]}`` (see app.validation), or None."""
+    if validation is None:
+        return None
+    fraction, names = validation.get("fraction"), validation.get("environments")
+    if (fraction is None) == (names is None):
+        raise InvalidDataError("give exactly one of fraction or environments", field="validation")
+    if fraction is not None:
+        if not 0.0 < float(fraction) <= 0.5:
+            raise InvalidDataError(f"fraction must lie in (0, 0.5], got {fraction}", field="validation.fraction")
+        return {"fraction": float(fraction)}
+    names = list(names or [])
+    if not names or len(set(names)) != len(names):
+        raise InvalidDataError("list at least one environment, each once", field="validation.environments")
+    for i, name in enumerate(names):
+        if name not in known:
+            raise InvalidDataError(
+                f"environment {name!r} is not in the dataset; it has {sorted(known)}", field=f"validation.environments[{i}]"
+            )
+        if name in train_environments:
+            raise InvalidDataError(f"environment {name!r} is also trained on", field=f"validation.environments[{i}]")
+    return {"environments": names}
 
 
 def check_job(
@@ -36,6 +63,7 @@ def check_job(
     train_environments: Sequence[str],
     test_environments: Sequence[str] | None,
     dataset_environments: Sequence[Mapping[str, Any]],
+    validation: Mapping[str, Any] | None = None,
 ) -> CheckedJob:
     """Validate a job against the registry and its dataset; returns params with defaults filled in.
 
@@ -52,13 +80,18 @@ def check_job(
                 raise InvalidDataError(
                     f"environment {name!r} is not in the dataset; it has {sorted(by_name)}", field=f"{field}[{i}]"
                 )
+    checked_validation = check_validation(validation, train_environments, list(by_name))
+    held_out = set(checked_validation.get("environments", [])) if checked_validation else set()
     if test_environments is None:
-        test = [name for name in by_name if name not in set(train_environments)]
+        test = [name for name in by_name if name not in set(train_environments) and name not in held_out]
     else:
         test = list(test_environments)
         overlap = sorted(set(test) & set(train_environments))
         if overlap:
             raise InvalidDataError(f"environments {overlap} are in both train and test", field="test_environments")
+        overlap = sorted(set(test) & held_out)
+        if overlap:
+            raise InvalidDataError(f"environments {overlap} are in both validation and test", field="test_environments")
     needed = type(instance).min_environments
     if len(train_environments) < needed:
         raise InvalidDataError(
@@ -75,4 +108,9 @@ def check_job(
                     raise InvalidDataError(
                         f"classification needs labels 0 or 1; environment {name!r} has others", field=field
                     )
-    return CheckedJob(params=instance.params.to_dict(), model=instance.model_spec.to_dict(), test_environments=test)
+    return CheckedJob(
+        params=instance.params.to_dict(),
+        model=instance.model_spec.to_dict(),
+        test_environments=test,
+        validation=checked_validation,
+    )

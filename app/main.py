@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -14,8 +15,15 @@ from app.api.routes import datasets, jobs, meta
 from app.api.schemas import DatasetCreate, DatasetUpload, WeightsJSON
 from app.db.session import make_engine, make_sessionmaker
 from app.queue import JobQueue, make_celery
-from app.settings import Settings, get_settings
+from app.settings import Settings, get_settings, is_loopback
 from sal_core import FittedModel
+
+log = logging.getLogger("app")
+SINGLE_USER_BANNER = (
+    "SINGLE-USER MODE: no API key is needed; every request acts as tenant 'default'. "
+    "Set SAL_AUTH=keys (and create keys with `python -m app.admin keys create --tenant NAME`) "
+    "before anyone else can reach this address."
+)
 
 
 class ModelCache:
@@ -42,6 +50,7 @@ class ModelCache:
 
 def create_app(settings: Settings | None = None, *, queue: JobQueue | None = None) -> FastAPI:
     settings = settings or get_settings()
+    announce_auth(settings)
     app = FastAPI(
         title="sal-service",
         version="0.1.0",
@@ -79,6 +88,16 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     return app
 
 
+def announce_auth(settings: Settings) -> None:
+    """Say loudly how requests are authenticated, once per app."""
+    if not settings.single_user:
+        log.info("API keys required (Authorization: Bearer <key>); create one with `python -m app.admin keys create --tenant NAME`")
+    elif is_loopback(settings.host):
+        log.warning(SINGLE_USER_BANNER)
+    else:
+        log.warning("%s It is bound to the non-loopback address %s (forced by SAL_AUTH=single-user).", SINGLE_USER_BANNER, settings.host)
+
+
 def _problems_for_validation_errors(schema: dict[str, Any]) -> None:
     """Request validation errors are rendered as problem+json (see app.api.errors): say so in the
     document instead of FastAPI's default HTTPValidationError."""
@@ -93,7 +112,12 @@ def _problems_for_validation_errors(schema: dict[str, Any]) -> None:
 
 
 def __getattr__(name: str) -> Any:
-    # `uvicorn app.main:app` builds the app on first access, not at import.
+    # `uvicorn app.main:app` builds the app on first access, not at import. The address uvicorn
+    # binds is unknown here, so "auto" means keys: single-user mode only when asked for by name
+    # (SAL_AUTH=single-user) or through `python -m app.embedded` on a loopback address.
     if name == "app":
-        return create_app()
+        settings = get_settings()
+        if settings.auth == "auto":
+            settings = settings.model_copy(update={"auth": "keys"})
+        return create_app(settings)
     raise AttributeError(name)

@@ -27,6 +27,9 @@ from sal_core import Environment, InvalidDataError
 
 ENV_COLUMN = "__environment__"
 PARQUET_MAGIC = b"PAR1"
+# A text cell starting with one of these is a formula to a spreadsheet that opens an export of it
+# (CSV injection); numbers like "-1.5" are not text.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,8 @@ def _check_names(feature_names: Sequence[str], target: str) -> None:
     if len(set(names)) != len(names):
         raise InvalidDataError(f"feature and target names must be distinct, got {names}", field="feature_names")
     for name in names:
+        if _is_formula(name):
+            raise InvalidDataError(f"column name {name!r} looks like a spreadsheet formula", field="feature_names")
         if not name or name.startswith("__"):
             raise InvalidDataError(
                 f"column name {name!r} is not allowed (empty or starting with '__')", field="feature_names"
@@ -143,6 +148,8 @@ def from_arrays(
             raise InvalidDataError("environment name must not be empty", field=f"{where}.name")
         if name in seen:
             raise InvalidDataError(f"duplicate environment name {name!r}", field=f"{where}.name")
+        if _is_formula(name):
+            raise InvalidDataError(f"environment name {name!r} looks like a spreadsheet formula", field=f"{where}.name")
         seen.add(name)
         for i, row in enumerate(X_rows):
             if len(row) != p:
@@ -186,6 +193,32 @@ def _read_frame(data: bytes, filename: str | None) -> pd.DataFrame:
         raise InvalidDataError(f"malformed CSV: {exc}", field="file") from None
 
 
+def _is_formula(value: object) -> bool:
+    if not isinstance(value, str) or not value.startswith(FORMULA_STARTS):
+        return False
+    try:
+        float(value)
+    except ValueError:
+        return True
+    return False
+
+
+def _check_no_formulas(frame: pd.DataFrame) -> None:
+    for column in frame.columns:
+        if _is_formula(column):
+            raise InvalidDataError(f"column name {column!r} looks like a spreadsheet formula", field="file")
+        series = frame[column]
+        if pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
+            continue
+        bad = next((v for v in series.tolist() if _is_formula(v)), None)
+        if bad is not None:
+            raise InvalidDataError(
+                f"column {column!r} has a cell that looks like a spreadsheet formula ({bad[:40]!r}); "
+                "remove it or quote it without the leading =, +, -, @",
+                field=f"file.{column}",
+            )
+
+
 def _is_numeric_column(series: pd.Series, column: str) -> bool:
     """A feature by default: numeric. A text column that is mostly numbers is a data error
     (a stray word or a spreadsheet formula), not a column to drop silently."""
@@ -215,6 +248,7 @@ def from_file(
     frame = _read_frame(data, filename)
     columns = [str(c) for c in frame.columns]
     frame.columns = pd.Index(columns)
+    _check_no_formulas(frame)
     if target not in columns:
         raise InvalidDataError(f"target column {target!r} not found; columns are {columns}", field="target")
     if environment not in columns:

@@ -85,6 +85,12 @@ def service_env(settings: Settings) -> dict[str, str]:
         SAL_TASK_TIME_LIMIT=str(settings.task_time_limit),
         SAL_CPU_QUEUE=settings.cpu_queue,
         SAL_GPU_QUEUE=settings.gpu_queue,
+        SAL_AUTH=settings.auth,
+        SAL_LEASE_S=str(settings.lease_s),
+        SAL_HEARTBEAT_S=str(settings.heartbeat_s),
+        SAL_REAPER_INTERVAL_S=str(settings.reaper_interval_s),
+        SAL_MAX_ATTEMPTS=str(settings.max_attempts),
+        SAL_REQUEUE_AFTER_S=str(settings.requeue_after_s),
         SAL_TORCH_THREADS="1",
         PYTHONUNBUFFERED="1",
     )
@@ -194,6 +200,52 @@ def client(pg_app) -> Iterator[httpx.Client]:  # type: ignore[no-untyped-def]
         yield c
 
 
+# --- API keys -----------------------------------------------------------------------------------
+
+
+def make_api_key(engine: Engine, tenant: str) -> str:
+    """A new key for ``tenant`` (created if new), straight in the database; returns the key."""
+    from app import auth
+    from app.db import tenancy
+    from app.db.session import make_sessionmaker
+
+    with make_sessionmaker(engine)() as session:
+        record = tenancy.get_or_create_tenant(session, tenant)
+        key = auth.new_key()
+        tenancy.add_api_key(session, record.id, auth.key_sha256(key), auth.display_prefix(key))
+        session.commit()
+    return key
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+@pytest.fixture(scope="session")
+def auth_headers(pg_app) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """A valid ``Authorization`` header of tenant "test-suite" in the PostgreSQL test database."""
+    return bearer(make_api_key(pg_app.state.engine, "test-suite"))
+
+
+@pytest.fixture(scope="session")
+def keys_app(pg_settings: Settings):  # type: ignore[no-untyped-def]
+    """The API on PostgreSQL + Redis with API keys required (SAL_AUTH=keys)."""
+    from app.main import create_app
+
+    app = create_app(pg_settings.model_copy(update={"auth": "keys"}))
+    yield app
+    app.state.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def keys_client(keys_app, auth_headers: dict[str, str]) -> Iterator[httpx.Client]:  # type: ignore[no-untyped-def]
+    """``keys_app`` in-process, every request carrying ``auth_headers``."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(keys_app, headers=auth_headers) as c:
+        yield c
+
+
 @pytest.fixture
 def row_counts(pg_app):  # type: ignore[no-untyped-def]
     """A function returning {table: rows} in the PostgreSQL test database."""
@@ -202,7 +254,7 @@ def row_counts(pg_app):  # type: ignore[no-untyped-def]
         with pg_app.state.engine.connect() as conn:
             return {
                 t: int(conn.execute(text(f"SELECT count(*) FROM {t}")).scalar_one())
-                for t in ("datasets", "jobs", "job_results")
+                for t in ("datasets", "jobs", "job_results", "idempotency_keys")
             }
 
     return counts

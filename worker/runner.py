@@ -1,14 +1,19 @@
 """Run one job: claim the row, fit with sal_core, evaluate, store the result — or record why not.
 
-The claim is a conditional UPDATE (queued -> running), so a duplicate delivery does nothing. Any
-exception ends the job ``failed`` with ``error = {type, message}``; a job is never left running by
-an error this process survives.
+The claim is a conditional UPDATE (queued -> running), so a duplicate delivery does nothing. It
+numbers the attempt, and every later write of this run is fenced by that number, so a worker that
+lost its lease (see worker.leases) cannot touch a job another worker took over. While the fit runs a
+heartbeat renews the lease. Any exception ends the job ``failed`` with ``error = {type, message}``;
+a job is never left running by an error this process survives, and one it does not survive (a
+kill, a lost database) is found by the reaper when its lease expires.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import socket
 import threading
 import time
 from collections import OrderedDict
@@ -17,16 +22,19 @@ from typing import Any
 
 import numpy as np
 from celery.exceptions import SoftTimeLimitExceeded
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from app import artifacts, jobspec
+from app import artifacts, jobspec, reproducibility, validation
 from app.db import repository as repo
 from app.db.models import JobStatus
 from app.db.session import make_engine, make_sessionmaker
 from app.settings import Settings, get_settings
 from app.tables import Table
 from sal_core import Environment, FitResult, SalError
+from sal_core.algorithms.base import resolve_device
 from sal_core.metrics import evaluate
+from worker.leases import Heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +66,14 @@ class DatasetCache:
 class ProgressWriter:
     """sal_core's progress callback: writes (step, total) into the row, at most every
     ``min_interval`` seconds (and always the last step); asks the fit to stop once the job is no
-    longer ``running`` (cancelled, or taken over)."""
+    longer ``running`` (cancelled, or taken over) or a cancel was requested. A write that fails
+    because the database is briefly away is skipped: the fit goes on."""
 
-    def __init__(self, sessions: sessionmaker[Session], job_id: str, min_interval: float) -> None:
+    def __init__(self, sessions: sessionmaker[Session], job_id: str, min_interval: float, attempt: int | None = None) -> None:
         self._sessions = sessions
         self._job_id = job_id
         self._min_interval = min_interval
+        self._attempt = attempt
         self._last = 0.0
         self.stopped = False
 
@@ -72,15 +82,25 @@ class ProgressWriter:
         if step < total and now - self._last < self._min_interval:
             return False
         self._last = now
-        with self._sessions() as session:
-            still_running = repo.report_progress(session, self._job_id, step, total)
-            session.commit()
+        try:
+            with self._sessions() as session:
+                still_running = repo.report_progress(session, self._job_id, step, total, attempt=self._attempt)
+                session.commit()
+        except (OperationalError, InterfaceError) as exc:
+            log.warning("progress of job %s not recorded: %s", self._job_id, exc)
+            return False
         self.stopped = not still_running
         return self.stopped
 
 
-def build_result(fit: FitResult, feature_names: Sequence[str], train: Sequence[Environment], test: Sequence[Environment]) -> dict[str, Any]:
-    """The job's result document (see JobResultPublic)."""
+def build_result(
+    fit: FitResult,
+    feature_names: Sequence[str],
+    train: Sequence[Environment],
+    test: Sequence[Environment],
+    valid: Sequence[Environment] = (),
+) -> dict[str, Any]:
+    """The job's result document (see JobResultPublic); ``valid`` are the held-out validation rows."""
     environments: list[dict[str, Any]] = []
     summary = None
     for split, envs in (("train", train), ("test", test)):
@@ -111,6 +131,7 @@ def build_result(fit: FitResult, feature_names: Sequence[str], train: Sequence[E
         "certificate": None if cert is None else {"rho_hat": float(cert.rho_hat), "worst_case_risk": float(cert.worst_case_risk)},
         "duration_s": float(fit.duration_s),
         "device": fit.device,
+        "validation": validation.validation_result(fit.model, valid) if valid else None,
     }
 
 
@@ -149,28 +170,41 @@ class Runner:
             bind.dispose()
 
     def run(self, job_id: str) -> str:
+        worker = f"{socket.gethostname()}:{os.getpid()}"
         with self.sessions() as session:
-            claimed = repo.claim_job(session, job_id)
+            attempt = repo.claim_job(session, job_id, worker=worker, lease_s=self.settings.lease_s)
             session.commit()
-        if not claimed:
+        if attempt is None:
             log.info("job %s is not queued (duplicate delivery or unknown id); skipping", job_id)
             return "skipped"
         try:
-            return self._run_claimed(job_id)
+            with Heartbeat(self.sessions, job_id, attempt, self.settings):
+                return self._run_claimed(job_id, attempt)
         except SoftTimeLimitExceeded:
-            self._fail(job_id, "timeout", f"the job exceeded the time limit of {self.settings.task_soft_time_limit} s")
+            self._fail(job_id, attempt, "timeout", f"the job exceeded the time limit of {self.settings.task_soft_time_limit} s")
             return "failed"
         except SalError as exc:
-            self._fail(job_id, type(exc).__name__, exc.message if exc.field is None else f"{exc.field}: {exc.message}")
+            message = exc.message if exc.field is None else f"{exc.field}: {exc.message}"
+            self._fail(job_id, attempt, type(exc).__name__, message)
             return "failed"
         except Exception as exc:
             log.exception("job %s failed", job_id)
-            self._fail(job_id, type(exc).__name__, str(exc) or repr(exc))
+            self._fail(job_id, attempt, type(exc).__name__, str(exc) or repr(exc))
             return "failed"
 
-    def _fail(self, job_id: str, type_: str, message: str) -> None:
+    def _fail(self, job_id: str, attempt: int, type_: str, message: str) -> None:
+        error = {"type": type_, "message": message[:2000]}
         with self.sessions() as session:
-            repo.fail_job(session, job_id, {"type": type_, "message": message[:2000]}, from_status=[JobStatus.RUNNING])
+            repo.fail_job(session, job_id, error, from_status=[JobStatus.RUNNING], attempt=attempt)
+            session.commit()
+
+    def _record_runtime(self, job_id: str, requested: str) -> None:
+        try:
+            device = str(resolve_device(requested))
+        except SalError:
+            device = requested  # the fit fails on it and says why
+        with self.sessions() as session:
+            repo.record_runtime(session, job_id, reproducibility.runtime(device))
             session.commit()
 
     def _table(self, session: Session, dataset_id: str | None) -> Table:
@@ -185,25 +219,54 @@ class Runner:
             self.cache.put(sha, table)
         return table
 
-    def _run_claimed(self, job_id: str) -> str:
+    def _run_claimed(self, job_id: str, attempt: int) -> str:
         with self.sessions() as session:
-            job = repo.get_job(session, job_id)
+            job = repo.get_job(session, job_id, tenant_id=None)
             assert job is not None
             table = self._table(session, job.dataset_id)
             session.commit()
+        self._record_runtime(job_id, job.device)
         algorithm = jobspec.build_algorithm(
             job.algorithm, params=job.params, task=job.task, model=job.model, seed=job.seed, device=job.device
         )
         train = [table.environment(n) for n in job.train_environments]
         test = [table.environment(n) for n in job.test_environments]
-        progress = ProgressWriter(self.sessions, job_id, self.settings.progress_min_interval_s)
+        valid: list[Environment] = []
+        if job.validation is not None and "fraction" in job.validation:
+            train, valid = validation.split_rows(train, job.validation["fraction"], job.seed)
+        elif job.validation is not None:
+            valid = [table.environment(n) for n in job.validation["environments"]]
+        progress = ProgressWriter(self.sessions, job_id, self.settings.progress_min_interval_s, attempt)
         fit = algorithm.fit(train, feature_names=table.feature_names, progress=progress)
-        if progress.stopped:
-            log.info("job %s left `running` during the fit; dropping its result", job_id)
-            return "stopped"
-        result = build_result(fit, table.feature_names, train, test)
+        # A fit stopped for a requested cancel keeps its partial result (finish_job ends the job
+        # `cancelled`); one stopped because the job was taken over stores nothing.
+        result = build_result(fit, table.feature_names, train, test, valid)
         weights = artifacts.pack(fit.model, {"job_id": job_id, "algorithm": job.algorithm})
+        sha = hashlib.sha256(weights).hexdigest()
+        status = _with_db_retries(lambda: self._finish(job_id, attempt, result, weights, sha), self.settings.lease_s)
+        if status is None:
+            log.info("job %s left `running` during the fit; dropping its result", job_id)
+        return status or "stopped"
+
+    def _finish(self, job_id: str, attempt: int, result: dict[str, Any], weights: bytes, sha: str) -> str | None:
         with self.sessions() as session:
-            stored = repo.finish_job(session, job_id, result, weights, hashlib.sha256(weights).hexdigest())
+            status = repo.finish_job(session, job_id, result, weights, sha, attempt=attempt)
             session.commit()
-        return "succeeded" if stored else "stopped"
+        return status
+
+
+def _with_db_retries(store: Any, within_s: float) -> Any:
+    """Retry ``store`` while the database is unreachable, for up to ``within_s`` (the lease):
+    a finished fit is worth waiting for. After that the job stays running until the reaper
+    re-queues it."""
+    deadline = time.monotonic() + within_s
+    delay = 0.2
+    while True:
+        try:
+            return store()
+        except (OperationalError, InterfaceError):
+            if time.monotonic() + delay > deadline:
+                raise
+            log.warning("database unreachable while storing a result; retrying in %.1f s", delay)
+            time.sleep(delay)
+            delay = min(delay * 2, 5.0)

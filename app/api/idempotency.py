@@ -29,7 +29,7 @@ from app.db import tenancy
 from app.db.models import utcnow
 
 HEADER = "Idempotency-Key"
-FIELD = "headers.Idempotency-Key"
+FIELD = "Idempotency-Key"  # as request validation names a header
 
 IdempotencyKeyHeader = Annotated[
     str | None,

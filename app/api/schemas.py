@@ -77,6 +77,17 @@ class ModelConfig(Strict):
         return self.model_dump(exclude_none=True)
 
 
+class ValidationSpec(Strict):
+    """Data held out for model selection (the result then has a ``validation`` block)."""
+
+    fraction: float | None = Field(
+        default=None, gt=0, le=0.5, description="Hold out this seeded share of every training environment's rows."
+    )
+    environments: list[str] | None = Field(
+        default=None, description="Hold out these whole environments (neither trained nor tested on)."
+    )
+
+
 class JobCreate(Strict):
     dataset_id: str
     algorithm: str = Field(description="A name from GET /algorithms.")
@@ -87,6 +98,7 @@ class JobCreate(Strict):
     model: ModelConfig = Field(default_factory=ModelConfig)
     seed: int = Field(default=0, ge=0, le=2**63 - 1)
     device: Device = "auto"
+    validation: ValidationSpec | None = Field(default=None, description="Validation data for model selection.")
 
 
 class Progress(BaseModel):
@@ -124,6 +136,31 @@ class CertificatePublic(BaseModel):
     worst_case_risk: float
 
 
+class ValidationResult(BaseModel):
+    metric: str = Field(description="mse (regression) or log_loss (classification), pooled over the held-out rows.")
+    error: float
+    n_rows: int
+    environments: list[dict[str, Any]]
+
+
+class Reproducibility(BaseModel):
+    """Everything needed to run the job again and get the same numbers."""
+
+    dataset_sha256: str | None
+    algorithm: str
+    task: Task
+    seed: int
+    params: dict[str, Any]
+    model: dict[str, Any]
+    train_environments: list[str]
+    test_environments: list[str]
+    validation: dict[str, Any] | None
+    device_requested: Device
+    device: str | None = Field(description="The device the worker resolved (null until it ran).")
+    versions: dict[str, str] | None = Field(description="torch, numpy, sal-service and python on the worker.")
+    hostname: str | None
+
+
 class JobResultPublic(BaseModel):
     environments: list[EnvironmentResult]
     summary: Summary | None
@@ -134,6 +171,13 @@ class JobResultPublic(BaseModel):
     certificate: CertificatePublic | None
     duration_s: float
     device: str
+    validation: ValidationResult | None = None
+
+
+class Attempt(BaseModel):
+    number: int
+    started_at: dt.datetime
+    worker: str = Field(description="hostname:pid of the worker process that ran it.")
 
 
 class JobPublic(BaseModel):
@@ -153,7 +197,17 @@ class JobPublic(BaseModel):
     dataset_id: str | None
     train_environments: list[str]
     test_environments: list[str]
-    result: JobResultPublic | None
+    result: JobResultPublic | None = Field(
+        description="When succeeded; also when cancelled while running (the partial fit, history up to the stop)."
+    )
+    attempts: list[Attempt] = Field(
+        default_factory=list, description="Each time a worker took the job: a retry follows a lost worker."
+    )
+    cancel_requested: bool = Field(default=False, description="A cancel was asked for; a running job stops at its next checkpoint.")
+    validation: dict[str, Any] | None = None
+    sweep_id: str | None = None
+    rerun_of: str | None = None
+    reproducibility: Reproducibility | None = None
 
 
 class JobsPublic(BaseModel):

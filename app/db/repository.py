@@ -18,9 +18,9 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import CursorResult, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.db.models import Dataset, Job, JobResult, JobStatus, Tenant, utcnow
+from app.db.models import Dataset, Job, JobResult, JobStatus, Sweep, Tenant, utcnow
 
-T = TypeVar("T", Dataset, Job)
+T = TypeVar("T", Dataset, Job, Sweep)
 
 
 class InvalidCursor(ValueError):
@@ -234,10 +234,12 @@ def finish_job(
     now = utcnow()
     for status, requested in ((JobStatus.SUCCEEDED, False), (JobStatus.CANCELLED, True)):
         pending = Job.cancel_requested_at.is_not(None) if requested else Job.cancel_requested_at.is_(None)
+        # A cancelled fit keeps the step it stopped at; a finished one reached its total.
+        step = Job.progress_step if requested else func.coalesce(Job.progress_total, Job.progress_step)
         updated = session.execute(
             update(Job)
             .where(*_mine(job_id, attempt), pending)
-            .values(status=status, finished_at=now, lease_expires_at=None, progress_step=Job.progress_total)
+            .values(status=status, finished_at=now, lease_expires_at=None, progress_step=step)
         )
         if _rowcount(updated) == 1:
             session.add(JobResult(job_id=job_id, result=result, weights=weights, weights_sha256=weights_sha256))
@@ -268,4 +270,22 @@ def cancel_job(session: Session, job_id: str, *, tenant_id: str) -> tuple[Job | 
         .where(*mine, Job.status == JobStatus.QUEUED)
         .values(status=JobStatus.CANCELLED, finished_at=now, cancel_requested_at=now)
     )
-    return _rowcount(result) == 1
+    outcome = "cancelled"
+    if _rowcount(done) != 1:
+        session.execute(
+            update(Job)
+            .where(*mine, Job.status == JobStatus.RUNNING, Job.cancel_requested_at.is_(None))
+            .values(cancel_requested_at=now)
+        )
+        outcome = "unchanged"
+    job = session.get(Job, job_id, populate_existing=True)
+    if job is None or job.tenant_id != tenant_id:
+        return None, outcome
+    if outcome == "unchanged" and job.status == JobStatus.RUNNING:
+        outcome = "requested"
+    return job, outcome
+
+
+def record_runtime(session: Session, job_id: str, runtime: dict[str, Any]) -> None:
+    """Where the job runs: the worker's resolved device and package versions (reproducibility)."""
+    session.execute(update(Job).where(Job.id == job_id).values(runtime=runtime))

@@ -98,6 +98,38 @@ BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]
     "missing environment column": (_csv("site,x1,y\na,1,2\n"), 422, "environment"),
     "non-numeric feature": (_csv("env,x1,x2,y\na,1,oops,2\na,2,3,3\n"), 422, "file.x2"),
     "formula cell": (_csv("env,x1,x2,y\na,1,=SUM(A1:A2),2\na,2,3,3\n"), 422, "file.x2"),
+    "formula cell =, text column": (_csv("env,x1,note,y\na,1,=HYPERLINK(\"x\"),2\na,2,ok,3\n"), 422, "file.note"),
+    "formula cell +": (_csv("env,x1,note,y\na,1,+cmd,2\na,2,ok,3\n"), 422, "file.note"),
+    "formula cell -": (_csv("env,x1,note,y\na,1,-2+3+cmd|' /C calc'!A0,2\na,2,ok,3\n"), 422, "file.note"),
+    "formula cell @": (_csv("env,x1,note,y\na,1,@SUM(1),2\na,2,ok,3\n"), 422, "file.note"),
+    "formula environment name": (_csv("env,x1,y\n=cmd,1,2\na,2,3\n"), 422, "file.env"),
+    "formula column name": (_csv("env,x1,@x,y\na,1,2,3\n"), 422, "file"),
+    "inf feature": (_csv("env,x1,y\na,-inf,2\na,2,3\n"), 422, "file.x1"),
+    "NaN literal target": (_csv("env,x1,y\na,1,NaN\na,2,3\n"), 422, "target"),
+    "truncated CSV row": (_csv("env,x1,y\na,1,2\na,2"), 422, "target"),
+    "truncated CSV quote": (_csv('env,x1,y\na,1,2\n"a,2,3\n'), 422, "file"),
+    "json: formula environment name": (
+        lambda c: c.post("/datasets", json={"feature_names": ["a"], "environments": [{"name": "@x", "X": [[1]], "y": [1]}]}),
+        422,
+        "environments[0].name",
+    ),
+    "json: infinity": (
+        lambda c: c.post(
+            "/datasets",
+            content=b'{"feature_names": ["a"], "environments": [{"name": "e", "X": [[1], [2]], "y": [Infinity, 2]}]}',
+            headers={"content-type": "application/json"},
+        ),
+        422,
+        "environments[0].y",
+    ),
+    "empty Idempotency-Key": (
+        lambda c: c.post(
+            "/datasets", files={"file": ("d.csv", GOOD.encode(), "text/csv")}, data={"target": "y", "environment": "env"},
+            headers={"Idempotency-Key": ""},
+        ),
+        422,
+        "Idempotency-Key",
+    ),
     "NaN feature": (_csv("env,x1,y\na,,2\na,2,3\n"), 422, "file.x1"),
     "inf target": (_csv("env,x1,y\na,1,inf\na,2,3\n"), 422, "target"),
     "non-numeric target": (_csv("env,x1,y\na,1,yes\na,2,no\n"), 422, "target"),
@@ -215,15 +247,26 @@ def test_bad_upload_is_a_problem_and_stores_nothing(case: str, client: httpx.Cli
     assert row_counts() == before
 
 
-def test_upload_size_limit(pg_settings, pg_app) -> None:  # type: ignore[no-untyped-def]
+def test_upload_size_and_shape_limits(pg_settings, pg_app, row_counts) -> None:  # type: ignore[no-untyped-def]
     from fastapi.testclient import TestClient
 
     from app.main import create_app
 
+    before = row_counts()
     small = create_app(pg_settings.model_copy(update={"max_upload_bytes": 100}))
     with TestClient(small) as c:
         f.assert_problem(f.upload_csv(c, f.frame()), 413)
+        big_json = {"feature_names": ["a"], "environments": [{"name": "e", "X": [[1.0]] * 50, "y": [1.0] * 50}]}
+        f.assert_problem(c.post("/datasets", json=big_json), 413)
     small.state.engine.dispose()
+    shaped = create_app(pg_settings.model_copy(update={"max_rows": 50, "max_features": 2}))
+    with TestClient(shaped) as c:
+        f.assert_problem(f.upload_csv(c, f.frame(n_per_env=20)), 422, "file")  # 60 rows
+        f.assert_problem(f.upload_csv(c, f.frame(n_per_env=5)), 422, "features")  # 3 features
+        assert f.upload_csv(c, f.frame(seed=111, n_per_env=5), features="x1,x2").status_code == 201
+        f.assert_problem(c.post("/datasets", json={"feature_names": ["a"], "environments": [{"name": "e", "X": [[1.0]] * 51, "y": [1.0] * 51}]}), 422, "environments")
+    shaped.state.engine.dispose()
+    assert row_counts()["jobs"] == before["jobs"]
 
 
 def test_json_metrics_round_trip_exactly(client: httpx.Client) -> None:

@@ -110,11 +110,13 @@ BAD_JOBS: dict[str, tuple[dict[str, Any], str]] = {
     "unknown field": ({"colour": "red"}, "colour"),
     "missing dataset_id": ({"dataset_id": None}, "dataset_id"),
 }
-if "sal" in ALGORITHMS and ALGORITHMS["sal"].min_environments > 1:
-    BAD_JOBS["one environment for an algorithm that needs two"] = (
-        {"algorithm": "sal", "train_environments": ["a"]},
-        "train_environments",
-    )
+for name, cls in sorted(ALGORITHMS.items()):
+    if cls.min_environments > 1:  # sal, irm, ...
+        BAD_JOBS[f"one environment for {name}, which needs two"] = (
+            {"algorithm": name, "train_environments": ["a"]},
+            "train_environments",
+        )
+BAD_JOBS["parameter above its range"] = ({"params": {"steps": 10**9}}, "params.steps")
 
 
 @pytest.mark.parametrize("case", list(BAD_JOBS), ids=list(BAD_JOBS))

@@ -1,4 +1,5 @@
-"""POST/GET/DELETE /datasets: content-addressed multi-environment tables."""
+"""POST/GET/DELETE /datasets: multi-environment tables, content-addressed per tenant (the same
+content from two tenants is two datasets). Another tenant's dataset is a 404, like a missing one."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -13,11 +15,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
 from app import tables
-from app.api.deps import SessionDep, SettingsDep
+from app.api import idempotency
+from app.api.deps import PrincipalDep, SessionDep, SettingsDep
 from app.api.errors import Conflict, NotFound, PayloadTooLarge, UnprocessableEntity, responses
+from app.api.idempotency import IdempotencyKeyHeader
 from app.api.schemas import DatasetCreate, DatasetEnvironment, DatasetPublic, DatasetsPublic
 from app.db import repository as repo
 from app.db.models import Dataset
+from app.settings import Settings
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
 
@@ -101,14 +106,48 @@ async def _read_upload(request: Request, max_bytes: int) -> tuple[tables.Table, 
     raise UnprocessableEntity.on("body", "send multipart/form-data (a file) or application/json")
 
 
-def _store(session: Session, table: tables.Table, name: str) -> tuple[Dataset, bool]:
+def _check_limits(table: tables.Table, settings: Settings, multipart: bool) -> None:
+    if table.n_rows > settings.max_rows:
+        field = "file" if multipart else "environments"
+        raise UnprocessableEntity.on(field, f"{table.n_rows} rows; datasets are limited to {settings.max_rows} (max_rows)")
+    if len(table.feature_names) > settings.max_features:
+        field = "features" if multipart else "feature_names"
+        raise UnprocessableEntity.on(
+            field, f"{len(table.feature_names)} features; datasets are limited to {settings.max_features} (max_features)"
+        )
+
+
+def _create(
+    session: Session, tenant_id: str, table: tables.Table, name: str, key: str | None, settings: Settings
+) -> tuple[DatasetPublic, int] | JSONResponse:
+    """Store the table (or find it) under the tenant; with an Idempotency-Key, once."""
+    if key is not None:
+        fp = idempotency.fingerprint("create_dataset", [table.sha256(), name])
+        replay = idempotency.begin(session, tenant_id, key, fp, in_flight_s=settings.idempotency_in_flight_s)
+        if replay is not None:
+            return replay
+    try:
+        dataset, created = _store(session, tenant_id, table, name)
+        public, status = to_public(dataset), 201 if created else 200
+        if key is not None:
+            idempotency.complete(session, tenant_id, key, status, public.model_dump(mode="json"), f"/datasets/{dataset.id}")
+            session.commit()
+    except Exception:
+        if key is not None:
+            idempotency.forget(session, tenant_id, key)
+        raise
+    return public, status
+
+
+def _store(session: Session, tenant_id: str, table: tables.Table, name: str) -> tuple[Dataset, bool]:
     sha = table.sha256()
-    existing = repo.get_dataset_by_sha256(session, sha)
+    existing = repo.get_dataset_by_sha256(session, sha, tenant_id=tenant_id)
     if existing is not None:
         return existing, False
     data = table.to_parquet()
     dataset = Dataset(
         id=str(uuid.uuid4()),
+        tenant_id=tenant_id,
         name=name,
         sha256=sha,
         n_rows=table.n_rows,
@@ -124,7 +163,7 @@ def _store(session: Session, table: tables.Table, name: str) -> tuple[Dataset, b
     except IntegrityError:
         # The same content was stored concurrently: return that one.
         session.rollback()
-        existing = repo.get_dataset_by_sha256(session, sha)
+        existing = repo.get_dataset_by_sha256(session, sha, tenant_id=tenant_id)
         if existing is None:
             raise
         return existing, False
@@ -136,43 +175,58 @@ def _store(session: Session, table: tables.Table, name: str) -> tuple[Dataset, b
     operation_id="create_dataset",
     status_code=201,
     response_model=DatasetPublic,
-    responses={200: {"model": DatasetPublic, "description": "The same content was already stored"}, **responses(413, 422)},
+    responses={
+        200: {"model": DatasetPublic, "description": "The same content was already stored"},
+        **responses(401, 409, 413, 422),
+    },
     openapi_extra=_UPLOAD_BODY,
 )
-async def create_dataset(request: Request, response: Response, session: SessionDep, settings: SettingsDep) -> DatasetPublic:
+async def create_dataset(
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    settings: SettingsDep,
+    principal: PrincipalDep,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> DatasetPublic | JSONResponse:
     """Upload a CSV or Parquet file (multipart) or a JSON body. Content-addressed: the same table
-    uploaded again returns the stored dataset with status 200."""
+    uploaded again returns the stored dataset with status 200. With an ``Idempotency-Key`` a retry
+    returns the first response."""
     table, name = await _read_upload(request, settings.max_upload_bytes)
-    dataset, created = await run_in_threadpool(_store, session, table, name)
-    response.status_code = 201 if created else 200
-    response.headers["Location"] = f"/datasets/{dataset.id}"
-    return to_public(dataset)
+    _check_limits(table, settings, request.headers.get("content-type", "").startswith("multipart/"))
+    created = await run_in_threadpool(_create, session, principal.tenant_id, table, name, idempotency_key, settings)
+    if isinstance(created, JSONResponse):
+        return created
+    public, response.status_code = created
+    response.headers["Location"] = f"/datasets/{public.id}"
+    return public
 
 
-@router.get("", operation_id="list_datasets", response_model=DatasetsPublic, responses=responses(422))
+@router.get("", operation_id="list_datasets", response_model=DatasetsPublic, responses=responses(401, 422))
 def list_datasets(
     session: SessionDep,
+    principal: PrincipalDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
 ) -> DatasetsPublic:
     try:
-        page = repo.list_datasets(session, limit=limit, cursor=cursor)
+        page = repo.list_datasets(session, tenant_id=principal.tenant_id, limit=limit, cursor=cursor)
     except repo.InvalidCursor as exc:
         raise UnprocessableEntity.on("cursor", str(exc)) from None
     return DatasetsPublic(items=[to_public(d) for d in page.items], next_cursor=page.next_cursor)
 
 
-@router.get("/{dataset_id}", operation_id="get_dataset", response_model=DatasetPublic, responses=responses(404))
-def get_dataset(dataset_id: str, session: SessionDep) -> DatasetPublic:
-    dataset = repo.get_dataset(session, dataset_id)
+@router.get("/{dataset_id}", operation_id="get_dataset", response_model=DatasetPublic, responses=responses(401, 404))
+def get_dataset(dataset_id: str, session: SessionDep, principal: PrincipalDep) -> DatasetPublic:
+    dataset = repo.get_dataset(session, dataset_id, tenant_id=principal.tenant_id)
     if dataset is None:
         raise NotFound(f"no dataset {dataset_id}")
     return to_public(dataset)
 
 
-@router.delete("/{dataset_id}", operation_id="delete_dataset", status_code=204, responses=responses(404, 409))
-def delete_dataset(dataset_id: str, session: SessionDep) -> Response:
-    if repo.get_dataset(session, dataset_id) is None:
+@router.delete("/{dataset_id}", operation_id="delete_dataset", status_code=204, responses=responses(401, 404, 409))
+def delete_dataset(dataset_id: str, session: SessionDep, principal: PrincipalDep) -> Response:
+    if repo.get_dataset(session, dataset_id, tenant_id=principal.tenant_id) is None:
         raise NotFound(f"no dataset {dataset_id}")
     active = repo.active_jobs_using(session, dataset_id)
     if active:

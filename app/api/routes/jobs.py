@@ -1,4 +1,5 @@
-"""POST/GET /jobs, the learned weights and predictions."""
+"""POST/GET /jobs, cancellation, the learned weights and predictions. Every lookup is the
+caller's tenant's: another tenant's job is a 404, like a missing one."""
 
 from __future__ import annotations
 
@@ -8,11 +9,21 @@ from typing import Annotated, Any, Literal
 
 import numpy as np
 from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
-from app import artifacts, jobspec
-from app.api.deps import QueueDep, SessionDep
-from app.api.errors import Conflict, NotFound, ServiceUnavailable, UnprocessableEntity, responses
+from app import artifacts, jobspec, reproducibility
+from app.api import idempotency
+from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep
+from app.api.errors import (
+    Conflict,
+    NotFound,
+    ServiceUnavailable,
+    TooManyRequests,
+    UnprocessableEntity,
+    responses,
+)
+from app.api.idempotency import IdempotencyKeyHeader
 from app.api.schemas import (
     JobCreate,
     JobPublic,
@@ -23,7 +34,8 @@ from app.api.schemas import (
     WeightsJSON,
 )
 from app.db import repository as repo
-from app.db.models import Job, JobStatus
+from app.db.models import Job, JobStatus, utcnow
+from app.settings import Settings
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/jobs", tags=["jobs"])
@@ -50,12 +62,18 @@ def to_public(job: Job, result: dict[str, Any] | None) -> JobPublic:
             "train_environments": job.train_environments,
             "test_environments": job.test_environments,
             "result": result,
+            "attempts": job.attempts,
+            "cancel_requested": job.cancel_requested_at is not None,
+            "validation": job.validation,
+            "sweep_id": job.sweep_id,
+            "rerun_of": job.rerun_of,
+            "reproducibility": reproducibility.record(job),
         }
     )
 
 
-def _job_or_404(session: Session, job_id: str) -> Job:
-    job = repo.get_job(session, job_id)
+def _job_or_404(session: Session, job_id: str, tenant_id: str) -> Job:
+    job = repo.get_job(session, job_id, tenant_id=tenant_id)
     if job is None:
         raise NotFound(f"no job {job_id}")
     return job
@@ -66,11 +84,55 @@ def _job_or_404(session: Session, job_id: str) -> Job:
     operation_id="create_job",
     status_code=202,
     response_model=JobPublic,
-    responses=responses(422, 503),
+    responses=responses(401, 409, 422, 429, 503),
 )
-def create_job(body: JobCreate, response: Response, session: SessionDep, queue: QueueDep) -> JobPublic:
-    """Validate and queue a training job; poll GET /jobs/{id} (the Location header) for its result."""
-    dataset = repo.get_dataset(session, body.dataset_id)
+def create_job(
+    body: JobCreate,
+    response: Response,
+    session: SessionDep,
+    queue: QueueDep,
+    principal: PrincipalDep,
+    settings: SettingsDep,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JobPublic | JSONResponse:
+    """Validate and queue a training job; poll GET /jobs/{id} (the Location header) for its result.
+
+    With an ``Idempotency-Key`` a retry returns the first response instead of a second job. More
+    than ``max_active_jobs_per_tenant`` queued plus running jobs is a 429 with Retry-After."""
+    tenant = principal.tenant_id
+    if idempotency_key is not None:
+        fp = idempotency.fingerprint("create_job", body.model_dump(mode="json"))
+        replay = idempotency.begin(session, tenant, idempotency_key, fp, in_flight_s=settings.idempotency_in_flight_s)
+        if replay is not None:
+            return replay
+    try:
+        job = _add_job(body, session, queue, tenant, settings)
+        public = to_public(job, None)
+        if idempotency_key is not None:
+            idempotency.complete(session, tenant, idempotency_key, 202, public.model_dump(mode="json"), f"/jobs/{job.id}")
+        session.commit()
+    except Exception:
+        if idempotency_key is not None:
+            idempotency.forget(session, tenant, idempotency_key)
+        raise
+    # Only after the commit: a worker that receives the id must find the row.
+    try:
+        queue.enqueue(job.id, job.queue)
+    except Exception as exc:
+        log.exception("could not enqueue job %s", job.id)
+        repo.fail_job(
+            session, job.id, {"type": "enqueue_failed", "message": str(exc)}, from_status=[JobStatus.QUEUED]
+        )
+        if idempotency_key is not None:
+            idempotency.forget(session, tenant, idempotency_key, completed_too=True)
+        session.commit()
+        raise ServiceUnavailable("the job could not be queued: the broker is unreachable") from None
+    response.headers["Location"] = f"/jobs/{job.id}"
+    return public
+
+
+def _add_job(body: JobCreate, session: Session, queue: QueueDep, tenant_id: str, settings: Settings) -> Job:
+    dataset = repo.get_dataset(session, body.dataset_id, tenant_id=tenant_id)
     if dataset is None:
         raise UnprocessableEntity.on("dataset_id", f"no dataset {body.dataset_id}")
     checked = jobspec.check_job(
@@ -82,9 +144,17 @@ def create_job(body: JobCreate, response: Response, session: SessionDep, queue: 
         train_environments=body.train_environments,
         test_environments=body.test_environments,
         dataset_environments=dataset.environments,
+        validation=body.validation.model_dump(exclude_none=True) if body.validation else None,
     )
+    active = repo.active_jobs_of(session, tenant_id)
+    if active >= settings.max_active_jobs_per_tenant:
+        raise TooManyRequests(
+            f"{active} jobs are queued or running, the most one tenant may have; retry when some have finished",
+            retry_after_s=settings.retry_after_s,
+        )
     job = Job(
         id=str(uuid.uuid4()),
+        tenant_id=tenant_id,
         dataset_id=dataset.id,
         status=JobStatus.QUEUED,
         algorithm=body.algorithm,
@@ -97,26 +167,18 @@ def create_job(body: JobCreate, response: Response, session: SessionDep, queue: 
         train_environments=list(body.train_environments),
         test_environments=checked.test_environments,
         progress_step=0,
+        enqueued_at=utcnow(),
+        attempts=[],
+        validation=checked.validation,
+        dataset_sha256=dataset.sha256,
     )
-    repo.add_job(session, job)
-    session.commit()
-    # Only after the commit: a worker that receives the id must find the row.
-    try:
-        queue.enqueue(job.id, job.queue)
-    except Exception as exc:
-        log.exception("could not enqueue job %s", job.id)
-        repo.fail_job(
-            session, job.id, {"type": "enqueue_failed", "message": str(exc)}, from_status=[JobStatus.QUEUED]
-        )
-        session.commit()
-        raise ServiceUnavailable("the job could not be queued: the broker is unreachable") from None
-    response.headers["Location"] = f"/jobs/{job.id}"
-    return to_public(job, None)
+    return repo.add_job(session, job)
 
 
 @router.get("", operation_id="list_jobs", response_model=JobsPublic, responses=responses(422))
 def list_jobs(
     session: SessionDep,
+    principal: PrincipalDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
     status: Status | None = None,
@@ -126,26 +188,52 @@ def list_jobs(
     """Newest first."""
     try:
         page = repo.list_jobs(
-            session, limit=limit, cursor=cursor, status=status, algorithm=algorithm, dataset_id=dataset_id
+            session, tenant_id=principal.tenant_id, limit=limit, cursor=cursor, status=status, algorithm=algorithm, dataset_id=dataset_id
         )
     except repo.InvalidCursor as exc:
         raise UnprocessableEntity.on("cursor", str(exc)) from None
-    results = repo.get_results(session, [j.id for j in page.items if j.status == JobStatus.SUCCEEDED])
+    results = repo.get_results(session, [j.id for j in page.items if j.status in _WITH_RESULT])
     return JobsPublic(items=[to_public(j, results.get(j.id)) for j in page.items], next_cursor=page.next_cursor)
 
 
-@router.get("/{job_id}", operation_id="get_job", response_model=JobPublic, responses=responses(404))
-def get_job(job_id: str, session: SessionDep) -> JobPublic:
-    job = _job_or_404(session, job_id)
-    result = repo.get_result(session, job_id) if job.status == JobStatus.SUCCEEDED else None
+# A job cancelled while running keeps the result of its partial fit (history up to the stop).
+_WITH_RESULT = (JobStatus.SUCCEEDED, JobStatus.CANCELLED)
+
+
+@router.get("/{job_id}", operation_id="get_job", response_model=JobPublic, responses=responses(401, 404))
+def get_job(job_id: str, session: SessionDep, principal: PrincipalDep) -> JobPublic:
+    job = _job_or_404(session, job_id, principal.tenant_id)
+    result = repo.get_result(session, job_id) if job.status in _WITH_RESULT else None
     return to_public(job, result)
 
 
-def _weights_or_409(session: Session, job_id: str) -> bytes:
-    job = _job_or_404(session, job_id)
-    weights = repo.get_weights(session, job_id) if job.status == JobStatus.SUCCEEDED else None
+@router.post(
+    "/{job_id}/cancel",
+    operation_id="cancel_job",
+    response_model=JobPublic,
+    responses={
+        202: {"model": JobPublic, "description": "Running: it stops at its next progress checkpoint"},
+        **responses(401, 404, 409),
+    },
+)
+def cancel_job(job_id: str, response: Response, session: SessionDep, principal: PrincipalDep) -> JobPublic:
+    """A queued job is cancelled at once (200). A running job is asked to stop (202,
+    ``cancel_requested``): it ends ``cancelled`` at its next progress checkpoint, keeping the
+    partial result. A finished job never changes: 409."""
+    job, outcome = repo.cancel_job(session, job_id, tenant_id=principal.tenant_id)
+    session.commit()
+    if job is None:
+        raise NotFound(f"no job {job_id}")
+    if outcome == "unchanged":
+        raise Conflict(f"job {job_id} is {job.status}; a finished job cannot be cancelled")
+    response.status_code = 200 if outcome == "cancelled" else 202
+    return to_public(job, None)
+
+
+def _weights_or_409(session: Session, job: Job) -> bytes:
+    weights = repo.get_weights(session, job.id) if job.status == JobStatus.SUCCEEDED else None
     if weights is None:
-        raise Conflict(f"job {job_id} is {job.status}; weights exist once it has succeeded")
+        raise Conflict(f"job {job.id} is {job.status}; weights exist once it has succeeded")
     return weights[0]
 
 
@@ -165,17 +253,18 @@ def _weights_or_409(session: Session, job_id: str) -> bytes:
                 WEIGHTS_JSON: {"schema": {"$ref": "#/components/schemas/WeightsJSON"}},
             },
         },
-        **responses(404, 409, 422),
+        **responses(401, 404, 409, 422),
     },
 )
 def get_job_weights(
     job_id: str,
     session: SessionDep,
+    principal: PrincipalDep,
     format: Annotated[Literal["safetensors", "json"], Query(description="safetensors (default) or json")] = "safetensors",
 ) -> Response:
     """θ, w, feature names, standardisation and model config. Load the safetensors file with
     ``FittedModel.from_tensors`` (see app/artifacts.py) to predict exactly as the service does."""
-    data = _weights_or_409(session, job_id)
+    data = _weights_or_409(session, _job_or_404(session, job_id, principal.tenant_id))
     if format == "safetensors":
         return Response(
             data,
@@ -188,14 +277,17 @@ def get_job_weights(
 
 
 @router.post(
-    "/{job_id}/predict", operation_id="predict", response_model=PredictResponse, responses=responses(404, 409, 422)
+    "/{job_id}/predict", operation_id="predict", response_model=PredictResponse, responses=responses(401, 404, 409, 422)
 )
-def predict(job_id: str, body: PredictRequest, request: Request, session: SessionDep) -> PredictResponse:
+def predict(
+    job_id: str, body: PredictRequest, request: Request, session: SessionDep, principal: PrincipalDep
+) -> PredictResponse:
     """Predict with a succeeded job's model from ``X`` (rows in feature order) or ``rows`` (dicts)."""
+    job = _job_or_404(session, job_id, principal.tenant_id)  # before the cache, which is every tenant's
     cache = request.app.state.models
     model = cache.get(job_id)
     if model is None:
-        model = artifacts.unpack(_weights_or_409(session, job_id))
+        model = artifacts.unpack(_weights_or_409(session, job))
         cache.put(job_id, model)
     names = list(model.feature_names)
     if (body.X is None) == (body.rows is None):
