@@ -264,11 +264,17 @@ def row_counts(pg_app):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
-def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def embedded_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """SAL_DATA_DIR of the ``embedded`` instance (its SQLite database is in here)."""
+    return tmp_path_factory.mktemp("embedded") / "var"
+
+
+@pytest.fixture(scope="session")
+def embedded(embedded_data_dir: Path) -> Iterator[str]:
     """``python -m app.embedded`` as a user runs it; yields its base URL."""
-    data = tmp_path_factory.mktemp("embedded")
+    data = embedded_data_dir.parent
     port = free_port()
-    env = service_env(Settings(data_dir=data / "var", progress_min_interval_s=0.0))
+    env = service_env(Settings(data_dir=embedded_data_dir, progress_min_interval_s=0.0))
     env.pop("SAL_DATABASE_URL")
     env.pop("SAL_BROKER_URL")
     proc = Proc([sys.executable, "-m", "app.embedded", "--port", str(port)], env, data / "embedded.log")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import filecmp
 import io
 import json
+import os
 import subprocess
 import sys
 import time
@@ -50,16 +51,24 @@ def test_operation_ids_are_readable() -> None:
     ids = {op["operationId"] for path in spec["paths"].values() for op in path.values()}
     assert {
         "create_dataset", "list_datasets", "get_dataset", "delete_dataset", "create_job", "list_jobs",
-        "get_job", "get_job_weights", "predict", "list_algorithms", "healthz", "readyz",
+        "get_job", "get_job_weights", "predict", "cancel_job", "list_algorithms", "healthz", "readyz",
     } == ids  # fmt: skip
 
 
 @pytest.mark.services
 @pytest.mark.slow
-def test_client_uploads_submits_polls_and_downloads(embedded: str) -> None:
+def test_client_uploads_submits_polls_and_downloads(embedded: str, embedded_data_dir: Path) -> None:
+    # A key made by the admin command, as a user of a keyed deployment would (the embedded
+    # instance runs single-user, where a key still acts as its own tenant).
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SAL_")} | {"SAL_DATA_DIR": str(embedded_data_dir)}
+    created = subprocess.run(
+        [sys.executable, "-m", "app.admin", "keys", "create", "--tenant", "client-e2e"],
+        env=env, cwd=ROOT, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    token = next(line.split()[-1] for line in created.stdout.splitlines() if line.startswith("key ") and "id" not in line.split()[1])
     sys.path.insert(0, str(CLIENT))
     try:
-        from sal_client import Client
+        from sal_client import AuthenticatedClient
         from sal_client.api.datasets import create_dataset
         from sal_client.api.jobs import create_job, get_job, get_job_weights, predict
         from sal_client.models import (
@@ -75,7 +84,7 @@ def test_client_uploads_submits_polls_and_downloads(embedded: str) -> None:
         sys.path.remove(str(CLIENT))
 
     s = scenario.setting("regression")
-    with Client(base_url=embedded, raise_on_unexpected_status=True) as client:
+    with AuthenticatedClient(base_url=embedded, token=token, raise_on_unexpected_status=True) as client:
         upload = DatasetUpload(
             file=File(payload=io.BytesIO(scenario.to_csv(s)), file_name="sb.csv", mime_type="text/csv"),
             target="outcome",
