@@ -11,7 +11,7 @@ Without ``--base-url`` it starts its own stack as subprocesses: ``uvicorn --work
 ``celery worker --concurrency=1`` processes, on PostgreSQL database ``sal_service_bench`` (created
 if missing, its schema reset and migrated) and Redis DB 6 (flushed; nothing else is touched).
 
-The load generator is httpx on asyncio, in two modes:
+The load generator is asyncio in this process, in two modes:
 
 * **open loop at a fixed rate** — a request is started every 1/rate s whether or not earlier ones
   have returned, and its latency is counted from when it *should* have started, so a stalled
@@ -19,10 +19,13 @@ The load generator is httpx on asyncio, in two modes:
 * **closed loop** — ``concurrency`` clients each send their next request when the previous one
   returns: the throughput the stack sustains, with the latency at that (saturating) load.
 
-wrk would cost less client CPU, but it only has the closed loop (its fixed-rate fork, wrk2, is not
-packaged), so its p99 is a p99 at saturation; and the same functions here run in the test suite
-(tests/bench/test_load_smoke.py) with no system package. The client's own CPU use is reported, so
-a client that is the bottleneck is visible.
+Why not wrk: it only has the closed loop (its fixed-rate fork, wrk2, is not packaged), so its p99
+is a p99 at saturation, and it is a system package the test suite cannot count on. Why not httpx
+for the timed phases: on a 2-CPU machine httpx spent about 1.8 ms of CPU per request, as much as
+the server, so it measured the client (55% of a core for 200 req/s). The timed phases use
+``RawClient``, a minimal keep-alive HTTP/1.1 client on asyncio streams with pre-encoded requests
+(~5% of a core at 500 req/s); setup and the end-to-end jobs use httpx. The client's own CPU use is
+in the table, so a client that is the bottleneck is visible.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -166,6 +166,14 @@ def install(app: FastAPI) -> None:
             return await _database_unavailable(request, exc)
         log.exception("database error on %s %s", request.method, request.url.path)
         return problem_response(500, ApiError.title, ApiError.slug, "an unexpected error occurred")
+
+    @app.exception_handler(DataError)
+    async def _data_error(request: Request, exc: DataError) -> JSONResponse:
+        # SQLSTATE class 22: a value the database cannot store or compare (a NUL character in a
+        # text parameter, a number out of range) is the request's fault, not the server's.
+        log.info("rejected a value on %s %s: %s", request.method, request.url.path, exc.orig)
+        message = f"a value in the request is not acceptable: {str(exc.orig).splitlines()[0]}"
+        return problem_response(422, UnprocessableEntity.title, "validation", message, [FieldError(field="request", message=message)])
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -49,10 +49,10 @@ MIN_CASES = 500
 LAST = ("DELETE /datasets/{dataset_id}",)
 
 
-def _wait_succeeded(client: httpx.Client, job_id: str, timeout: float = 120) -> None:
+def _wait_succeeded(client: httpx.Client, job_id: str, headers: dict[str, str], timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        job = client.get(f"/jobs/{job_id}").json()
+        job = client.get(f"/jobs/{job_id}", headers=headers).json()
         if job["status"] in ("succeeded", "failed", "cancelled"):
             assert job["status"] == "succeeded", job
             return
@@ -61,11 +61,22 @@ def _wait_succeeded(client: httpx.Client, job_id: str, timeout: float = 120) -> 
 
 
 @pytest.fixture(scope="module")
-def live_ids(client: httpx.Client, pg_worker: object) -> dict[str, str]:
+def headers(request: pytest.FixtureRequest) -> dict[str, str]:
+    """A valid API key where the suite provides one (``auth_headers``), else none (single-user)."""
+    try:
+        return dict(request.getfixturevalue("auth_headers"))
+    except pytest.FixtureLookupError:
+        return {}
+
+
+@pytest.fixture(scope="module")
+def live_ids(client: httpx.Client, pg_worker: object, headers: dict[str, str]) -> dict[str, str]:
     """A dataset of its own (so cleanup is scoped to it) and a job on it that has succeeded."""
-    dataset = f.upload_csv(client, f.frame(seed=4242, n_per_env=12)).json()
-    job = client.post("/jobs", json=f.job_body(dataset["id"], params={"steps": 5})).json()
-    _wait_succeeded(client, job["id"])
+    data = {"target": "y", "environment": "env"}
+    files = {"file": ("data.csv", f.csv_bytes(f.frame(seed=4242, n_per_env=12)), "text/csv")}
+    dataset = client.post("/datasets", files=files, data=data, headers=headers).json()
+    job = client.post("/jobs", json=f.job_body(dataset["id"], params={"steps": 5}), headers=headers).json()
+    _wait_succeeded(client, job["id"], headers)
     return {"dataset_id": dataset["id"], "job_id": job["id"]}
 
 
@@ -76,7 +87,9 @@ def _strategy(operation: Any, ids: dict[str, str]) -> st.SearchStrategy[Any]:
     strategies = [operation.as_strategy(), operation.as_strategy(generation_mode=GenerationMode.NEGATIVE)]
     if known:
         strategies.append(operation.as_strategy(path_parameters=known))
-        strategies.append(operation.as_strategy(generation_mode=GenerationMode.NEGATIVE, path_parameters=known))
+        strategies.append(
+            operation.as_strategy(generation_mode=GenerationMode.NEGATIVE, path_parameters=known)
+        )
     if operation.label == "POST /jobs":
         strategies.append(operation.as_strategy().map(lambda case: _runnable_job(case, ids["dataset_id"])))
     if operation.label == "POST /datasets":
@@ -104,13 +117,17 @@ def _csv_upload(drawn: tuple[Any, int]) -> Any:
     case, seed_ = drawn
     if case.media_type.startswith("multipart/") and isinstance(case.body, dict):
         # Half of them the same content, so the content-addressed 200 is reached too.
-        frame = f.frame(seed=seed_ % 2, n_per_env=4, envs=("p", "q")) if seed_ % 3 else f.frame(seed=seed_, n_per_env=4)
+        frame = (
+            f.frame(seed=seed_ % 2, n_per_env=4, envs=("p", "q"))
+            if seed_ % 3
+            else f.frame(seed=seed_, n_per_env=4)
+        )
         case.body = {**case.body, "file": f.csv_bytes(frame), "target": "y", "environment": "env"}
         case.body.pop("features", None)
     return case
 
 
-def test_every_operation_conforms_to_the_openapi_document(pg_app, live_ids, pg_settings) -> None:  # type: ignore[no-untyped-def]
+def test_every_operation_conforms_to_the_openapi_document(pg_app, live_ids, headers) -> None:  # type: ignore[no-untyped-def]
     schema = schemathesis.openapi.from_asgi("/openapi.json", pg_app)
     operations = [result.ok() for result in schema.get_all_operations()]
     operations.sort(key=lambda op: op.label in LAST)
@@ -131,10 +148,10 @@ def test_every_operation_conforms_to_the_openapi_document(pg_app, live_ids, pg_s
         )
         @given(case=_strategy(operation, live_ids))
         def run(case: Any) -> None:
-            response = case.call()
+            response = case.call(headers=headers)
             counts[case.operation.label] += 1
             statuses[(case.operation.label, response.status_code)] += 1
-            case.validate_response(response, checks=CHECKS)
+            case.validate_response(response, checks=CHECKS, headers=headers)
 
         if SEED is not None:
             run = seed(int(SEED))(run)
