@@ -11,7 +11,7 @@ from fastapi import FastAPI
 
 from app.api import errors
 from app.api.errors import Problem
-from app.api.routes import datasets, jobs, meta
+from app.api.routes import datasets, jobs, meta, reports, reruns, sweeps
 from app.api.schemas import DatasetCreate, DatasetUpload, WeightsJSON
 from app.db.session import make_engine, make_sessionmaker
 from app.queue import JobQueue, make_celery
@@ -67,6 +67,9 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.include_router(datasets.router)
     app.include_router(jobs.router)
     app.include_router(meta.router)
+    app.include_router(reruns.router)
+    app.include_router(sweeps.router)
+    app.include_router(reports.router)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -9,7 +9,7 @@ fi
 if ! .venv/bin/python -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '2.13.0')" 2>/dev/null; then
   .venv/bin/python -m pip install --quiet torch==2.13.0
 fi
-if ! .venv/bin/python -c "import app, worker, sal_core, celery, fastapi, openapi_python_client" 2>/dev/null \
+if ! .venv/bin/python -c "import app, worker, sal_core, celery, fastapi, openapi_python_client, sal_client, sal_cli, matplotlib" 2>/dev/null \
    || [ pyproject.toml -nt .venv/.sal-installed ]; then
   .venv/bin/python -m pip install --quiet -e '.[dev]'
   touch .venv/.sal-installed

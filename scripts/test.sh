@@ -20,6 +20,11 @@ if [ "$(redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null)" != "PONG" ]; then
     --dir /var/lib/redis --logfile /var/log/redis/ci.log
   for _ in $(seq 1 30); do [ "$(redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null)" = "PONG" ] && break; sleep 1; done
 fi
+# The HTML report tests render in headless Chromium (Debian's package).
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "chromium is missing; installing it"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
 if ! psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'sal_service_test'" | grep -q 1; then
   createdb sal_service_test
 fi

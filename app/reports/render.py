@@ -178,7 +178,7 @@ def sweep_report(sweep: Mapping[str, Any], histories: Mapping[str, Sequence[Mapp
         Table(
             f"Leaderboard{label}: test error, mean ± std over seeds",
             ["rank", "algorithm", f"selected hyper-parameters{label}", "Mean_Error", "Std_Error", "worst", "worst environment"],
-            [[str(r["rank"]), r["algorithm"], _params(r["selected_params"]), _pm(r["mean_error"]), _pm(r["std_error"]),
+            [[str(r["rank"]), r["algorithm"], _params(r.get("searched_params", r["selected_params"])), _pm(r["mean_error"]), _pm(r["std_error"]),
               _pm(r["worst_error"]), str(r["worst_environment"])] for r in rows],
         )  # fmt: skip
     )

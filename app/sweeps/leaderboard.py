@@ -152,6 +152,8 @@ def leaderboard(
             unselected[name] = f"no candidate finished on every seed ({failed} of {len(mine)} trials did not succeed)"
             continue
         row = _entry(name, best[1], best[0], best[2])
+        searched = [k for k in best[1] if len({params_key({k: p.get(k)}) for p in points}) > 1]
+        row["searched_params"] = {k: best[1][k] for k in searched}
         row["candidates"] = scored
         row["failed_trials"] = sum(t.status != "succeeded" for t in mine)
         rows.append(row)

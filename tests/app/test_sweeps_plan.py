@@ -97,6 +97,7 @@ def test_selection_picks_the_lowest_mean_validation_error_and_ranks_by_test_erro
     assert [r["algorithm"] for r in board["algorithms"]] == ["sal", "ridge"]
     ridge = board["algorithms"][1]
     assert ridge["selected_params"] == large and ridge["selection_score"] == pytest.approx(0.15)
+    assert ridge["searched_params"] == large
     assert ridge["jobs"] == ["j3", "j4"]
     assert ridge["mean_error"]["mean"] == pytest.approx(0.8)
     assert ridge["mean_error"]["std"] == pytest.approx(0.1 * 2**0.5)  # sample std of 0.7 and 0.9

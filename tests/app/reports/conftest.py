@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
@@ -11,7 +11,7 @@ from sal_core import get_algorithm, synthetic
 from worker.runner import build_result
 
 
-@lru_cache(maxsize=None)
+@cache
 def job_document(algorithm: str, seed: int = 0) -> dict[str, Any]:
     s = synthetic.selection_bias(n=300, n_test=100, p=6, seed=11, test_rs=(-3.0, -1.5, 1.5, 3.0))
     fit = get_algorithm(algorithm)(task="regression", seed=seed).fit(s.train, feature_names=s.feature_names)
@@ -36,6 +36,7 @@ def sweep_document(selection: str = "train_env_validation") -> dict[str, Any]:
         per_env = {e: _ms([next(x["rmse"] for x in d["environments"] if x["name"] == e) for d in docs]) for e in envs}
         rows.append({
             "rank": rank, "algorithm": algorithm, "selected_params": {"lambda_": 1.0} if algorithm == "sal" else {},
+            "searched_params": {"lambda_": 1.0} if algorithm == "sal" else {},
             "selection_score": 0.1, "seeds": [0, 1], "jobs": ["j1", "j2"], "metric": "rmse",
             "mean_error": _ms([d["summary"]["mean_error"] for d in docs]),
             "std_error": _ms([d["summary"]["std_error"] for d in docs]),

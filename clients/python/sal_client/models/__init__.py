@@ -1,6 +1,13 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .algorithm_public import AlgorithmPublic
+from .algorithm_search import AlgorithmSearch
+from .algorithm_search_grid_type_0 import AlgorithmSearchGridType0
+from .algorithm_search_params import AlgorithmSearchParams
+from .algorithm_search_random_type_0 import AlgorithmSearchRandomType0
+from .attempt import Attempt
+from .candidate_score import CandidateScore
+from .candidate_score_params import CandidateScoreParams
 from .certificate_public import CertificatePublic
 from .dataset_create import DatasetCreate
 from .dataset_environment import DatasetEnvironment
@@ -11,7 +18,13 @@ from .environment_data import EnvironmentData
 from .environment_result import EnvironmentResult
 from .environment_result_split import EnvironmentResultSplit
 from .field_error import FieldError
+from .get_job_report_figures import GetJobReportFigures
+from .get_job_report_format import GetJobReportFormat
+from .get_job_report_response_200 import GetJobReportResponse200
 from .get_job_weights_format import GetJobWeightsFormat
+from .get_sweep_report_figures import GetSweepReportFigures
+from .get_sweep_report_format import GetSweepReportFormat
+from .get_sweep_report_response_200 import GetSweepReportResponse200
 from .health import Health
 from .job_create import JobCreate
 from .job_create_device import JobCreateDevice
@@ -24,12 +37,23 @@ from .job_public_model import JobPublicModel
 from .job_public_params import JobPublicParams
 from .job_public_status import JobPublicStatus
 from .job_public_task import JobPublicTask
+from .job_public_validation_type_0 import JobPublicValidationType0
 from .job_result_public import JobResultPublic
 from .job_result_public_coefficients_type_0 import JobResultPublicCoefficientsType0
 from .job_result_public_covariate_weights_type_0 import JobResultPublicCovariateWeightsType0
 from .job_result_public_history_item import JobResultPublicHistoryItem
 from .jobs_public import JobsPublic
+from .leaderboard import Leaderboard
+from .leaderboard_row import LeaderboardRow
+from .leaderboard_row_coefficients_type_0 import LeaderboardRowCoefficientsType0
+from .leaderboard_row_covariate_weights_type_0 import LeaderboardRowCovariateWeightsType0
+from .leaderboard_row_environments import LeaderboardRowEnvironments
+from .leaderboard_row_searched_params import LeaderboardRowSearchedParams
+from .leaderboard_row_selected_params import LeaderboardRowSelectedParams
+from .leaderboard_selection import LeaderboardSelection
+from .leaderboard_unselected import LeaderboardUnselected
 from .list_jobs_status_type_0 import ListJobsStatusType0
+from .mean_std import MeanStd
 from .model_config import ModelConfig
 from .model_config_activation_type_0 import ModelConfigActivationType0
 from .model_config_kind import ModelConfigKind
@@ -39,8 +63,32 @@ from .predict_request_rows_type_0_item import PredictRequestRowsType0Item
 from .predict_response import PredictResponse
 from .problem import Problem
 from .progress import Progress
+from .range_ import Range
 from .readiness import Readiness
+from .reproducibility import Reproducibility
+from .reproducibility_device_requested import ReproducibilityDeviceRequested
+from .reproducibility_model import ReproducibilityModel
+from .reproducibility_params import ReproducibilityParams
+from .reproducibility_task import ReproducibilityTask
+from .reproducibility_validation_type_0 import ReproducibilityValidationType0
+from .reproducibility_versions_type_0 import ReproducibilityVersionsType0
 from .summary import Summary
+from .sweep_create import SweepCreate
+from .sweep_create_algorithms import SweepCreateAlgorithms
+from .sweep_create_device import SweepCreateDevice
+from .sweep_create_selection import SweepCreateSelection
+from .sweep_create_task import SweepCreateTask
+from .sweep_progress import SweepProgress
+from .sweep_public import SweepPublic
+from .sweep_public_algorithms import SweepPublicAlgorithms
+from .sweep_public_algorithms_additional_property_item import SweepPublicAlgorithmsAdditionalPropertyItem
+from .sweep_public_selection import SweepPublicSelection
+from .sweep_public_status import SweepPublicStatus
+from .sweep_public_task import SweepPublicTask
+from .sweeps_public import SweepsPublic
+from .validation_result import ValidationResult
+from .validation_result_environments_item import ValidationResultEnvironmentsItem
+from .validation_spec import ValidationSpec
 from .weights_json import WeightsJSON
 from .weights_json_coefficients_type_0 import WeightsJSONCoefficientsType0
 from .weights_json_covariate_weights_type_0 import WeightsJSONCovariateWeightsType0
@@ -51,6 +99,13 @@ from .weights_json_task import WeightsJSONTask
 
 __all__ = (
     "AlgorithmPublic",
+    "AlgorithmSearch",
+    "AlgorithmSearchGridType0",
+    "AlgorithmSearchParams",
+    "AlgorithmSearchRandomType0",
+    "Attempt",
+    "CandidateScore",
+    "CandidateScoreParams",
     "CertificatePublic",
     "DatasetCreate",
     "DatasetEnvironment",
@@ -61,7 +116,13 @@ __all__ = (
     "EnvironmentResult",
     "EnvironmentResultSplit",
     "FieldError",
+    "GetJobReportFigures",
+    "GetJobReportFormat",
+    "GetJobReportResponse200",
     "GetJobWeightsFormat",
+    "GetSweepReportFigures",
+    "GetSweepReportFormat",
+    "GetSweepReportResponse200",
     "Health",
     "JobCreate",
     "JobCreateDevice",
@@ -74,12 +135,23 @@ __all__ = (
     "JobPublicParams",
     "JobPublicStatus",
     "JobPublicTask",
+    "JobPublicValidationType0",
     "JobResultPublic",
     "JobResultPublicCoefficientsType0",
     "JobResultPublicCovariateWeightsType0",
     "JobResultPublicHistoryItem",
     "JobsPublic",
+    "Leaderboard",
+    "LeaderboardRow",
+    "LeaderboardRowCoefficientsType0",
+    "LeaderboardRowCovariateWeightsType0",
+    "LeaderboardRowEnvironments",
+    "LeaderboardRowSearchedParams",
+    "LeaderboardRowSelectedParams",
+    "LeaderboardSelection",
+    "LeaderboardUnselected",
     "ListJobsStatusType0",
+    "MeanStd",
     "ModelConfig",
     "ModelConfigActivationType0",
     "ModelConfigKind",
@@ -89,8 +161,32 @@ __all__ = (
     "PredictResponse",
     "Problem",
     "Progress",
+    "Range",
     "Readiness",
+    "Reproducibility",
+    "ReproducibilityDeviceRequested",
+    "ReproducibilityModel",
+    "ReproducibilityParams",
+    "ReproducibilityTask",
+    "ReproducibilityValidationType0",
+    "ReproducibilityVersionsType0",
     "Summary",
+    "SweepCreate",
+    "SweepCreateAlgorithms",
+    "SweepCreateDevice",
+    "SweepCreateSelection",
+    "SweepCreateTask",
+    "SweepProgress",
+    "SweepPublic",
+    "SweepPublicAlgorithms",
+    "SweepPublicAlgorithmsAdditionalPropertyItem",
+    "SweepPublicSelection",
+    "SweepPublicStatus",
+    "SweepPublicTask",
+    "SweepsPublic",
+    "ValidationResult",
+    "ValidationResultEnvironmentsItem",
+    "ValidationSpec",
     "WeightsJSON",
     "WeightsJSONCoefficientsType0",
     "WeightsJSONCovariateWeightsType0",

@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.job_create_params import JobCreateParams
     from ..models.model_config import ModelConfig
+    from ..models.validation_spec import ValidationSpec
 
 
 T = TypeVar("T", bound="JobCreate")
@@ -30,6 +31,7 @@ class JobCreate:
         seed (int | Unset):  Default: 0.
         task (JobCreateTask | Unset):  Default: JobCreateTask.REGRESSION.
         test_environments (list[str] | None | Unset): Default: every environment not trained on.
+        validation (None | Unset | ValidationSpec): Validation data for model selection.
     """
 
     algorithm: str
@@ -41,8 +43,11 @@ class JobCreate:
     seed: int | Unset = 0
     task: JobCreateTask | Unset = JobCreateTask.REGRESSION
     test_environments: list[str] | None | Unset = UNSET
+    validation: None | Unset | ValidationSpec = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.validation_spec import ValidationSpec  # noqa: PLC0415
+
         algorithm = self.algorithm
 
         dataset_id = self.dataset_id
@@ -76,6 +81,14 @@ class JobCreate:
         else:
             test_environments = self.test_environments
 
+        validation: dict[str, Any] | None | Unset
+        if isinstance(self.validation, Unset):
+            validation = UNSET
+        elif isinstance(self.validation, ValidationSpec):
+            validation = self.validation.to_dict()
+        else:
+            validation = self.validation
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -97,6 +110,8 @@ class JobCreate:
             field_dict["task"] = task
         if test_environments is not UNSET:
             field_dict["test_environments"] = test_environments
+        if validation is not UNSET:
+            field_dict["validation"] = validation
 
         return field_dict
 
@@ -104,6 +119,7 @@ class JobCreate:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.job_create_params import JobCreateParams  # noqa: PLC0415
         from ..models.model_config import ModelConfig  # noqa: PLC0415
+        from ..models.validation_spec import ValidationSpec  # noqa: PLC0415
 
         d = dict(src_dict)
         algorithm = d.pop("algorithm")
@@ -159,6 +175,23 @@ class JobCreate:
 
         test_environments = _parse_test_environments(d.pop("test_environments", UNSET))
 
+        def _parse_validation(data: object) -> None | Unset | ValidationSpec:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                validation_type_0 = ValidationSpec.from_dict(data)
+
+                return validation_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | ValidationSpec, data)
+
+        validation = _parse_validation(d.pop("validation", UNSET))
+
         job_create = cls(
             algorithm=algorithm,
             dataset_id=dataset_id,
@@ -169,6 +202,7 @@ class JobCreate:
             seed=seed,
             task=task,
             test_environments=test_environments,
+            validation=validation,
         )
 
         return job_create

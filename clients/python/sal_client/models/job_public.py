@@ -10,13 +10,17 @@ from attrs import field as _attrs_field
 from ..models.job_public_device import JobPublicDevice
 from ..models.job_public_status import JobPublicStatus
 from ..models.job_public_task import JobPublicTask
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.attempt import Attempt
     from ..models.job_error import JobError
     from ..models.job_public_model import JobPublicModel
     from ..models.job_public_params import JobPublicParams
+    from ..models.job_public_validation_type_0 import JobPublicValidationType0
     from ..models.job_result_public import JobResultPublic
     from ..models.progress import Progress
+    from ..models.reproducibility import Reproducibility
 
 
 T = TypeVar("T", bound="JobPublic")
@@ -36,13 +40,21 @@ class JobPublic:
         model (JobPublicModel):
         params (JobPublicParams):
         progress (Progress):
-        result (JobResultPublic | None):
+        result (JobResultPublic | None): When succeeded; also when cancelled while running (the partial fit, history up
+            to the stop).
         seed (int):
         started_at (datetime.datetime | None):
         status (JobPublicStatus):
         task (JobPublicTask):
         test_environments (list[str]):
         train_environments (list[str]):
+        attempts (list[Attempt] | Unset): Each time a worker took the job: a retry follows a lost worker.
+        cancel_requested (bool | Unset): A cancel was asked for; a running job stops at its next checkpoint. Default:
+            False.
+        reproducibility (None | Reproducibility | Unset):
+        rerun_of (None | str | Unset):
+        sweep_id (None | str | Unset):
+        validation (JobPublicValidationType0 | None | Unset):
     """
 
     algorithm: str
@@ -62,11 +74,19 @@ class JobPublic:
     task: JobPublicTask
     test_environments: list[str]
     train_environments: list[str]
+    attempts: list[Attempt] | Unset = UNSET
+    cancel_requested: bool | Unset = False
+    reproducibility: None | Reproducibility | Unset = UNSET
+    rerun_of: None | str | Unset = UNSET
+    sweep_id: None | str | Unset = UNSET
+    validation: JobPublicValidationType0 | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.job_error import JobError  # noqa: PLC0415
+        from ..models.job_public_validation_type_0 import JobPublicValidationType0  # noqa: PLC0415
         from ..models.job_result_public import JobResultPublic  # noqa: PLC0415
+        from ..models.reproducibility import Reproducibility  # noqa: PLC0415
 
         algorithm = self.algorithm
 
@@ -119,6 +139,43 @@ class JobPublic:
 
         train_environments = self.train_environments
 
+        attempts: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.attempts, Unset):
+            attempts = []
+            for attempts_item_data in self.attempts:
+                attempts_item = attempts_item_data.to_dict()
+                attempts.append(attempts_item)
+
+        cancel_requested = self.cancel_requested
+
+        reproducibility: dict[str, Any] | None | Unset
+        if isinstance(self.reproducibility, Unset):
+            reproducibility = UNSET
+        elif isinstance(self.reproducibility, Reproducibility):
+            reproducibility = self.reproducibility.to_dict()
+        else:
+            reproducibility = self.reproducibility
+
+        rerun_of: None | str | Unset
+        if isinstance(self.rerun_of, Unset):
+            rerun_of = UNSET
+        else:
+            rerun_of = self.rerun_of
+
+        sweep_id: None | str | Unset
+        if isinstance(self.sweep_id, Unset):
+            sweep_id = UNSET
+        else:
+            sweep_id = self.sweep_id
+
+        validation: dict[str, Any] | None | Unset
+        if isinstance(self.validation, Unset):
+            validation = UNSET
+        elif isinstance(self.validation, JobPublicValidationType0):
+            validation = self.validation.to_dict()
+        else:
+            validation = self.validation
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -142,16 +199,31 @@ class JobPublic:
                 "train_environments": train_environments,
             }
         )
+        if attempts is not UNSET:
+            field_dict["attempts"] = attempts
+        if cancel_requested is not UNSET:
+            field_dict["cancel_requested"] = cancel_requested
+        if reproducibility is not UNSET:
+            field_dict["reproducibility"] = reproducibility
+        if rerun_of is not UNSET:
+            field_dict["rerun_of"] = rerun_of
+        if sweep_id is not UNSET:
+            field_dict["sweep_id"] = sweep_id
+        if validation is not UNSET:
+            field_dict["validation"] = validation
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.attempt import Attempt  # noqa: PLC0415
         from ..models.job_error import JobError  # noqa: PLC0415
         from ..models.job_public_model import JobPublicModel  # noqa: PLC0415
         from ..models.job_public_params import JobPublicParams  # noqa: PLC0415
+        from ..models.job_public_validation_type_0 import JobPublicValidationType0  # noqa: PLC0415
         from ..models.job_result_public import JobResultPublic  # noqa: PLC0415
         from ..models.progress import Progress  # noqa: PLC0415
+        from ..models.reproducibility import Reproducibility  # noqa: PLC0415
 
         d = dict(src_dict)
         algorithm = d.pop("algorithm")
@@ -245,6 +317,69 @@ class JobPublic:
 
         train_environments = cast(list[str], d.pop("train_environments"))
 
+        _attempts = d.pop("attempts", UNSET)
+        attempts: list[Attempt] | Unset = UNSET
+        if _attempts is not UNSET:
+            attempts = []
+            for attempts_item_data in _attempts:
+                attempts_item = Attempt.from_dict(attempts_item_data)
+
+                attempts.append(attempts_item)
+
+        cancel_requested = d.pop("cancel_requested", UNSET)
+
+        def _parse_reproducibility(data: object) -> None | Reproducibility | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                reproducibility_type_0 = Reproducibility.from_dict(data)
+
+                return reproducibility_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Reproducibility | Unset, data)
+
+        reproducibility = _parse_reproducibility(d.pop("reproducibility", UNSET))
+
+        def _parse_rerun_of(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        rerun_of = _parse_rerun_of(d.pop("rerun_of", UNSET))
+
+        def _parse_sweep_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        sweep_id = _parse_sweep_id(d.pop("sweep_id", UNSET))
+
+        def _parse_validation(data: object) -> JobPublicValidationType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                validation_type_0 = JobPublicValidationType0.from_dict(data)
+
+                return validation_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobPublicValidationType0 | None | Unset, data)
+
+        validation = _parse_validation(d.pop("validation", UNSET))
+
         job_public = cls(
             algorithm=algorithm,
             created_at=created_at,
@@ -263,6 +398,12 @@ class JobPublic:
             task=task,
             test_environments=test_environments,
             train_environments=train_environments,
+            attempts=attempts,
+            cancel_requested=cancel_requested,
+            reproducibility=reproducibility,
+            rerun_of=rerun_of,
+            sweep_id=sweep_id,
+            validation=validation,
         )
 
         job_public.additional_properties = d

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.certificate_public import CertificatePublic
     from ..models.environment_result import EnvironmentResult
@@ -13,6 +15,7 @@ if TYPE_CHECKING:
     from ..models.job_result_public_covariate_weights_type_0 import JobResultPublicCovariateWeightsType0
     from ..models.job_result_public_history_item import JobResultPublicHistoryItem
     from ..models.summary import Summary
+    from ..models.validation_result import ValidationResult
 
 
 T = TypeVar("T", bound="JobResultPublic")
@@ -31,6 +34,7 @@ class JobResultPublic:
         history (list[JobResultPublicHistoryItem]):
         intercept (float | None):
         summary (None | Summary):
+        validation (None | Unset | ValidationResult):
     """
 
     certificate: CertificatePublic | None
@@ -42,6 +46,7 @@ class JobResultPublic:
     history: list[JobResultPublicHistoryItem]
     intercept: float | None
     summary: None | Summary
+    validation: None | Unset | ValidationResult = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -49,6 +54,7 @@ class JobResultPublic:
         from ..models.job_result_public_coefficients_type_0 import JobResultPublicCoefficientsType0  # noqa: PLC0415
         from ..models.job_result_public_covariate_weights_type_0 import JobResultPublicCovariateWeightsType0  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
+        from ..models.validation_result import ValidationResult  # noqa: PLC0415
 
         certificate: dict[str, Any] | None
         if isinstance(self.certificate, CertificatePublic):
@@ -91,6 +97,14 @@ class JobResultPublic:
         else:
             summary = self.summary
 
+        validation: dict[str, Any] | None | Unset
+        if isinstance(self.validation, Unset):
+            validation = UNSET
+        elif isinstance(self.validation, ValidationResult):
+            validation = self.validation.to_dict()
+        else:
+            validation = self.validation
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -106,6 +120,8 @@ class JobResultPublic:
                 "summary": summary,
             }
         )
+        if validation is not UNSET:
+            field_dict["validation"] = validation
 
         return field_dict
 
@@ -117,6 +133,7 @@ class JobResultPublic:
         from ..models.job_result_public_covariate_weights_type_0 import JobResultPublicCovariateWeightsType0  # noqa: PLC0415
         from ..models.job_result_public_history_item import JobResultPublicHistoryItem  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
+        from ..models.validation_result import ValidationResult  # noqa: PLC0415
 
         d = dict(src_dict)
 
@@ -205,6 +222,23 @@ class JobResultPublic:
 
         summary = _parse_summary(d.pop("summary"))
 
+        def _parse_validation(data: object) -> None | Unset | ValidationResult:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                validation_type_0 = ValidationResult.from_dict(data)
+
+                return validation_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | ValidationResult, data)
+
+        validation = _parse_validation(d.pop("validation", UNSET))
+
         job_result_public = cls(
             certificate=certificate,
             coefficients=coefficients,
@@ -215,6 +249,7 @@ class JobResultPublic:
             history=history,
             intercept=intercept,
             summary=summary,
+            validation=validation,
         )
 
         job_result_public.additional_properties = d

@@ -15,8 +15,11 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     body: DatasetCreate | DatasetUpload | Unset = UNSET,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -49,6 +52,16 @@ def _parse_response(
 
         return response_201
 
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
@@ -78,15 +91,19 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: DatasetCreate | DatasetUpload | Unset = UNSET,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Response[DatasetPublic | Problem]:
     """Create Dataset
 
      Upload a CSV or Parquet file (multipart) or a JSON body. Content-addressed: the same table
-    uploaded again returns the stored dataset with status 200.
+    uploaded again returns the stored dataset with status 200. With an ``Idempotency-Key`` a retry
+    returns the first response.
 
     Args:
+        idempotency_key (None | str | Unset): Makes a retry safe: a repeat with the same key and
+            body returns the first response.
         body (DatasetCreate): The JSON form of an upload.
         body (DatasetUpload): The multipart form of an upload (documented in OpenAPI; parsed by
             hand).
@@ -101,6 +118,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -112,15 +130,19 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: DatasetCreate | DatasetUpload | Unset = UNSET,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> DatasetPublic | Problem | None:
     """Create Dataset
 
      Upload a CSV or Parquet file (multipart) or a JSON body. Content-addressed: the same table
-    uploaded again returns the stored dataset with status 200.
+    uploaded again returns the stored dataset with status 200. With an ``Idempotency-Key`` a retry
+    returns the first response.
 
     Args:
+        idempotency_key (None | str | Unset): Makes a retry safe: a repeat with the same key and
+            body returns the first response.
         body (DatasetCreate): The JSON form of an upload.
         body (DatasetUpload): The multipart form of an upload (documented in OpenAPI; parsed by
             hand).
@@ -136,20 +158,25 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: DatasetCreate | DatasetUpload | Unset = UNSET,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Response[DatasetPublic | Problem]:
     """Create Dataset
 
      Upload a CSV or Parquet file (multipart) or a JSON body. Content-addressed: the same table
-    uploaded again returns the stored dataset with status 200.
+    uploaded again returns the stored dataset with status 200. With an ``Idempotency-Key`` a retry
+    returns the first response.
 
     Args:
+        idempotency_key (None | str | Unset): Makes a retry safe: a repeat with the same key and
+            body returns the first response.
         body (DatasetCreate): The JSON form of an upload.
         body (DatasetUpload): The multipart form of an upload (documented in OpenAPI; parsed by
             hand).
@@ -164,6 +191,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -173,15 +201,19 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: DatasetCreate | DatasetUpload | Unset = UNSET,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> DatasetPublic | Problem | None:
     """Create Dataset
 
      Upload a CSV or Parquet file (multipart) or a JSON body. Content-addressed: the same table
-    uploaded again returns the stored dataset with status 200.
+    uploaded again returns the stored dataset with status 200. With an ``Idempotency-Key`` a retry
+    returns the first response.
 
     Args:
+        idempotency_key (None | str | Unset): Makes a retry safe: a repeat with the same key and
+            body returns the first response.
         body (DatasetCreate): The JSON form of an upload.
         body (DatasetUpload): The multipart form of an upload (documented in OpenAPI; parsed by
             hand).
@@ -198,5 +230,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -29,6 +29,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_204 = cast(Any, None)
         return response_204
 
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
     if response.status_code == 404:
         response_404 = Problem.from_dict(response.json())
 
@@ -62,7 +67,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     dataset_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[Any | Problem]:
     """Delete Dataset
 
@@ -91,7 +96,7 @@ def sync_detailed(
 def sync(
     dataset_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Any | Problem | None:
     """Delete Dataset
 
@@ -115,7 +120,7 @@ def sync(
 async def asyncio_detailed(
     dataset_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[Any | Problem]:
     """Delete Dataset
 
@@ -142,7 +147,7 @@ async def asyncio_detailed(
 async def asyncio(
     dataset_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Any | Problem | None:
     """Delete Dataset
 

@@ -33,6 +33,11 @@ def _parse_response(
 
         return response_200
 
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
     if response.status_code == 404:
         response_404 = Problem.from_dict(response.json())
 
@@ -63,7 +68,7 @@ def _build_response(
 def sync_detailed(
     dataset_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[DatasetPublic | Problem]:
     """Get Dataset
 
@@ -92,7 +97,7 @@ def sync_detailed(
 def sync(
     dataset_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> DatasetPublic | Problem | None:
     """Get Dataset
 
@@ -116,7 +121,7 @@ def sync(
 async def asyncio_detailed(
     dataset_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> Response[DatasetPublic | Problem]:
     """Get Dataset
 
@@ -143,7 +148,7 @@ async def asyncio_detailed(
 async def asyncio(
     dataset_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
 ) -> DatasetPublic | Problem | None:
     """Get Dataset
 

@@ -8,14 +8,17 @@ from ...client import AuthenticatedClient, Client
 from ...models.job_create import JobCreate
 from ...models.job_public import JobPublic
 from ...models.problem import Problem
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: JobCreate,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -36,10 +39,25 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_202
 
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
         return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
 
     if response.status_code == 503:
         response_503 = Problem.from_dict(response.json())
@@ -63,14 +81,20 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JobCreate,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Response[JobPublic | Problem]:
     """Create Job
 
      Validate and queue a training job; poll GET /jobs/{id} (the Location header) for its result.
 
+    With an ``Idempotency-Key`` a retry returns the first response instead of a second job. More
+    than ``max_active_jobs_per_tenant`` queued plus running jobs is a 429 with Retry-After.
+
     Args:
+        idempotency_key (None | str | Unset): Makes a retry safe: a repeat with the same key and
+            body returns the first response.
         body (JobCreate):
 
     Raises:
@@ -83,6 +107,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -94,14 +119,20 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JobCreate,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> JobPublic | Problem | None:
     """Create Job
 
      Validate and queue a training job; poll GET /jobs/{id} (the Location header) for its result.
 
+    With an ``Idempotency-Key`` a retry returns the first response instead of a second job. More
+    than ``max_active_jobs_per_tenant`` queued plus running jobs is a 429 with Retry-After.
+
     Args:
+        idempotency_key (None | str | Unset): Makes a retry safe: a repeat with the same key and
+            body returns the first response.
         body (JobCreate):
 
     Raises:
@@ -115,19 +146,26 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JobCreate,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Response[JobPublic | Problem]:
     """Create Job
 
      Validate and queue a training job; poll GET /jobs/{id} (the Location header) for its result.
 
+    With an ``Idempotency-Key`` a retry returns the first response instead of a second job. More
+    than ``max_active_jobs_per_tenant`` queued plus running jobs is a 429 with Retry-After.
+
     Args:
+        idempotency_key (None | str | Unset): Makes a retry safe: a repeat with the same key and
+            body returns the first response.
         body (JobCreate):
 
     Raises:
@@ -140,6 +178,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -149,14 +188,20 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: JobCreate,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> JobPublic | Problem | None:
     """Create Job
 
      Validate and queue a training job; poll GET /jobs/{id} (the Location header) for its result.
 
+    With an ``Idempotency-Key`` a retry returns the first response instead of a second job. More
+    than ``max_active_jobs_per_tenant`` queued plus running jobs is a 429 with Retry-After.
+
     Args:
+        idempotency_key (None | str | Unset): Makes a retry safe: a repeat with the same key and
+            body returns the first response.
         body (JobCreate):
 
     Raises:
@@ -171,5 +216,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

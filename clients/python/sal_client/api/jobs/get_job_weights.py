@@ -45,6 +45,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_200
 
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
     if response.status_code == 404:
         response_404 = Problem.from_dict(response.json())
 
@@ -78,7 +83,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     job_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     format_: GetJobWeightsFormat | Unset = GetJobWeightsFormat.SAFETENSORS,
 ) -> Response[File | Problem]:
     """Get Job Weights
@@ -114,7 +119,7 @@ def sync_detailed(
 def sync(
     job_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     format_: GetJobWeightsFormat | Unset = GetJobWeightsFormat.SAFETENSORS,
 ) -> File | Problem | None:
     """Get Job Weights
@@ -145,7 +150,7 @@ def sync(
 async def asyncio_detailed(
     job_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     format_: GetJobWeightsFormat | Unset = GetJobWeightsFormat.SAFETENSORS,
 ) -> Response[File | Problem]:
     """Get Job Weights
@@ -179,7 +184,7 @@ async def asyncio_detailed(
 async def asyncio(
     job_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     format_: GetJobWeightsFormat | Unset = GetJobWeightsFormat.SAFETENSORS,
 ) -> File | Problem | None:
     """Get Job Weights

@@ -42,6 +42,11 @@ def _parse_response(
 
         return response_200
 
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
     if response.status_code == 404:
         response_404 = Problem.from_dict(response.json())
 
@@ -77,7 +82,7 @@ def _build_response(
 def sync_detailed(
     job_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: PredictRequest,
 ) -> Response[PredictResponse | Problem]:
     """Predict
@@ -111,7 +116,7 @@ def sync_detailed(
 def sync(
     job_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: PredictRequest,
 ) -> PredictResponse | Problem | None:
     """Predict
@@ -140,7 +145,7 @@ def sync(
 async def asyncio_detailed(
     job_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: PredictRequest,
 ) -> Response[PredictResponse | Problem]:
     """Predict
@@ -172,7 +177,7 @@ async def asyncio_detailed(
 async def asyncio(
     job_id: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: AuthenticatedClient,
     body: PredictRequest,
 ) -> PredictResponse | Problem | None:
     """Predict

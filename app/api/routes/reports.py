@@ -1,0 +1,72 @@
+"""GET /jobs/{id}/report and /sweeps/{id}/report: JSON, Markdown or HTML with figures."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Response
+from fastapi.responses import JSONResponse
+
+from app import reports
+from app.api.deps import PrincipalDep, SessionDep
+from app.api.errors import NotFound, responses
+from app.api.routes import sweeps as sweep_routes
+from app.api.routes.jobs import to_public
+from app.db import repository as repo
+from app.db.models import JobStatus
+
+router = APIRouter(tags=["reports"])
+
+Format = Annotated[Literal["json", "markdown", "html"], Query(description="json (default), markdown or html")]
+FigureFormat = Annotated[Literal["png", "svg"], Query(description="html: embed figures as base64 PNG or inline SVG")]
+
+REPORT_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The report: JSON data, or a Markdown or self-contained HTML document with figures",
+        "content": {
+            "application/json": {"schema": {"type": "object", "additionalProperties": True}},
+            "text/markdown": {"schema": {"type": "string"}},
+            "text/html": {"schema": {"type": "string"}},
+        },
+    },
+    **responses(401, 404, 422),
+}
+
+
+def _render(report: reports.Report, format: str, figures: Literal["png", "svg"]) -> Response:
+    if format == "markdown":
+        return Response(reports.to_markdown(report), media_type="text/markdown; charset=utf-8")
+    if format == "html":
+        return Response(reports.to_html(report, figures), media_type="text/html; charset=utf-8")
+    return JSONResponse(report.to_json())
+
+
+@router.get("/jobs/{job_id}/report", operation_id="get_job_report", response_class=Response, responses=REPORT_RESPONSES)
+def get_job_report(
+    job_id: str, session: SessionDep, principal: PrincipalDep, format: Format = "json", figures: FigureFormat = "png"
+) -> Response:
+    """Per-environment error, learned w and θ per covariate, R(θ) and w over rounds, and the
+    reproducibility record."""
+    job = repo.get_job(session, job_id, tenant_id=principal.tenant_id)
+    if job is None:
+        raise NotFound(f"no job {job_id}")
+    result = repo.get_result(session, job_id) if job.status == JobStatus.SUCCEEDED else None
+    public = to_public(job, result).model_dump(mode="json")
+    return _render(reports.job_report(public), format, figures)
+
+
+@router.get("/sweeps/{sweep_id}/report", operation_id="get_sweep_report", response_class=Response, responses=REPORT_RESPONSES)
+def get_sweep_report(
+    sweep_id: str, session: SessionDep, principal: PrincipalDep, format: Format = "json", figures: FigureFormat = "png"
+) -> Response:
+    """The leaderboard (labelled when selection is oracle), per-environment test error by method,
+    w and θ per covariate of the selected models, and R(θ) and w over rounds."""
+    public = sweep_routes.load(session, sweep_id, principal.tenant_id).model_dump(mode="json")
+    histories: dict[str, Any] = {}
+    rows = (public.get("leaderboard") or {}).get("algorithms", [])
+    for row in sorted(rows, key=lambda r: r["algorithm"] != "sal"):
+        if row.get("covariate_weights") and row["jobs"]:
+            result = repo.get_result(session, row["jobs"][0]) or {}  # the sweep's own job: same tenant
+            histories[row["algorithm"]] = result.get("history", [])
+            break
+    return _render(reports.sweep_report(public, histories), format, figures)

@@ -1,0 +1,172 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.sweep_public import SweepPublic
+from ...types import Response
+
+
+def _get_kwargs(
+    sweep_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/sweeps/{sweep_id}".format(
+            sweep_id=quote(str(sweep_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | SweepPublic | None:
+    if response.status_code == 200:
+        response_200 = SweepPublic.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | SweepPublic]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    sweep_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Problem | SweepPublic]:
+    """Get Sweep
+
+     Progress; once every trial is finished, the leaderboard (``oracle`` marks test-set selection).
+
+    Args:
+        sweep_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | SweepPublic]
+    """
+
+    kwargs = _get_kwargs(
+        sweep_id=sweep_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    sweep_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Problem | SweepPublic | None:
+    """Get Sweep
+
+     Progress; once every trial is finished, the leaderboard (``oracle`` marks test-set selection).
+
+    Args:
+        sweep_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | SweepPublic
+    """
+
+    return sync_detailed(
+        sweep_id=sweep_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    sweep_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Problem | SweepPublic]:
+    """Get Sweep
+
+     Progress; once every trial is finished, the leaderboard (``oracle`` marks test-set selection).
+
+    Args:
+        sweep_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | SweepPublic]
+    """
+
+    kwargs = _get_kwargs(
+        sweep_id=sweep_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    sweep_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Problem | SweepPublic | None:
+    """Get Sweep
+
+     Progress; once every trial is finished, the leaderboard (``oracle`` marks test-set selection).
+
+    Args:
+        sweep_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | SweepPublic
+    """
+
+    return (
+        await asyncio_detailed(
+            sweep_id=sweep_id,
+            client=client,
+        )
+    ).parsed

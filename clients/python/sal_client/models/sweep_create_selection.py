@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class SweepCreateSelection(StrEnum):
+    LEAVE_ONE_ENV_OUT = "leave_one_env_out"
+    ORACLE = "oracle"
+    TRAIN_ENV_VALIDATION = "train_env_validation"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,1 @@
+"""``sal``: the command-line tool for sal-service, built on the generated client (``sal_client``)."""

@@ -1,0 +1,98 @@
+"""The `sal` command-line tool against a live server (the embedded default: API + real worker)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from sal_cli.main import app
+from tests.e2e import scenario
+
+pytestmark = [pytest.mark.services, pytest.mark.slow]
+
+SAL = Path(sys.executable).with_name("sal")  # the console script installed with the package
+
+
+def sal(url: str, *args: str, ok: bool = True) -> Any:
+    result = CliRunner().invoke(app, ["--url", url, "--interval", "0.05", *args], catch_exceptions=False)
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture(scope="module")
+def dataset(embedded: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    csv = tmp_path_factory.mktemp("cli") / "sb.csv"
+    csv.write_bytes(scenario.to_csv(scenario.setting("regression")))
+    out = sal(embedded, "--json", "datasets", "upload", str(csv), "--target", "outcome", "--environment", "site")
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def test_upload_prints_a_table_by_default(embedded: str, dataset: dict[str, Any], tmp_path: Path) -> None:
+    csv = tmp_path / "again.csv"
+    csv.write_bytes(scenario.to_csv(scenario.setting("regression")))
+    out = sal(embedded, "datasets", "upload", str(csv), "--target", "outcome", "--environment", "site").stdout
+    assert dataset["id"] in out and "environment" in out and "r=1.7" in out  # the same content: the same dataset
+
+
+def test_jobs_submit_watch_get_download(embedded: str, dataset: dict[str, Any], tmp_path: Path) -> None:
+    train = ",".join(e.name for e in scenario.setting("regression").train)
+    job = json.loads(sal(embedded, "--json", "jobs", "submit", "--dataset", dataset["id"], "--algorithm", "sal",
+                         "--train", train, "-p", "lambda_=1.0", "--device", "cpu").stdout)  # fmt: skip
+    assert job["status"] == "queued" and job["params"]["lambda_"] == 1.0
+    watched = sal(embedded, "jobs", "watch", job["id"]).stdout
+    assert f"job {job['id']} succeeded" in watched and "Mean_Error" in watched
+    got = json.loads(sal(embedded, "--json", "jobs", "get", job["id"]).stdout)
+    assert got["status"] == "succeeded" and set(got["result"]["covariate_weights"]) == set(dataset["feature_names"])
+    target = tmp_path / "m.safetensors"
+    assert "wrote" in sal(embedded, "jobs", "download", job["id"], "-o", str(target)).stdout
+    assert target.read_bytes()[8:9] == b"{"  # safetensors: an 8-byte header length, then JSON
+    report = sal(embedded, "jobs", "report", job["id"], "--format", "markdown").stdout
+    assert report.startswith(f"# Job {job['id']}") and "data:image/png;base64," in report
+
+
+def test_installed_sal_watch_prints_progress(embedded: str, dataset: dict[str, Any]) -> None:
+    train = ",".join(e.name for e in scenario.setting("regression").train)
+    env = {**os.environ, "SAL_URL": embedded}
+    submitted = subprocess.run([str(SAL), "--json", "jobs", "submit", "--dataset", dataset["id"], "--algorithm", "irm",
+                                "--train", train, "--device", "cpu", "-p", "steps=300"],
+                               env=env, capture_output=True, text=True, timeout=60, check=True)  # fmt: skip
+    job_id = json.loads(submitted.stdout)["id"]
+    watched = subprocess.run([str(SAL), "--interval", "0.02", "jobs", "watch", job_id], env=env, capture_output=True,
+                             text=True, timeout=120, check=True)  # fmt: skip
+    lines = [line for line in watched.stdout.splitlines() if line.startswith(f"job {job_id} ")]
+    status, progress = lines[-1].split()[2:]
+    step, total = progress.split("/")
+    assert status == "succeeded" and step == total, watched.stdout
+    assert len(lines) >= 2  # it printed progress on the way, not only the end
+
+
+def test_sweeps_submit_watch_get(embedded: str, dataset: dict[str, Any], tmp_path: Path) -> None:
+    body = tmp_path / "sweep.json"
+    body.write_text(json.dumps({
+        "dataset_id": dataset["id"], "train_environments": [e.name for e in scenario.setting("regression").train],
+        "algorithms": {"erm": {}, "ridge": {"grid": {"lambda_": [0.1, 1.0]}}}, "seeds": [0, 1], "device": "cpu",
+    }))  # fmt: skip
+    out = sal(embedded, "sweeps", "submit", str(body), "--watch").stdout
+    assert "succeeded 6/6" in out and "leaderboard" in out and "Mean_Error" in out
+    sweep_id = out.split("sweep ", 1)[1].split()[0]
+    got = json.loads(sal(embedded, "--json", "sweeps", "get", sweep_id).stdout)
+    assert [r["algorithm"] for r in got["leaderboard"]["algorithms"]] != [] and got["status"] == "succeeded"
+
+
+def test_errors_are_one_line_and_exit_1(embedded: str) -> None:
+    missing = sal(embedded, "jobs", "get", "no-such-job", ok=False)
+    assert missing.exit_code == 1 and "Not Found" in missing.stderr
+    bad = sal(embedded, "jobs", "submit", "--dataset", "x", "--algorithm", "sal", "--train", "a", ok=False)
+    assert bad.exit_code == 1 and "dataset_id" in bad.stderr
+    keyed = sal(embedded, "--api-key", "sal_not-a-key", "jobs", "get", "x", ok=False)  # the key is sent
+    assert keyed.exit_code == 1 and "Unauthorized" in keyed.stderr
+    down = sal("http://127.0.0.1:9", "jobs", "get", "x", ok=False)
+    assert down.exit_code == 1 and "cannot reach" in down.stderr
