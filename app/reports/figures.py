@@ -83,8 +83,11 @@ def covariate_weights(
                    color=PALETTE[i % len(PALETTE)], label=method)  # fmt: skip
         ax.set_title(title)
     ax.axhline(1.0, color="grey", lw=0.8, ls="--", label="w = 1 (start)")
+    values = [v for w in weights.values() for v in w.values()]
+    if min(values) > 0 and max(values) / min(values) > 100:  # w spans orders of magnitude: compare ratios
+        ax.set_yscale("log")
     ax.set_xticks(list(x), labels, fontsize=8)
-    ax.set_ylabel("w")
+    ax.set_ylabel("w (log scale)" if ax.get_yscale() == "log" else "w")
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
     return fig
