@@ -126,7 +126,9 @@ def active_jobs_of(session: Session, tenant_id: str) -> int:
     """Queued plus running jobs of a tenant. On PostgreSQL the tenant row stays locked until the
     caller commits, so concurrent POST /jobs of one tenant count one after another (a cap holds
     exactly); SQLite has one writer at a time anyway."""
-    session.execute(select(Tenant.id).where(Tenant.id == tenant_id).with_for_update())
+    # FOR NO KEY UPDATE: inserts that reference the tenant (its datasets, jobs) take key-share
+    # locks on its row, which this does not block.
+    session.execute(select(Tenant.id).where(Tenant.id == tenant_id).with_for_update(key_share=True))
     return session.scalar(
         select(func.count()).select_from(Job).where(Job.tenant_id == tenant_id, Job.status.in_(JobStatus.ACTIVE))
     ) or 0
