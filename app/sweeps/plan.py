@@ -70,12 +70,15 @@ def _product(space: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     return [dict(zip(keys, values, strict=True)) for values in itertools.product(*(space[k] for k in keys))]
 
 
-def candidates(algorithm: str, search: Mapping[str, Any], search_seed: int = 0) -> list[dict[str, Any]]:
+def candidates(
+    algorithm: str, search: Mapping[str, Any], search_seed: int = 0, max_points: int = 100_000
+) -> list[dict[str, Any]]:
     """The parameter points an algorithm's trials ask for, in a stable order, without repeats.
 
     ``search`` is ``{"grid": {name: [values]}}``, ``{"random": {name: [values] | range},
     "n_trials": n}`` (``"random": {}`` samples the default grid), or ``{}`` for the default grid
-    from sal_core (``params_type.search_space()``); ``"params"`` are fixed in every point.
+    from sal_core (``params_type.search_space()``); ``"params"`` are fixed in every point. A grid
+    of more than ``max_points`` points is refused before it is built.
     """
     where = f"algorithms.{algorithm}"
     default_space = get_algorithm(algorithm).params_type.search_space()
@@ -101,6 +104,9 @@ def candidates(algorithm: str, search: Mapping[str, Any], search_seed: int = 0) 
         for k, values in space.items():
             if not values:
                 raise InvalidParameterError("list at least one value", field=f"{where}.grid.{k}")
+        size = math.prod(len(v) for k, v in space.items() if k not in fixed)
+        if size > max_points:
+            raise InvalidParameterError(f"the grid has {size} points; at most {max_points}", field=f"{where}.grid")
         points = _product({k: list(v) for k, v in space.items() if k not in fixed})
     out: list[dict[str, Any]] = []
     for point in points or [{}]:

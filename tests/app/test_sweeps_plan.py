@@ -40,6 +40,7 @@ def test_random_search_is_seeded_and_in_range() -> None:
         ({"grid": {"lambda_": []}}, "algorithms.ridge.grid.lambda_"),
         ({"grid": {}, "random": {}, "n_trials": 1}, "algorithms.ridge"),
         ({"random": {"lambda_": {"low": 0.0, "high": 1.0, "log": True}}, "n_trials": 1}, "algorithms.ridge.random.lambda_"),
+        ({"grid": {"lambda_": list(range(1, 1001)), "steps": list(range(1, 1001))}}, "algorithms.ridge.grid"),
     ],
 )
 def test_bad_searches_name_their_field(search: dict[str, Any], field: str) -> None:

@@ -33,7 +33,7 @@ def _field(algorithm: str, field: str | None) -> str:
 
 
 def _resolve(
-    body: SweepCreate, environments: list[dict[str, Any]]
+    body: SweepCreate, environments: list[dict[str, Any]], max_points: int
 ) -> tuple[dict[str, list[dict[str, Any]]], list[str], dict[str, Any]]:
     """Each algorithm's candidates with defaults filled in (checked like a job), the test
     environments and the model config."""
@@ -52,7 +52,9 @@ def _resolve(
                 f"it needs {cls.min_environments}: give more training environments or another selection",
             )
         try:
-            points = sweeps.candidates(name, search.model_dump(exclude_none=True, mode="json"), body.search_seed)
+            points = sweeps.candidates(
+                name, search.model_dump(exclude_none=True, mode="json"), body.search_seed, max_points=max_points
+            )
             out: list[dict[str, Any]] = []
             for params in points:
                 checked = jobspec.check_job(
@@ -96,7 +98,7 @@ def create_sweep(
     dataset = repo.get_dataset(session, body.dataset_id, tenant_id=tenant)
     if dataset is None:
         raise UnprocessableEntity.on("dataset_id", f"no dataset {body.dataset_id}")
-    algorithms, test, model = _resolve(body, dataset.environments)
+    algorithms, test, model = _resolve(body, dataset.environments, settings.max_sweep_jobs)
     trials = sweeps.plan_trials(
         algorithms=algorithms,
         seeds=body.seeds,
