@@ -54,7 +54,7 @@ class SALParams(Params):
         doc="λ, the price per unit of transport cost c_w paid by the adversary (unit-free: targets are "
         "standardised). Smaller λ = larger uncertainty set. Default 0.1: lowest held-out-row R among "
         "{1, 0.1, 0.01} on the paper's settings (λ = 1 barely perturbs: SAL ≈ ERM).",
-        grid=(0.3, 1.0, 3.0, 10.0),
+        grid=(0.01, 0.03, 0.1, 0.3, 1.0),
     )
     alpha: float = param(
         1.0, low=0.0, high=1e4, doc="α, weight of the spread of training-environment losses in R(θ)."
