@@ -26,7 +26,9 @@ from app.db.session import make_engine
 from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
-PG_URL = os.environ.get("SAL_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/sal_service_test")
+PG_URL = os.environ.get(
+    "SAL_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/sal_service_test"
+)
 REDIS_URL = os.environ.get("SAL_TEST_REDIS_URL", "redis://127.0.0.1:6379/5")
 SUITE_LOCK_KEY = 0x5A15E7  # pg_advisory_lock key for "one sal-service test session at a time"
 
@@ -46,7 +48,9 @@ class Proc:
     def __init__(self, args: list[str], env: dict[str, str], log_path: Path, cwd: Path = ROOT) -> None:
         self.log_path = log_path
         self._log = open(log_path, "wb")  # noqa: SIM115
-        self.popen = subprocess.Popen(args, env=env, cwd=cwd, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.popen = subprocess.Popen(
+            args, env=env, cwd=cwd, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -91,6 +95,7 @@ def service_env(settings: Settings) -> dict[str, str]:
         SAL_REAPER_INTERVAL_S=str(settings.reaper_interval_s),
         SAL_MAX_ATTEMPTS=str(settings.max_attempts),
         SAL_REQUEUE_AFTER_S=str(settings.requeue_after_s),
+        SAL_MAX_ACTIVE_JOBS_PER_TENANT=str(settings.max_active_jobs_per_tenant),
         SAL_TORCH_THREADS="1",
         PYTHONUNBUFFERED="1",
     )
@@ -274,7 +279,11 @@ def embedded(embedded_data_dir: Path) -> Iterator[str]:
     """``python -m app.embedded`` as a user runs it; yields its base URL."""
     data = embedded_data_dir.parent
     port = free_port()
-    env = service_env(Settings(data_dir=embedded_data_dir, progress_min_interval_s=0.0))
+    # The load smoke test submits jobs faster than one embedded worker drains them.
+    settings = Settings(
+        data_dir=embedded_data_dir, progress_min_interval_s=0.0, max_active_jobs_per_tenant=1_000_000
+    )
+    env = service_env(settings)
     env.pop("SAL_DATABASE_URL")
     env.pop("SAL_BROKER_URL")
     proc = Proc([sys.executable, "-m", "app.embedded", "--port", str(port)], env, data / "embedded.log")
