@@ -41,10 +41,15 @@ def main(argv: list[str] | None = None) -> int:
                     parser.error("--tenant must not be empty")
                 tenant = tenancy.get_or_create_tenant(session, name)
                 key = auth.new_key()
-                record = tenancy.add_api_key(session, tenant.id, auth.key_sha256(key), auth.display_prefix(key))
+                record = tenancy.add_api_key(
+                    session, tenant.id, auth.key_sha256(key), auth.display_prefix(key)
+                )
                 session.commit()
                 print(f"tenant  {tenant.name} ({tenant.id})\nkey id  {record.id}\nkey     {key}")
-                print("Store the key now: it is not shown again. Send it as 'Authorization: Bearer <key>'.", file=sys.stderr)
+                print(
+                    "Store the key now: it is not shown again. Send it as 'Authorization: Bearer <key>'.",
+                    file=sys.stderr,
+                )
             elif args.command == "revoke":
                 if not tenancy.revoke_api_key(session, args.key_id):
                     print(f"no active key {args.key_id}", file=sys.stderr)
@@ -52,9 +57,11 @@ def main(argv: list[str] | None = None) -> int:
                 session.commit()
                 print(f"revoked {args.key_id}")
             else:
-                for key, tenant_name in tenancy.list_api_keys(session, args.tenant):
-                    state = "revoked" if key.revoked_at else "active"
-                    print(f"{key.id}  {tenant_name}  {key.prefix}…  {state}  created {key.created_at:%Y-%m-%d %H:%M}")
+                for record, tenant_name in tenancy.list_api_keys(session, args.tenant):
+                    state = "revoked" if record.revoked_at else "active"
+                    print(
+                        f"{record.id}  {tenant_name}  {record.prefix}…  {state}  created {record.created_at:%Y-%m-%d %H:%M}"
+                    )
     finally:
         engine.dispose()
     return 0

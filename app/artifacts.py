@@ -46,7 +46,10 @@ def to_json(model: FittedModel, metadata: dict[str, str], result: dict[str, Any]
         "task": model.task,
         "model": model.model_spec.to_dict(),
         "feature_names": list(model.feature_names),
-        "standardizer": {"mean": model.standardizer.mean.tolist(), "scale": model.standardizer.scale.tolist()},
+        "standardizer": {
+            "mean": model.standardizer.mean.tolist(),
+            "scale": model.standardizer.scale.tolist(),
+        },
         "state": {k: v.tolist() for k, v in model.state.items()},
         "coefficients": result.get("coefficients"),
         "intercept": result.get("intercept"),

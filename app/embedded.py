@@ -73,7 +73,9 @@ class Supervisor:
         # Its own session: a signal to our process group (Ctrl-C, a service manager) reaches the
         # worker only through stop(), once, so its warm shutdown is not cut short; and on Linux
         # it is told to stop if this process dies without cleaning up.
-        return subprocess.Popen(self.command, env=self.env, start_new_session=True, preexec_fn=_die_with_parent)
+        return subprocess.Popen(
+            self.command, env=self.env, start_new_session=True, preexec_fn=_die_with_parent
+        )
 
     def start(self) -> None:
         self.process = self._spawn()
@@ -113,7 +115,9 @@ def main(argv: list[str] | None = None) -> None:
     log.info("database %s, broker %s", settings.database_url, settings.broker_url)
     migrate.upgrade(settings.database_url)
     # The embedded worker takes CPU and GPU jobs alike (a CUDA job without a GPU fails clearly).
-    supervisor = Supervisor(worker_command([settings.cpu_queue, settings.gpu_queue], args.workers), dict(os.environ))
+    supervisor = Supervisor(
+        worker_command([settings.cpu_queue, settings.gpu_queue], args.workers), dict(os.environ)
+    )
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     supervisor.start()
     try:

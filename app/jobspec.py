@@ -38,7 +38,9 @@ def check_validation(
         raise InvalidDataError("give exactly one of fraction or environments", field="validation")
     if fraction is not None:
         if not 0.0 < float(fraction) <= 0.5:
-            raise InvalidDataError(f"fraction must lie in (0, 0.5], got {fraction}", field="validation.fraction")
+            raise InvalidDataError(
+                f"fraction must lie in (0, 0.5], got {fraction}", field="validation.fraction"
+            )
         return {"fraction": float(fraction)}
     names = list(names or [])
     if not names or len(set(names)) != len(names):
@@ -46,10 +48,13 @@ def check_validation(
     for i, name in enumerate(names):
         if name not in known:
             raise InvalidDataError(
-                f"environment {name!r} is not in the dataset; it has {sorted(known)}", field=f"validation.environments[{i}]"
+                f"environment {name!r} is not in the dataset; it has {sorted(known)}",
+                field=f"validation.environments[{i}]",
             )
         if name in train_environments:
-            raise InvalidDataError(f"environment {name!r} is also trained on", field=f"validation.environments[{i}]")
+            raise InvalidDataError(
+                f"environment {name!r} is also trained on", field=f"validation.environments[{i}]"
+            )
     return {"environments": names}
 
 
@@ -72,13 +77,17 @@ def check_job(
     """
     instance = build_algorithm(algorithm, params=params, task=task, model=model, seed=seed, device="cpu")
     by_name = {e["name"]: e for e in dataset_environments}
-    for field, names in (("train_environments", train_environments), ("test_environments", test_environments or [])):
+    for field, names in (
+        ("train_environments", train_environments),
+        ("test_environments", test_environments or []),
+    ):
         if len(set(names)) != len(names):
             raise InvalidDataError("an environment is listed twice", field=field)
         for i, name in enumerate(names):
             if name not in by_name:
                 raise InvalidDataError(
-                    f"environment {name!r} is not in the dataset; it has {sorted(by_name)}", field=f"{field}[{i}]"
+                    f"environment {name!r} is not in the dataset; it has {sorted(by_name)}",
+                    field=f"{field}[{i}]",
                 )
     checked_validation = check_validation(validation, train_environments, list(by_name))
     held_out = set(checked_validation.get("environments", [])) if checked_validation else set()
@@ -88,10 +97,14 @@ def check_job(
         test = list(test_environments)
         overlap = sorted(set(test) & set(train_environments))
         if overlap:
-            raise InvalidDataError(f"environments {overlap} are in both train and test", field="test_environments")
+            raise InvalidDataError(
+                f"environments {overlap} are in both train and test", field="test_environments"
+            )
         overlap = sorted(set(test) & held_out)
         if overlap:
-            raise InvalidDataError(f"environments {overlap} are in both validation and test", field="test_environments")
+            raise InvalidDataError(
+                f"environments {overlap} are in both validation and test", field="test_environments"
+            )
     needed = type(instance).min_environments
     if len(train_environments) < needed:
         raise InvalidDataError(
@@ -100,7 +113,9 @@ def check_job(
         )
     for i, name in enumerate(train_environments):
         if by_name[name]["n_rows"] < 2:
-            raise InvalidDataError(f"environment {name!r} has fewer than 2 rows", field=f"train_environments[{i}]")
+            raise InvalidDataError(
+                f"environment {name!r} has fewer than 2 rows", field=f"train_environments[{i}]"
+            )
     if task == "classification":
         for field, names in (("train_environments", train_environments), ("test_environments", test)):
             for name in names:

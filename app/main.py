@@ -94,11 +94,17 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
 def announce_auth(settings: Settings) -> None:
     """Say loudly how requests are authenticated, once per app."""
     if not settings.single_user:
-        log.info("API keys required (Authorization: Bearer <key>); create one with `python -m app.admin keys create --tenant NAME`")
+        log.info(
+            "API keys required (Authorization: Bearer <key>); create one with `python -m app.admin keys create --tenant NAME`"
+        )
     elif is_loopback(settings.host):
         log.warning(SINGLE_USER_BANNER)
     else:
-        log.warning("%s It is bound to the non-loopback address %s (forced by SAL_AUTH=single-user).", SINGLE_USER_BANNER, settings.host)
+        log.warning(
+            "%s It is bound to the non-loopback address %s (forced by SAL_AUTH=single-user).",
+            SINGLE_USER_BANNER,
+            settings.host,
+        )
 
 
 def _problems_for_validation_errors(schema: dict[str, Any]) -> None:

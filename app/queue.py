@@ -30,7 +30,12 @@ def make_celery(settings: Settings) -> Celery:
         task_default_queue=settings.cpu_queue,
         task_create_missing_queues=True,
         # Fail the request quickly when the broker is down instead of hanging on retries.
-        task_publish_retry_policy={"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5},
+        task_publish_retry_policy={
+            "max_retries": 2,
+            "interval_start": 0,
+            "interval_step": 0.2,
+            "interval_max": 0.5,
+        },
         worker_send_task_events=False,
         timezone="UTC",
         enable_utc=True,

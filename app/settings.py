@@ -19,9 +19,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SAL_", extra="ignore")
 
-    data_dir: Path = Field(default=Path("var"), description="Where the embedded database and broker files live.")
+    data_dir: Path = Field(
+        default=Path("var"), description="Where the embedded database and broker files live."
+    )
     database_url: str = Field(default="", description="SQLAlchemy URL; empty means SQLite in data_dir.")
-    broker_url: str = Field(default="", description="Celery broker URL; empty means kombu's filesystem transport in data_dir.")
+    broker_url: str = Field(
+        default="", description="Celery broker URL; empty means kombu's filesystem transport in data_dir."
+    )
 
     cpu_queue: str = "sal"
     gpu_queue: str = "gpu"
@@ -33,7 +37,9 @@ class Settings(BaseSettings):
     # A Redis message not acknowledged within this many seconds is delivered again; it must
     # exceed the hard time limit, and a redelivery is harmless anyway (the claim is conditional).
     broker_visibility_timeout: int = Field(default=7200, ge=1)
-    broker_polling_interval: float = Field(default=0.1, gt=0, description="Server-less transports poll this often.")
+    broker_polling_interval: float = Field(
+        default=0.1, gt=0, description="Server-less transports poll this often."
+    )
 
     max_upload_bytes: int = Field(default=200 * 1024 * 1024, ge=1)
     max_rows: int = Field(default=10_000_000, ge=1, description="Rows a dataset may have.")
@@ -58,7 +64,9 @@ class Settings(BaseSettings):
     reaper_interval_s: float = Field(default=15.0, gt=0)
     max_attempts: int = Field(default=3, ge=1)
     requeue_after_s: float = Field(default=600.0, gt=0)
-    dataset_cache_size: int = Field(default=8, ge=0, description="Datasets a worker keeps decoded, by sha256.")
+    dataset_cache_size: int = Field(
+        default=8, ge=0, description="Datasets a worker keeps decoded, by sha256."
+    )
     model_cache_size: int = Field(default=32, ge=0, description="Fitted models the API keeps for /predict.")
     progress_min_interval_s: float = Field(default=0.5, ge=0, description="Throttle for progress writes.")
     torch_threads: int | None = Field(default=None, ge=1, description="torch intra-op threads in a worker.")

@@ -102,7 +102,9 @@ class Table:
         return table
 
 
-def _group(env: np.ndarray, X: np.ndarray | None, y: np.ndarray, features: Sequence[str], target: str) -> Table:
+def _group(
+    env: np.ndarray, X: np.ndarray | None, y: np.ndarray, features: Sequence[str], target: str
+) -> Table:
     order: dict[str, list[int]] = {}
     for i, name in enumerate(env):
         order.setdefault(name, []).append(i)
@@ -110,17 +112,23 @@ def _group(env: np.ndarray, X: np.ndarray | None, y: np.ndarray, features: Seque
     for name, idx in order.items():
         rows = np.asarray(idx)
         Xe = X[rows] if X is not None else np.empty((len(rows), 0))
-        envs.append(Environment(name, np.asarray(Xe, dtype=np.float64), np.asarray(y[rows], dtype=np.float64)))
+        envs.append(
+            Environment(name, np.asarray(Xe, dtype=np.float64), np.asarray(y[rows], dtype=np.float64))
+        )
     return Table(tuple(features), target, tuple(envs))
 
 
 def _check_names(feature_names: Sequence[str], target: str) -> None:
     names = [*feature_names, target]
     if len(set(names)) != len(names):
-        raise InvalidDataError(f"feature and target names must be distinct, got {names}", field="feature_names")
+        raise InvalidDataError(
+            f"feature and target names must be distinct, got {names}", field="feature_names"
+        )
     for name in names:
         if _is_formula(name):
-            raise InvalidDataError(f"column name {name!r} looks like a spreadsheet formula", field="feature_names")
+            raise InvalidDataError(
+                f"column name {name!r} looks like a spreadsheet formula", field="feature_names"
+            )
         if not name or name.startswith("__"):
             raise InvalidDataError(
                 f"column name {name!r} is not allowed (empty or starting with '__')", field="feature_names"
@@ -133,7 +141,9 @@ def _check_finite(values: np.ndarray, field: str) -> None:
 
 
 def from_arrays(
-    feature_names: Sequence[str], target: str, environments: Sequence[tuple[str, Sequence[Sequence[float]], Sequence[float]]]
+    feature_names: Sequence[str],
+    target: str,
+    environments: Sequence[tuple[str, Sequence[Sequence[float]], Sequence[float]]],
 ) -> Table:
     """Build a table from the JSON upload body: [(name, X rows, y)]."""
     _check_names(feature_names, target)
@@ -149,7 +159,9 @@ def from_arrays(
         if name in seen:
             raise InvalidDataError(f"duplicate environment name {name!r}", field=f"{where}.name")
         if _is_formula(name):
-            raise InvalidDataError(f"environment name {name!r} looks like a spreadsheet formula", field=f"{where}.name")
+            raise InvalidDataError(
+                f"environment name {name!r} looks like a spreadsheet formula", field=f"{where}.name"
+            )
         seen.add(name)
         for i, row in enumerate(X_rows):
             if len(row) != p:
@@ -260,7 +272,9 @@ def from_file(
     if len(frame) == 0:
         raise InvalidDataError("the file has no rows", field="file")
     if features is None:
-        feature_names = [c for c in columns if c not in (target, environment) and _is_numeric_column(frame[c], c)]
+        feature_names = [
+            c for c in columns if c not in (target, environment) and _is_numeric_column(frame[c], c)
+        ]
         if not feature_names:
             raise InvalidDataError("no numeric feature columns found", field="features")
     else:
@@ -271,7 +285,9 @@ def from_file(
         if missing:
             raise InvalidDataError(f"feature column(s) {missing} not found", field="features")
         if target in feature_names or environment in feature_names:
-            raise InvalidDataError("features must not include the target or environment column", field="features")
+            raise InvalidDataError(
+                "features must not include the target or environment column", field="features"
+            )
         if len(set(feature_names)) != len(feature_names):
             raise InvalidDataError("features lists a column twice", field="features")
     _check_names(feature_names, target)

@@ -25,7 +25,9 @@ from sal_core.metrics import classification_metrics, environment_metrics, regres
 SPLIT_STREAM = 0x5A1  # the second word of the split's seed, so it never shares a stream with the fit
 
 
-def split_rows(envs: Sequence[Environment], fraction: float, seed: int) -> tuple[list[Environment], list[Environment]]:
+def split_rows(
+    envs: Sequence[Environment], fraction: float, seed: int
+) -> tuple[list[Environment], list[Environment]]:
     """Hold out ``fraction`` of each environment's rows at random: (training parts, validation parts).
 
     Each part keeps its environment's name; at least one row is held out and at least two kept.

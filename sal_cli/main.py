@@ -23,7 +23,9 @@ import typer
 
 from sal_cli import output
 
-app = typer.Typer(help="Train and compare distributionally robust models on sal-service.", no_args_is_help=True)
+app = typer.Typer(
+    help="Train and compare distributionally robust models on sal-service.", no_args_is_help=True
+)
 datasets_app = typer.Typer(help="Upload and inspect datasets.", no_args_is_help=True)
 jobs_app = typer.Typer(help="Submit, follow and fetch training jobs.", no_args_is_help=True)
 sweeps_app = typer.Typer(help="Hyper-parameter sweeps with model selection.", no_args_is_help=True)
@@ -48,8 +50,12 @@ state = State()
 
 @app.callback()
 def main(
-    url: Annotated[str, typer.Option(envvar="SAL_URL", help="Base URL of the service.")] = "http://127.0.0.1:8000",
-    api_key: Annotated[str | None, typer.Option(envvar="SAL_API_KEY", help="API key (Authorization: Bearer).")] = None,
+    url: Annotated[
+        str, typer.Option(envvar="SAL_URL", help="Base URL of the service.")
+    ] = "http://127.0.0.1:8000",
+    api_key: Annotated[
+        str | None, typer.Option(envvar="SAL_API_KEY", help="API key (Authorization: Bearer).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON documents instead of tables.")] = False,
     interval: Annotated[float, typer.Option(help="Seconds between polls while watching.", min=0.01)] = 0.5,
 ) -> None:
@@ -82,7 +88,10 @@ def call(endpoint: Any, *args: Any, **kwargs: Any) -> Any:
         try:
             problem = json.loads(response.content)
             fields = "; ".join(f"{e['field']}: {e['message']}" for e in problem.get("errors", []))
-            fail(f"{problem.get('title', response.status_code)}: {problem.get('detail', '')}" + (f" [{fields}]" if fields else ""))
+            fail(
+                f"{problem.get('title', response.status_code)}: {problem.get('detail', '')}"
+                + (f" [{fields}]" if fields else "")
+            )
         except (ValueError, AttributeError):
             fail(f"HTTP {int(response.status_code)}: {response.content[:500]!r}")
     return response.parsed
@@ -108,7 +117,9 @@ def datasets_upload(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A CSV or Parquet file.")],
     target: Annotated[str, typer.Option(help="The label column.")],
     environment: Annotated[str, typer.Option(help="The column naming each row's environment.")],
-    features: Annotated[str | None, typer.Option(help="Comma-separated feature columns (default: every other numeric).")] = None,
+    features: Annotated[
+        str | None, typer.Option(help="Comma-separated feature columns (default: every other numeric).")
+    ] = None,
     name: Annotated[str | None, typer.Option(help="Dataset name (default: the file name).")] = None,
 ) -> None:
     """Upload a dataset; the same content again returns the existing one."""
@@ -117,7 +128,9 @@ def datasets_upload(
     from sal_client.types import UNSET, File
 
     body = DatasetUpload(
-        file=File(payload=io.BytesIO(file.read_bytes()), file_name=file.name, mime_type="application/octet-stream"),
+        file=File(
+            payload=io.BytesIO(file.read_bytes()), file_name=file.name, mime_type="application/octet-stream"
+        ),
         target=target,
         environment=environment,
         features=features if features is not None else UNSET,
@@ -162,7 +175,11 @@ def _job_table(job: dict[str, Any]) -> None:
                      [[e["name"], e["split"], e["n_rows"], *(e.get(m) for m in metrics)] for e in envs])  # fmt: skip
     if result.get("coefficients"):
         w = result.get("covariate_weights") or {}
-        output.table("per covariate", ["covariate", "θ", "w"], [[f, t, w.get(f)] for f, t in result["coefficients"].items()])
+        output.table(
+            "per covariate",
+            ["covariate", "θ", "w"],
+            [[f, t, w.get(f)] for f, t in result["coefficients"].items()],
+        )
 
 
 def _get_job(job_id: str) -> dict[str, Any]:
@@ -189,12 +206,18 @@ def jobs_submit(
     dataset: Annotated[str, typer.Option(help="Dataset id.")],
     algorithm: Annotated[str, typer.Option(help="sal, erm, ridge, lasso, wdrl or irm.")],
     train: Annotated[str, typer.Option(help="Comma-separated training environments.")],
-    test: Annotated[str | None, typer.Option(help="Comma-separated test environments (default: all others).")] = None,
-    param: Annotated[list[str] | None, typer.Option("--param", "-p", help="A parameter as name=value (repeat).")] = None,
+    test: Annotated[
+        str | None, typer.Option(help="Comma-separated test environments (default: all others).")
+    ] = None,
+    param: Annotated[
+        list[str] | None, typer.Option("--param", "-p", help="A parameter as name=value (repeat).")
+    ] = None,
     task: Annotated[str, typer.Option(help="regression or classification.")] = "regression",
     seed: int = 0,
     device: Annotated[str, typer.Option(help="auto, cpu or cuda.")] = "auto",
-    validation_fraction: Annotated[float | None, typer.Option(help="Hold out this share of each training environment.")] = None,
+    validation_fraction: Annotated[
+        float | None, typer.Option(help="Hold out this share of each training environment.")
+    ] = None,
     watch: Annotated[bool, typer.Option("--watch", help="Follow the job until it finishes.")] = False,
 ) -> None:
     """Submit a training job."""
@@ -255,7 +278,10 @@ def jobs_rerun(job_id: str, watch: Annotated[bool, typer.Option("--watch")] = Fa
 @jobs_app.command("download")
 def jobs_download(
     job_id: str,
-    out: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: job-ID.safetensors or .json).")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="File to write (default: job-ID.safetensors or .json)."),
+    ] = None,
     format: Annotated[str, typer.Option(help="safetensors or json.")] = "safetensors",
 ) -> None:
     """Download the learned model (θ, w, standardisation) as safetensors or JSON."""
@@ -265,7 +291,10 @@ def jobs_download(
     data = call(get_job_weights, job_id, format_=GetJobWeightsFormat(format)).payload.read()
     path = out or Path(f"job-{job_id}.{'safetensors' if format == 'safetensors' else 'json'}")
     path.write_bytes(data)
-    show({"path": str(path), "bytes": len(data)}, lambda d: typer.echo(f"wrote {d['bytes']} bytes to {d['path']}"))
+    show(
+        {"path": str(path), "bytes": len(data)},
+        lambda d: typer.echo(f"wrote {d['bytes']} bytes to {d['path']}"),
+    )
 
 
 @jobs_app.command("report")
@@ -315,13 +344,19 @@ def _watch_sweep(sweep_id: str) -> dict[str, Any]:
     def progress(doc: dict[str, Any]) -> tuple[int, int | None, str]:
         return doc["progress"]["done"], doc["progress"]["total"], doc["status"]
 
-    return output.watch(lambda: _get_sweep(sweep_id), progress, f"sweep {sweep_id}", state.interval, state.sleep)
+    return output.watch(
+        lambda: _get_sweep(sweep_id), progress, f"sweep {sweep_id}", state.interval, state.sleep
+    )
 
 
 @sweeps_app.command("submit")
 def sweeps_submit(
-    body: Annotated[Path, typer.Argument(help="The POST /sweeps body as a JSON file ('-': stdin).", allow_dash=True)],
-    watch: Annotated[bool, typer.Option("--watch", help="Follow the sweep until its leaderboard is ready.")] = False,
+    body: Annotated[
+        Path, typer.Argument(help="The POST /sweeps body as a JSON file ('-': stdin).", allow_dash=True)
+    ],
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Follow the sweep until its leaderboard is ready.")
+    ] = False,
 ) -> None:
     """Submit a sweep (see POST /sweeps for the body)."""
     from sal_client.api.sweeps import create_sweep

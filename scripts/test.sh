@@ -29,11 +29,13 @@ if ! psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'sal_servi
   createdb sal_service_test
 fi
 
-# Lint and tests both run, so one failing never hides the other's result.
+# Lint, types and tests all run, so one failing never hides another's result.
 lint=0
 .venv/bin/ruff check . || lint=$?
+.venv/bin/ruff format --check --quiet . || lint=$?
+.venv/bin/mypy sal_core app worker sal_cli || lint=$?
 tests=0
 .venv/bin/python -m pytest tests "$@" || tests=$?
-if [ "$lint" -ne 0 ]; then echo "ruff check failed (exit $lint)"; fi
+if [ "$lint" -ne 0 ]; then echo "ruff or mypy failed (exit $lint)"; fi
 if [ "$tests" -ne 0 ]; then echo "pytest failed (exit $tests)"; fi
 exit $(( lint != 0 ? lint : tests ))

@@ -35,7 +35,14 @@ Clock = Callable[[], dt.datetime]
 class Heartbeat:
     """Renews one claimed job's lease every ``heartbeat_s`` from a thread, while the fit runs."""
 
-    def __init__(self, sessions: sessionmaker[Session], job_id: str, attempt: int, settings: Settings, clock: Clock = utcnow):
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        job_id: str,
+        attempt: int,
+        settings: Settings,
+        clock: Clock = utcnow,
+    ):
         self._sessions = sessions
         self._job_id = job_id
         self._attempt = attempt
@@ -57,7 +64,9 @@ class Heartbeat:
         while not self._stop.wait(self._settings.heartbeat_s):
             try:
                 with self._sessions() as session:
-                    mine = leases.renew_lease(session, self._job_id, self._attempt, self._clock(), self._settings.lease_s)
+                    mine = leases.renew_lease(
+                        session, self._job_id, self._attempt, self._clock(), self._settings.lease_s
+                    )
                     session.commit()
             except Exception as exc:  # the database may be briefly away; the lease has slack
                 log.warning("heartbeat for job %s failed: %s", self._job_id, exc)
@@ -71,7 +80,9 @@ class Reaper:
     """``run_once`` is one pass; ``start`` runs passes every ``reaper_interval_s`` (jittered, so
     the reapers of many workers spread out) in a daemon thread."""
 
-    def __init__(self, sessions: sessionmaker[Session], queue: JobQueue, settings: Settings, clock: Clock = utcnow):
+    def __init__(
+        self, sessions: sessionmaker[Session], queue: JobQueue, settings: Settings, clock: Clock = utcnow
+    ):
         self.sessions = sessions
         self.queue = queue
         self.settings = settings
@@ -97,7 +108,11 @@ class Reaper:
                 won = leases.mark_resent(session, job_id, seen, now)
                 session.commit()
             if won:
-                log.warning("job %s was not claimed within %s s; sending it again", job_id, self.settings.requeue_after_s)
+                log.warning(
+                    "job %s was not claimed within %s s; sending it again",
+                    job_id,
+                    self.settings.requeue_after_s,
+                )
                 self._send(job_id, queue)
                 counts["resent"] += 1
         return counts
@@ -106,16 +121,27 @@ class Reaper:
         limit = self.settings.task_time_limit
         with self.sessions() as session:
             if job.cancel_requested:
-                outcome = "cancelled" if leases.end_expired(session, job, now, JobStatus.CANCELLED, None) else "none"
+                outcome = (
+                    "cancelled"
+                    if leases.end_expired(session, job, now, JobStatus.CANCELLED, None)
+                    else "none"
+                )
             elif job.started_at is not None and (now - job.started_at).total_seconds() > limit:
-                error = {"type": "timeout", "message": f"the job exceeded the hard time limit of {limit} s and was killed"}
-                outcome = "failed" if leases.end_expired(session, job, now, JobStatus.FAILED, error) else "none"
+                error = {
+                    "type": "timeout",
+                    "message": f"the job exceeded the hard time limit of {limit} s and was killed",
+                }
+                outcome = (
+                    "failed" if leases.end_expired(session, job, now, JobStatus.FAILED, error) else "none"
+                )
             elif job.attempt >= self.settings.max_attempts:
                 error = {
                     "type": "worker_lost",
                     "message": f"the worker running it was lost on each of {job.attempt} attempts (max_attempts)",
                 }
-                outcome = "failed" if leases.end_expired(session, job, now, JobStatus.FAILED, error) else "none"
+                outcome = (
+                    "failed" if leases.end_expired(session, job, now, JobStatus.FAILED, error) else "none"
+                )
             else:
                 outcome = "requeued" if leases.requeue_expired(session, job, now) else "none"
             session.commit()
@@ -153,5 +179,7 @@ class Reaper:
         self.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()

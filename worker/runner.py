@@ -69,7 +69,9 @@ class ProgressWriter:
     longer ``running`` (cancelled, or taken over) or a cancel was requested. A write that fails
     because the database is briefly away is skipped: the fit goes on."""
 
-    def __init__(self, sessions: sessionmaker[Session], job_id: str, min_interval: float, attempt: int | None = None) -> None:
+    def __init__(
+        self, sessions: sessionmaker[Session], job_id: str, min_interval: float, attempt: int | None = None
+    ) -> None:
         self._sessions = sessions
         self._job_id = job_id
         self._min_interval = min_interval
@@ -84,7 +86,9 @@ class ProgressWriter:
         self._last = now
         try:
             with self._sessions() as session:
-                still_running = repo.report_progress(session, self._job_id, step, total, attempt=self._attempt)
+                still_running = repo.report_progress(
+                    session, self._job_id, step, total, attempt=self._attempt
+                )
                 session.commit()
         except (OperationalError, InterfaceError) as exc:
             log.warning("progress of job %s not recorded: %s", self._job_id, exc)
@@ -107,7 +111,9 @@ def build_result(
         if not envs:
             continue
         per_env, summ = evaluate(fit.model, envs)
-        environments += [{"name": e.name, "split": split, "n_rows": e.n_rows, **per_env[e.name]} for e in envs]
+        environments += [
+            {"name": e.name, "split": split, "n_rows": e.n_rows, **per_env[e.name]} for e in envs
+        ]
         if split == "test":
             summary = {
                 "metric": summ.metric,
@@ -128,7 +134,9 @@ def build_result(
         "intercept": None if fit.intercept_original is None else float(fit.intercept_original),
         "covariate_weights": by_feature(fit.covariate_weights),
         "history": _jsonable(fit.history),
-        "certificate": None if cert is None else {"rho_hat": float(cert.rho_hat), "worst_case_risk": float(cert.worst_case_risk)},
+        "certificate": None
+        if cert is None
+        else {"rho_hat": float(cert.rho_hat), "worst_case_risk": float(cert.worst_case_risk)},
         "duration_s": float(fit.duration_s),
         "device": fit.device,
         "validation": validation.validation_result(fit.model, valid) if valid else None,
@@ -181,7 +189,12 @@ class Runner:
             with Heartbeat(self.sessions, job_id, attempt, self.settings):
                 return self._run_claimed(job_id, attempt)
         except SoftTimeLimitExceeded:
-            self._fail(job_id, attempt, "timeout", f"the job exceeded the time limit of {self.settings.task_soft_time_limit} s")
+            self._fail(
+                job_id,
+                attempt,
+                "timeout",
+                f"the job exceeded the time limit of {self.settings.task_soft_time_limit} s",
+            )
             return "failed"
         except SalError as exc:
             message = exc.message if exc.field is None else f"{exc.field}: {exc.message}"
@@ -243,12 +256,16 @@ class Runner:
         result = build_result(fit, table.feature_names, train, test, valid)
         weights = artifacts.pack(fit.model, {"job_id": job_id, "algorithm": job.algorithm})
         sha = hashlib.sha256(weights).hexdigest()
-        status = _with_db_retries(lambda: self._finish(job_id, attempt, result, weights, sha), self.settings.lease_s)
+        status = _with_db_retries(
+            lambda: self._finish(job_id, attempt, result, weights, sha), self.settings.lease_s
+        )
         if status is None:
             log.info("job %s left `running` during the fit; dropping its result", job_id)
         return status or "stopped"
 
-    def _finish(self, job_id: str, attempt: int, result: dict[str, Any], weights: bytes, sha: str) -> str | None:
+    def _finish(
+        self, job_id: str, attempt: int, result: dict[str, Any], weights: bytes, sha: str
+    ) -> str | None:
         with self.sessions() as session:
             status = repo.finish_job(session, job_id, result, weights, sha, attempt=attempt)
             session.commit()

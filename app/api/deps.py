@@ -36,7 +36,9 @@ def get_queue(request: Request) -> JobQueue:
     return request.app.state.queue  # type: ignore[no-any-return]
 
 
-def get_principal(request: Request, session: Annotated[Session, Depends(get_session)], _: object = Security(_bearer)) -> Principal:
+def get_principal(
+    request: Request, session: Annotated[Session, Depends(get_session)], _: object = Security(_bearer)
+) -> Principal:
     """The tenant of the request's ``Authorization: Bearer <key>``; in single-user mode a request
     without a key acts as the default tenant (one with a key still acts as the key's tenant)."""
     header = request.headers.get("authorization")

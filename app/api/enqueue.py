@@ -26,7 +26,10 @@ def commit_and_enqueue(session: Session, queue: JobQueue, jobs: Sequence[Job]) -
             log.exception("could not enqueue job %s", job.id)
             for unsent in jobs[i:]:
                 repo.fail_job(
-                    session, unsent.id, {"type": "enqueue_failed", "message": str(exc)}, from_status=[JobStatus.QUEUED]
+                    session,
+                    unsent.id,
+                    {"type": "enqueue_failed", "message": str(exc)},
+                    from_status=[JobStatus.QUEUED],
                 )
             session.commit()
             raise ServiceUnavailable("the job could not be queued: the broker is unreachable") from None

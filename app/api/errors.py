@@ -56,7 +56,9 @@ class ApiError(Exception):
     title: str = "Internal Server Error"
     slug: str = "internal"
 
-    def __init__(self, detail: str, *, errors: Sequence[tuple[str, str]] = (), headers: dict[str, str] | None = None):
+    def __init__(
+        self, detail: str, *, errors: Sequence[tuple[str, str]] = (), headers: dict[str, str] | None = None
+    ):
         super().__init__(detail)
         self.detail = detail
         self.errors = [FieldError(field=f, message=m) for f, m in errors]
@@ -111,7 +113,12 @@ def problem_type(slug: str) -> str:
 
 
 def problem_response(
-    status: int, title: str, slug: str, detail: str, errors: Sequence[FieldError] = (), headers: dict[str, str] | None = None
+    status: int,
+    title: str,
+    slug: str,
+    detail: str,
+    errors: Sequence[FieldError] = (),
+    headers: dict[str, str] | None = None,
 ) -> JSONResponse:
     body = Problem(type=problem_type(slug), title=title, status=status, detail=detail, errors=list(errors))
     return JSONResponse(body.model_dump(), status_code=status, media_type=PROBLEM_JSON, headers=headers)
@@ -131,7 +138,10 @@ def _field_of(loc: Sequence[Any]) -> str:
 
 
 def _validation_errors(exc: RequestValidationError) -> list[FieldError]:
-    return [FieldError(field=_field_of(e.get("loc", ())), message=str(e.get("msg", "invalid"))) for e in exc.errors()]
+    return [
+        FieldError(field=_field_of(e.get("loc", ())), message=str(e.get("msg", "invalid")))
+        for e in exc.errors()
+    ]
 
 
 def install(app: FastAPI) -> None:
@@ -142,7 +152,13 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(SalError)
     async def _sal_error(_: Request, exc: SalError) -> JSONResponse:
         field = exc.field or "body"
-        return problem_response(422, UnprocessableEntity.title, "validation", exc.message, [FieldError(field=field, message=exc.message)])
+        return problem_response(
+            422,
+            UnprocessableEntity.title,
+            "validation",
+            exc.message,
+            [FieldError(field=field, message=exc.message)],
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _request_validation(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -173,7 +189,13 @@ def install(app: FastAPI) -> None:
         # text parameter, a number out of range) is the request's fault, not the server's.
         log.info("rejected a value on %s %s: %s", request.method, request.url.path, exc.orig)
         message = f"a value in the request is not acceptable: {str(exc.orig).splitlines()[0]}"
-        return problem_response(422, UnprocessableEntity.title, "validation", message, [FieldError(field="request", message=message)])
+        return problem_response(
+            422,
+            UnprocessableEntity.title,
+            "validation",
+            message,
+            [FieldError(field="request", message=message)],
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -185,7 +207,11 @@ def install(app: FastAPI) -> None:
             return problem_response(422, UnprocessableEntity.title, "validation", f"body: {message}", errors)
         title = {404: "Not Found", 405: "Method Not Allowed"}.get(exc.status_code, "HTTP Error")
         return problem_response(
-            exc.status_code, title, title.lower().replace(" ", "-"), str(exc.detail), headers=getattr(exc, "headers", None)
+            exc.status_code,
+            title,
+            title.lower().replace(" ", "-"),
+            str(exc.detail),
+            headers=getattr(exc, "headers", None),
         )
 
     @app.exception_handler(Exception)
@@ -207,6 +233,9 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         503: "A dependency is unavailable",
     }
     return {
-        s: {"description": described[s], "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+        s: {
+            "description": described[s],
+            "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
         for s in statuses
     }

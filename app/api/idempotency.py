@@ -77,7 +77,9 @@ def begin(session: Session, tenant_id: str, key: str, fp: str, *, in_flight_s: f
     raise Conflict("a request with this Idempotency-Key is still in flight; retry shortly")
 
 
-def complete(session: Session, tenant_id: str, key: str, status_code: int, body: Any, location: str | None) -> None:
+def complete(
+    session: Session, tenant_id: str, key: str, status_code: int, body: Any, location: str | None
+) -> None:
     """Store the response; the caller commits it together with what the request created."""
     tenancy.complete_idempotent(session, tenant_id, key, status_code, body, location)
 

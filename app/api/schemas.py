@@ -40,7 +40,9 @@ class DatasetUpload(BaseModel):
     file: bytes = Field(json_schema_extra={"format": "binary"}, description="A CSV or Parquet file.")
     target: str = Field(description="Name of the label column.")
     environment: str = Field(description="Name of the column that says which environment a row is from.")
-    features: str | None = Field(default=None, description="Comma-separated feature columns; default: every other numeric column.")
+    features: str | None = Field(
+        default=None, description="Comma-separated feature columns; default: every other numeric column."
+    )
     name: str | None = Field(default=None, description="A name for the dataset; default: the file name.")
 
 
@@ -71,7 +73,9 @@ class DatasetsPublic(BaseModel):
 class ModelConfig(Strict):
     kind: Literal["linear", "mlp"] = "linear"
     hidden: list[int] | None = Field(default=None, description="Hidden layer widths (mlp only).")
-    activation: Literal["relu", "tanh", "gelu"] | None = Field(default=None, description="mlp only; default relu.")
+    activation: Literal["relu", "tanh", "gelu"] | None = Field(
+        default=None, description="mlp only; default relu."
+    )
 
     def to_mapping(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)
@@ -81,7 +85,10 @@ class ValidationSpec(Strict):
     """Data held out for model selection (the result then has a ``validation`` block)."""
 
     fraction: float | None = Field(
-        default=None, gt=0, le=0.5, description="Hold out this seeded share of every training environment's rows."
+        default=None,
+        gt=0,
+        le=0.5,
+        description="Hold out this seeded share of every training environment's rows.",
     )
     environments: list[str] | None = Field(
         default=None, description="Hold out these whole environments (neither trained nor tested on)."
@@ -93,12 +100,16 @@ class JobCreate(Strict):
     algorithm: str = Field(description="A name from GET /algorithms.")
     task: Task = "regression"
     train_environments: list[str] = Field(min_length=1)
-    test_environments: list[str] | None = Field(default=None, description="Default: every environment not trained on.")
+    test_environments: list[str] | None = Field(
+        default=None, description="Default: every environment not trained on."
+    )
     params: dict[str, Any] = Field(default_factory=dict, description="Per algorithm; see GET /algorithms.")
     model: ModelConfig = Field(default_factory=ModelConfig)
     seed: int = Field(default=0, ge=0, le=2**63 - 1)
     device: Device = "auto"
-    validation: ValidationSpec | None = Field(default=None, description="Validation data for model selection.")
+    validation: ValidationSpec | None = Field(
+        default=None, description="Validation data for model selection."
+    )
 
 
 class Progress(BaseModel):
@@ -137,7 +148,9 @@ class CertificatePublic(BaseModel):
 
 
 class ValidationResult(BaseModel):
-    metric: str = Field(description="mse (regression) or log_loss (classification), pooled over the held-out rows.")
+    metric: str = Field(
+        description="mse (regression) or log_loss (classification), pooled over the held-out rows."
+    )
     error: float
     n_rows: int
     environments: list[dict[str, Any]]
@@ -203,7 +216,9 @@ class JobPublic(BaseModel):
     attempts: list[Attempt] = Field(
         default_factory=list, description="Each time a worker took the job: a retry follows a lost worker."
     )
-    cancel_requested: bool = Field(default=False, description="A cancel was asked for; a running job stops at its next checkpoint.")
+    cancel_requested: bool = Field(
+        default=False, description="A cancel was asked for; a running job stops at its next checkpoint."
+    )
     validation: dict[str, Any] | None = None
     sweep_id: str | None = None
     rerun_of: str | None = None
@@ -216,7 +231,9 @@ class JobsPublic(BaseModel):
 
 
 class PredictRequest(Strict):
-    X: list[list[float]] | None = Field(default=None, description="Rows of covariates in feature_names order.")
+    X: list[list[float]] | None = Field(
+        default=None, description="Rows of covariates in feature_names order."
+    )
     rows: list[dict[str, float]] | None = Field(default=None, description="Rows as {feature: value}.")
 
 

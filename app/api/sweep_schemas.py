@@ -25,7 +25,8 @@ class AlgorithmSearch(Strict):
 
     grid: dict[str, list[Any]] | None = Field(default=None, description="Every combination of these values.")
     random: dict[str, list[Any] | Range] | None = Field(
-        default=None, description="Draw n_trials points: a list is a choice, a range (log-)uniform; {} samples the default grid."
+        default=None,
+        description="Draw n_trials points: a list is a choice, a range (log-)uniform; {} samples the default grid.",
     )
     n_trials: int | None = Field(default=None, ge=1, le=1000, description="Points drawn by random search.")
     params: dict[str, Any] = Field(default_factory=dict, description="Fixed in every trial (not searched).")
@@ -35,12 +36,17 @@ class SweepCreate(Strict):
     dataset_id: str
     task: Task = "regression"
     train_environments: list[str] = Field(min_length=1)
-    test_environments: list[str] | None = Field(default=None, description="Default: every environment not trained on.")
+    test_environments: list[str] | None = Field(
+        default=None, description="Default: every environment not trained on."
+    )
     algorithms: dict[str, AlgorithmSearch] = Field(min_length=1, description="Algorithm name -> its search.")
     seeds: list[int] = Field(default=[0], min_length=1, max_length=100)
     selection: Selection = "train_env_validation"
     validation_fraction: float = Field(
-        default=0.2, gt=0, le=0.5, description="train_env_validation: share of each training environment held out."
+        default=0.2,
+        gt=0,
+        le=0.5,
+        description="train_env_validation: share of each training environment held out.",
     )
     search_seed: int = Field(default=0, ge=0, description="Seeds random search.")
     model: ModelConfig = Field(default_factory=ModelConfig)
@@ -71,14 +77,18 @@ class MeanStd(BaseModel):
 
 class CandidateScore(BaseModel):
     params: dict[str, Any]
-    score: float | None = Field(description="Selection error averaged over seeds; null if a trial did not succeed.")
+    score: float | None = Field(
+        description="Selection error averaged over seeds; null if a trial did not succeed."
+    )
 
 
 class LeaderboardRow(BaseModel):
     rank: int
     algorithm: str
     selected_params: dict[str, Any]
-    searched_params: dict[str, Any] = Field(description="The selected values of the parameters the search varied.")
+    searched_params: dict[str, Any] = Field(
+        description="The selected values of the parameters the search varied."
+    )
     selection_score: float
     seeds: list[int]
     jobs: list[str] = Field(description="The selected candidate's reported job per seed.")
@@ -96,7 +106,9 @@ class LeaderboardRow(BaseModel):
 
 class Leaderboard(BaseModel):
     selection: Selection
-    oracle: bool = Field(description="True when selected on test error: an upper bound, not a fair comparison.")
+    oracle: bool = Field(
+        description="True when selected on test error: an upper bound, not a fair comparison."
+    )
     selection_metric: str
     note: str | None
     algorithms: list[LeaderboardRow]
@@ -113,7 +125,9 @@ class SweepPublic(BaseModel):
     train_environments: list[str]
     test_environments: list[str]
     seeds: list[int]
-    algorithms: dict[str, list[dict[str, Any]]] = Field(description="Each algorithm's candidates, defaults filled in.")
+    algorithms: dict[str, list[dict[str, Any]]] = Field(
+        description="Each algorithm's candidates, defaults filled in."
+    )
     progress: SweepProgress
     leaderboard: Leaderboard | None
     created_at: dt.datetime

@@ -76,7 +76,9 @@ def requeue_expired(session: Session, job: Expired, now: dt.datetime) -> bool:
     return _changed(result)
 
 
-def end_expired(session: Session, job: Expired, now: dt.datetime, status: str, error: dict[str, str] | None) -> bool:
+def end_expired(
+    session: Session, job: Expired, now: dt.datetime, status: str, error: dict[str, str] | None
+) -> bool:
     """running -> a terminal status (failed with ``error``, or cancelled)."""
     result = session.execute(
         update(Job)
@@ -86,7 +88,9 @@ def end_expired(session: Session, job: Expired, now: dt.datetime, status: str, e
     return _changed(result)
 
 
-def unclaimed(session: Session, older_than: dt.datetime, *, limit: int = 100) -> list[tuple[str, str, dt.datetime | None]]:
+def unclaimed(
+    session: Session, older_than: dt.datetime, *, limit: int = 100
+) -> list[tuple[str, str, dt.datetime | None]]:
     """Queued jobs sent before ``older_than`` that no worker claimed: (id, queue, enqueued_at)."""
     rows = session.execute(
         select(Job.id, Job.queue, Job.enqueued_at)

@@ -1,12 +1,12 @@
 """ORM models. The schema itself is created only by the Alembic migrations in ``migrations/``.
 
-    tenants       who owns datasets and jobs; api_keys authenticate as one tenant (sha256 of the key)
-    idempotency_keys  the first response to a POST with an Idempotency-Key, per (tenant, key)
-    datasets      one content-addressed table (Parquet bytes) per (tenant, sha256)
-    jobs          one training job; its row is the truth about its state, its lease and attempts
-    job_results   at most one per job: the result document and the safetensors weights
-    sweeps        a hyper-parameter sweep: its resolved request and, once every trial is terminal,
-                  its leaderboard; its trials are ordinary jobs with ``sweep_id`` set
+tenants       who owns datasets and jobs; api_keys authenticate as one tenant (sha256 of the key)
+idempotency_keys  the first response to a POST with an Idempotency-Key, per (tenant, key)
+datasets      one content-addressed table (Parquet bytes) per (tenant, sha256)
+jobs          one training job; its row is the truth about its state, its lease and attempts
+job_results   at most one per job: the result document and the safetensors weights
+sweeps        a hyper-parameter sweep: its resolved request and, once every trial is terminal,
+              its leaderboard; its trials are ordinary jobs with ``sweep_id`` set
 """
 
 from __future__ import annotations
@@ -87,7 +87,9 @@ class ApiKey(Base):
     __tablename__ = "api_keys"
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    tenant_id: Mapped[str] = mapped_column(String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
+    tenant_id: Mapped[str] = mapped_column(
+        String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True
+    )
     key_sha256: Mapped[str] = mapped_column(String(64), unique=True)
     prefix: Mapped[str] = mapped_column(String(16))  # the key's first characters, to recognise it in a list
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
@@ -99,7 +101,9 @@ class IdempotencyKey(Base):
 
     __tablename__ = "idempotency_keys"
 
-    tenant_id: Mapped[str] = mapped_column(String(36), ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(
+        String(36), ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     fingerprint: Mapped[str] = mapped_column(String(64))  # sha256 of the operation and its canonical body
     status_code: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -113,7 +117,9 @@ class Dataset(Base):
     __table_args__ = (UniqueConstraint("tenant_id", "sha256", name="uq_datasets_tenant_sha256"),)
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    tenant_id: Mapped[str] = mapped_column(String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
+    tenant_id: Mapped[str] = mapped_column(
+        String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True
+    )
     name: Mapped[str] = mapped_column(String(255))
     sha256: Mapped[str] = mapped_column(String(64))
     n_rows: Mapped[int] = mapped_column(Integer)
@@ -131,7 +137,9 @@ class Job(Base):
     __table_args__ = (Index("ix_jobs_created_at_id", "created_at", "id"),)
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    tenant_id: Mapped[str] = mapped_column(String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
+    tenant_id: Mapped[str] = mapped_column(
+        String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True
+    )
     dataset_id: Mapped[str | None] = mapped_column(
         String(36), ForeignKey("datasets.id", ondelete="SET NULL"), index=True
     )
@@ -183,7 +191,9 @@ class Sweep(Base):
     __table_args__ = (Index("ix_sweeps_created_at_id", "created_at", "id"),)
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    tenant_id: Mapped[str] = mapped_column(String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
+    tenant_id: Mapped[str] = mapped_column(
+        String(36), ForeignKey("tenants.id", ondelete="CASCADE"), index=True
+    )
     dataset_id: Mapped[str | None] = mapped_column(
         String(36), ForeignKey("datasets.id", ondelete="SET NULL"), index=True, nullable=True
     )
@@ -201,7 +211,9 @@ class Sweep(Base):
 class JobResult(Base):
     __tablename__ = "job_results"
 
-    job_id: Mapped[str] = mapped_column(String(36), ForeignKey("jobs.id", ondelete="CASCADE"), primary_key=True)
+    job_id: Mapped[str] = mapped_column(
+        String(36), ForeignKey("jobs.id", ondelete="CASCADE"), primary_key=True
+    )
     result: Mapped[dict[str, Any]] = mapped_column(JSONType)
     weights: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)  # safetensors
     weights_sha256: Mapped[str] = mapped_column(String(64))

@@ -95,9 +95,14 @@ def dataset_bytes(session: Session, dataset_id: str) -> bytes | None:
 
 
 def active_jobs_using(session: Session, dataset_id: str) -> int:
-    return session.scalar(
-        select(func.count()).select_from(Job).where(Job.dataset_id == dataset_id, Job.status.in_(JobStatus.ACTIVE))
-    ) or 0
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(Job)
+            .where(Job.dataset_id == dataset_id, Job.status.in_(JobStatus.ACTIVE))
+        )
+        or 0
+    )
 
 
 def delete_dataset(session: Session, dataset_id: str) -> None:
@@ -129,9 +134,14 @@ def active_jobs_of(session: Session, tenant_id: str) -> int:
     # FOR NO KEY UPDATE: inserts that reference the tenant (its datasets, jobs) take key-share
     # locks on its row, which this does not block.
     session.execute(select(Tenant.id).where(Tenant.id == tenant_id).with_for_update(key_share=True))
-    return session.scalar(
-        select(func.count()).select_from(Job).where(Job.tenant_id == tenant_id, Job.status.in_(JobStatus.ACTIVE))
-    ) or 0
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(Job)
+            .where(Job.tenant_id == tenant_id, Job.status.in_(JobStatus.ACTIVE))
+        )
+        or 0
+    )
 
 
 def list_jobs(
@@ -211,7 +221,9 @@ def claim_job(session: Session, job_id: str, *, worker: str = "", lease_s: float
     return job.attempt
 
 
-def report_progress(session: Session, job_id: str, step: int, total: int, *, attempt: int | None = None) -> bool:
+def report_progress(
+    session: Session, job_id: str, step: int, total: int, *, attempt: int | None = None
+) -> bool:
     """Record progress; False when the fit should stop: the job is no longer running (cancelled
     while queued, or taken over after a lost lease) or a cancel was requested."""
     result = session.execute(
@@ -244,20 +256,29 @@ def finish_job(
             .values(status=status, finished_at=now, lease_expires_at=None, progress_step=step)
         )
         if _rowcount(updated) == 1:
-            session.add(JobResult(job_id=job_id, result=result, weights=weights, weights_sha256=weights_sha256))
+            session.add(
+                JobResult(job_id=job_id, result=result, weights=weights, weights_sha256=weights_sha256)
+            )
             session.flush()
             return status
     return None
 
 
 def fail_job(
-    session: Session, job_id: str, error: dict[str, str], *, from_status: Sequence[str], attempt: int | None = None
+    session: Session,
+    job_id: str,
+    error: dict[str, str],
+    *,
+    from_status: Sequence[str],
+    attempt: int | None = None,
 ) -> bool:
     where = [Job.id == job_id, Job.status.in_(from_status)]
     if attempt is not None:
         where.append(Job.attempt == attempt)
     result = session.execute(
-        update(Job).where(*where).values(status=JobStatus.FAILED, finished_at=utcnow(), error=error, lease_expires_at=None)
+        update(Job)
+        .where(*where)
+        .values(status=JobStatus.FAILED, finished_at=utcnow(), error=error, lease_expires_at=None)
     )
     return _rowcount(result) == 1
 

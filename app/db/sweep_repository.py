@@ -38,7 +38,9 @@ def progress(session: Session, sweep_ids: Sequence[str]) -> dict[str, dict[str, 
     if not sweep_ids:
         return out
     rows = session.execute(
-        select(Job.sweep_id, Job.status, func.count()).where(Job.sweep_id.in_(sweep_ids)).group_by(Job.sweep_id, Job.status)
+        select(Job.sweep_id, Job.status, func.count())
+        .where(Job.sweep_id.in_(sweep_ids))
+        .group_by(Job.sweep_id, Job.status)
     )
     for sweep_id, status, count in rows:
         out[str(sweep_id)][status] = int(count)

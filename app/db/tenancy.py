@@ -68,7 +68,9 @@ def get_idempotent(session: Session, tenant_id: str, key: str) -> IdempotencyKey
     return session.get(IdempotencyKey, (tenant_id, key), populate_existing=True)
 
 
-def take_over_idempotent(session: Session, tenant_id: str, key: str, fingerprint: str, *, older_than: dt.datetime) -> bool:
+def take_over_idempotent(
+    session: Session, tenant_id: str, key: str, fingerprint: str, *, older_than: dt.datetime
+) -> bool:
     """Claim an in-flight record left by a request that died with its process (same body only)."""
     taken = session.execute(
         update(IdempotencyKey)
@@ -85,7 +87,12 @@ def take_over_idempotent(session: Session, tenant_id: str, key: str, fingerprint
 
 
 def complete_idempotent(
-    session: Session, tenant_id: str, key: str, status_code: int, response: dict[str, Any], location: str | None
+    session: Session,
+    tenant_id: str,
+    key: str,
+    status_code: int,
+    response: dict[str, Any],
+    location: str | None,
 ) -> None:
     session.execute(
         update(IdempotencyKey)

@@ -47,7 +47,17 @@ def error_by_environment(
     for i, (method, per_env) in enumerate(errors.items()):
         ys = [per_env.get(e, float("nan")) for e in envs]
         yerr = [spread[method].get(e, 0.0) for e in envs] if spread and method in spread else None
-        ax.errorbar(x, ys, yerr=yerr, marker="o", ms=4, lw=1.5, capsize=3, color=PALETTE[i % len(PALETTE)], label=method)
+        ax.errorbar(
+            x,
+            ys,
+            yerr=yerr,
+            marker="o",
+            ms=4,
+            lw=1.5,
+            capsize=3,
+            color=PALETTE[i % len(PALETTE)],
+            label=method,
+        )
     ax.set_xticks(x, envs, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel(metric)
     ax.set_title(title)
@@ -57,7 +67,9 @@ def error_by_environment(
 
 
 def covariate_weights(
-    weights: Mapping[str, Mapping[str, float]], stable: Sequence[str] | None = None, title: str = "Learned covariate weights w"
+    weights: Mapping[str, Mapping[str, float]],
+    stable: Sequence[str] | None = None,
+    title: str = "Learned covariate weights w",
 ) -> Figure:
     """Bars of w per covariate. One method: dark bars where w ≥ half its largest value (kept, as
     for stable covariates), light where smaller (shrunk, as for unstable ones); several methods:
@@ -68,7 +80,7 @@ def covariate_weights(
     labels = [f"{f}*" if stable and f in stable else f for f in features]
     x = range(len(features))
     if len(weights) == 1:
-        (method, w), = weights.items()
+        ((method, w),) = weights.items()
         values = [w[f] for f in features]
         top = max(abs(v) for v in values) or 1.0
         colors = [STABLE_COLOR if abs(v) >= 0.5 * top else UNSTABLE_COLOR for v in values]
@@ -93,7 +105,9 @@ def covariate_weights(
     return fig
 
 
-def coefficients(theta: Mapping[str, Mapping[str, float]], title: str = "Coefficients θ (original units)") -> Figure:
+def coefficients(
+    theta: Mapping[str, Mapping[str, float]], title: str = "Coefficients θ (original units)"
+) -> Figure:
     """Grouped bars of θ per covariate, one colour per method; ``theta`` is {method: {feature: θ}}."""
     fig = _figure()
     ax = fig.add_subplot()
@@ -115,7 +129,9 @@ def has_curves(history: Sequence[Mapping[str, Any]]) -> bool:
     return len(history) > 1 and any("risk" in h or "objective" in h for h in history)
 
 
-def training_curves(history: Sequence[Mapping[str, Any]], feature_names: Sequence[str] | None = None) -> Figure:
+def training_curves(
+    history: Sequence[Mapping[str, Any]], feature_names: Sequence[str] | None = None
+) -> Figure:
     """R(θ) (or the objective) over training rounds, and w per covariate over rounds when the
     history records it. ``history`` is a job's ``result.history``: [{"round", "risk"|"objective", "w"?}]."""
     with_w = any("w" in h for h in history)

@@ -20,7 +20,9 @@ from matplotlib.figure import Figure
 from app.reports import figures as F
 from sal_core.metrics import error_of
 
-ORACLE_LABEL = "ORACLE selection: hyper-parameters chosen on test error (an upper bound, not a fair comparison)"
+ORACLE_LABEL = (
+    "ORACLE selection: hyper-parameters chosen on test error (an upper bound, not a fair comparison)"
+)
 
 
 @dataclass(frozen=True)
@@ -95,8 +97,15 @@ def job_report(job: Mapping[str, Any]) -> Report:
             Table(
                 "Test summary",
                 ["metric", "Mean_Error", "Std_Error", "worst", "worst environment"],
-                [[summary["metric"], _num(summary["mean_error"]), _num(summary["std_error"]),
-                  _num(summary["worst_error"]), str(summary.get("worst_environment"))]],
+                [
+                    [
+                        summary["metric"],
+                        _num(summary["mean_error"]),
+                        _num(summary["std_error"]),
+                        _num(summary["worst_error"]),
+                        str(summary.get("worst_environment")),
+                    ]
+                ],
             )  # fmt: skip
         )
     envs = result.get("environments", [])
@@ -133,34 +142,51 @@ def job_report(job: Mapping[str, Any]) -> Report:
     name = job["algorithm"]
     if envs and summary:
         metric = summary["metric"]
-        errors = {e["name"] + (" (train)" if e["split"] == "train" else ""): error_of(e, metric) for e in envs}
+        errors = {
+            e["name"] + (" (train)" if e["split"] == "train" else ""): error_of(e, metric) for e in envs
+        }
         report.figures["error-by-environment"] = (
             "Error per environment",
             lambda: F.error_by_environment({name: errors}, metric, title=f"{metric} per environment"),
         )
     if w:
-        report.figures["covariate-weights"] = ("Learned w per covariate", lambda: F.covariate_weights({name: w}))
+        report.figures["covariate-weights"] = (
+            "Learned w per covariate",
+            lambda: F.covariate_weights({name: w}),
+        )
     if theta:
         report.figures["coefficients"] = ("θ per covariate", lambda: F.coefficients({name: theta}))
     history = result.get("history", [])
     if F.has_curves(history):
         features = list(theta or w or [])
-        report.figures["training-curves"] = ("R(θ) and w over rounds", lambda: F.training_curves(history, features))
+        report.figures["training-curves"] = (
+            "R(θ) and w over rounds",
+            lambda: F.training_curves(history, features),
+        )
     return report
 
 
 # --- sweeps -----------------------------------------------------------------------------------
 
 
-def sweep_report(sweep: Mapping[str, Any], histories: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> Report:
+def sweep_report(
+    sweep: Mapping[str, Any], histories: Mapping[str, Sequence[Mapping[str, Any]]] | None = None
+) -> Report:
     """The report of a sweep from its public JSON (``SweepPublic``); ``histories`` are training
     histories {algorithm: history} of selected jobs (first seed) for the training-curve figure."""
     board = sweep.get("leaderboard")
     oracle = bool(sweep.get("oracle"))
     report = Report(
         title=f"Sweep {sweep['id']}: {sweep['selection']} selection{' (ORACLE)' if oracle else ''}, {sweep['status']}",
-        data={"kind": "sweep", "sweep_id": sweep["id"], "status": sweep["status"], "selection": sweep["selection"],
-              "oracle": oracle, "progress": sweep["progress"], "leaderboard": board},  # fmt: skip
+        data={
+            "kind": "sweep",
+            "sweep_id": sweep["id"],
+            "status": sweep["status"],
+            "selection": sweep["selection"],
+            "oracle": oracle,
+            "progress": sweep["progress"],
+            "leaderboard": board,
+        },  # fmt: skip
     )
     if oracle:
         report.notes.append(ORACLE_LABEL)
@@ -177,9 +203,27 @@ def sweep_report(sweep: Mapping[str, Any], histories: Mapping[str, Sequence[Mapp
     report.tables.append(
         Table(
             f"Leaderboard{label}: test error, mean ± std over seeds",
-            ["rank", "algorithm", f"selected hyper-parameters{label}", "Mean_Error", "Std_Error", "worst", "worst environment"],
-            [[str(r["rank"]), r["algorithm"], _params(r.get("searched_params", r["selected_params"])), _pm(r["mean_error"]), _pm(r["std_error"]),
-              _pm(r["worst_error"]), str(r["worst_environment"])] for r in rows],
+            [
+                "rank",
+                "algorithm",
+                f"selected hyper-parameters{label}",
+                "Mean_Error",
+                "Std_Error",
+                "worst",
+                "worst environment",
+            ],
+            [
+                [
+                    str(r["rank"]),
+                    r["algorithm"],
+                    _params(r.get("searched_params", r["selected_params"])),
+                    _pm(r["mean_error"]),
+                    _pm(r["std_error"]),
+                    _pm(r["worst_error"]),
+                    str(r["worst_environment"]),
+                ]
+                for r in rows
+            ],
         )  # fmt: skip
     )
     if rows:
@@ -196,14 +240,22 @@ def sweep_report(sweep: Mapping[str, Any], histories: Mapping[str, Sequence[Mapp
         spread = {r["algorithm"]: {e: v["std"] for e, v in r["environments"].items()} for r in rows}
         report.figures["error-by-environment"] = (
             f"Test {metric} per environment by method{label}",
-            lambda: F.error_by_environment(errors, metric, spread, title=f"Test {metric} per environment{label}"),
+            lambda: F.error_by_environment(
+                errors, metric, spread, title=f"Test {metric} per environment{label}"
+            ),
         )
     weights = {r["algorithm"]: r["covariate_weights"] for r in rows if r.get("covariate_weights")}
     if weights:
-        report.figures["covariate-weights"] = ("Learned w per covariate (mean over seeds)", lambda: F.covariate_weights(weights))
+        report.figures["covariate-weights"] = (
+            "Learned w per covariate (mean over seeds)",
+            lambda: F.covariate_weights(weights),
+        )
     theta = {r["algorithm"]: r["coefficients"] for r in rows if r.get("coefficients")}
     if theta:
-        report.figures["coefficients"] = ("θ per covariate by method (mean over seeds)", lambda: F.coefficients(theta))
+        report.figures["coefficients"] = (
+            "θ per covariate by method (mean over seeds)",
+            lambda: F.coefficients(theta),
+        )
     for algorithm, history in (histories or {}).items():
         if F.has_curves(history):
             features = list(weights.get(algorithm) or theta.get(algorithm) or [])
@@ -213,7 +265,9 @@ def sweep_report(sweep: Mapping[str, Any], histories: Mapping[str, Sequence[Mapp
             )
             break
     if board.get("unselected"):
-        report.tables.append(Table("Not selected", ["algorithm", "reason"], [[k, v] for k, v in board["unselected"].items()]))
+        report.tables.append(
+            Table("Not selected", ["algorithm", "reason"], [[k, v] for k, v in board["unselected"].items()])
+        )
     return report
 
 
@@ -251,13 +305,17 @@ def to_html(report: Report, figure_format: Literal["png", "svg"] = "png") -> str
     for table in report.tables:
         head = "".join(f"<th>{e(c)}</th>" for c in table.columns)
         body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in table.rows)
-        parts.append(f"<h2>{e(table.title)}</h2><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        parts.append(
+            f"<h2>{e(table.title)}</h2><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        )
     for name, (title, fig) in draw(report).items():
         if figure_format == "svg":
             picture = F.to_svg(fig)
         else:
             png = base64.b64encode(F.to_png(fig)).decode()
             picture = f'<img alt="{e(title)}" src="data:image/png;base64,{png}">'
-        parts.append(f'<figure id="fig-{e(name)}" class=figure>{picture}<figcaption>{e(title)}</figcaption></figure>')
+        parts.append(
+            f'<figure id="fig-{e(name)}" class=figure>{picture}<figcaption>{e(title)}</figcaption></figure>'
+        )
     parts.append("</body></html>")
     return "".join(parts)

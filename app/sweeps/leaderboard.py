@@ -86,7 +86,10 @@ def _reported(trials: Sequence[TrialOutcome], seeds: Sequence[int]) -> list[Tria
     """The candidate's reported job per seed (the one without a fold), all succeeded, or None."""
     by_seed = {t.seed: t for t in trials if t.fold is None}
     out = [by_seed.get(s) for s in seeds]
-    if any(t is None or t.status != "succeeded" or t.result is None or t.result.get("summary") is None for t in out):
+    if any(
+        t is None or t.status != "succeeded" or t.result is None or t.result.get("summary") is None
+        for t in out
+    ):
         return None
     return out  # type: ignore[return-value]
 
@@ -98,7 +101,9 @@ def _average(maps: Sequence[Mapping[str, float] | None]) -> dict[str, float] | N
     return {k: float(statistics.fmean(m[k] for m in maps)) for k in keys}  # type: ignore[index]
 
 
-def _entry(algorithm: str, params: dict[str, Any], score: float, reported: Sequence[TrialOutcome]) -> dict[str, Any]:
+def _entry(
+    algorithm: str, params: dict[str, Any], score: float, reported: Sequence[TrialOutcome]
+) -> dict[str, Any]:
     results = [t.result for t in reported]
     summaries = [r["summary"] for r in results]  # type: ignore[index]
     per_env = [_test_errors(r) for r in results]  # type: ignore[arg-type]
@@ -149,7 +154,9 @@ def leaderboard(
                 best = (score, dict(params), reported)  # type: ignore[assignment]
         if best is None:
             failed = sum(t.status != "succeeded" for t in mine)
-            unselected[name] = f"no candidate finished on every seed ({failed} of {len(mine)} trials did not succeed)"
+            unselected[name] = (
+                f"no candidate finished on every seed ({failed} of {len(mine)} trials did not succeed)"
+            )
             continue
         row = _entry(name, best[1], best[0], best[2])
         searched = [k for k in best[1] if len({params_key({k: p.get(k)}) for p in points}) > 1]

@@ -94,11 +94,14 @@ def candidates(
         rng = np.random.default_rng([search_seed, zlib.crc32(algorithm.encode())])
         if random:
             points = [
-                {k: _sample(random[k], rng, f"{where}.random.{k}") for k in sorted(random)} for _ in range(n_trials)
+                {k: _sample(random[k], rng, f"{where}.random.{k}") for k in sorted(random)}
+                for _ in range(n_trials)
             ]
         else:
             pool = _product({k: v for k, v in default_space.items() if k not in fixed})
-            points = [pool[i] for i in sorted(rng.choice(len(pool), size=min(n_trials, len(pool)), replace=False))]
+            points = [
+                pool[i] for i in sorted(rng.choice(len(pool), size=min(n_trials, len(pool)), replace=False))
+            ]
     else:
         space = default_space if grid is None else grid
         for k, values in space.items():
@@ -106,7 +109,9 @@ def candidates(
                 raise InvalidParameterError("list at least one value", field=f"{where}.grid.{k}")
         size = math.prod(len(v) for k, v in space.items() if k not in fixed)
         if size > max_points:
-            raise InvalidParameterError(f"the grid has {size} points; at most {max_points}", field=f"{where}.grid")
+            raise InvalidParameterError(
+                f"the grid has {size} points; at most {max_points}", field=f"{where}.grid"
+            )
         points = _product({k: list(v) for k, v in space.items() if k not in fixed})
     out: list[dict[str, Any]] = []
     for point in points or [{}]:
@@ -137,6 +142,8 @@ def plan_trials(
             if selection == "leave_one_env_out":
                 for held in train:
                     rest = [e for e in train if e != held]
-                    trials.append(TrialSpec(name, dict(params), seed, rest, {"environments": [held]}, fold=held))
+                    trials.append(
+                        TrialSpec(name, dict(params), seed, rest, {"environments": [held]}, fold=held)
+                    )
             trials.append(TrialSpec(name, dict(params), seed, train))
     return trials

@@ -34,7 +34,9 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("name", name="uq_tenants_name"),
     )
-    op.bulk_insert(tenants, [{"id": DEFAULT_TENANT_ID, "name": "default", "created_at": dt.datetime.now(dt.UTC)}])
+    op.bulk_insert(
+        tenants, [{"id": DEFAULT_TENANT_ID, "name": "default", "created_at": dt.datetime.now(dt.UTC)}]
+    )
     op.create_table(
         "api_keys",
         sa.Column("id", sa.String(36), primary_key=True),
@@ -68,15 +70,21 @@ def upgrade() -> None:
     )
     # batch mode: SQLite rebuilds the tables to add foreign keys and swap the unique constraint.
     with op.batch_alter_table("datasets") as batch:
-        batch.add_column(sa.Column("tenant_id", sa.String(36), nullable=False, server_default=DEFAULT_TENANT_ID))
+        batch.add_column(
+            sa.Column("tenant_id", sa.String(36), nullable=False, server_default=DEFAULT_TENANT_ID)
+        )
         batch.drop_constraint("uq_datasets_sha256", type_="unique")
         batch.create_unique_constraint("uq_datasets_tenant_sha256", ["tenant_id", "sha256"])
-        batch.create_foreign_key("fk_datasets_tenant_id", "tenants", ["tenant_id"], ["id"], ondelete="CASCADE")
+        batch.create_foreign_key(
+            "fk_datasets_tenant_id", "tenants", ["tenant_id"], ["id"], ondelete="CASCADE"
+        )
         batch.create_index("ix_datasets_tenant_id", ["tenant_id"])
     with op.batch_alter_table("datasets") as batch:
         batch.alter_column("tenant_id", server_default=None)
     with op.batch_alter_table("jobs") as batch:
-        batch.add_column(sa.Column("tenant_id", sa.String(36), nullable=False, server_default=DEFAULT_TENANT_ID))
+        batch.add_column(
+            sa.Column("tenant_id", sa.String(36), nullable=False, server_default=DEFAULT_TENANT_ID)
+        )
         batch.add_column(sa.Column("attempt", sa.Integer(), nullable=False, server_default="0"))
         batch.add_column(sa.Column("attempts", JSON, nullable=False, server_default="[]"))
         batch.add_column(sa.Column("lease_expires_at", sa.DateTime(timezone=True), nullable=True))
@@ -97,7 +105,14 @@ def downgrade() -> None:
     with op.batch_alter_table("jobs") as batch:
         batch.drop_index("ix_jobs_tenant_id")
         batch.drop_constraint("fk_jobs_tenant_id", type_="foreignkey")
-        for column in ("cancel_requested_at", "enqueued_at", "lease_expires_at", "attempts", "attempt", "tenant_id"):
+        for column in (
+            "cancel_requested_at",
+            "enqueued_at",
+            "lease_expires_at",
+            "attempts",
+            "attempt",
+            "tenant_id",
+        ):
             batch.drop_column(column)
     # Two tenants may hold the same content; without tenants only one row per sha256 may stay.
     op.execute(

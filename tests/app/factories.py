@@ -14,7 +14,9 @@ from app.queue import JobQueue
 from app.settings import Settings
 
 
-def frame(seed: int = 0, n_per_env: int = 30, envs: tuple[str, ...] = ("a", "b", "c"), binary: bool = False) -> pd.DataFrame:
+def frame(
+    seed: int = 0, n_per_env: int = 30, envs: tuple[str, ...] = ("a", "b", "c"), binary: bool = False
+) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     parts = []
     for k, env in enumerate(envs):
@@ -45,7 +47,12 @@ def upload_csv(client: httpx.Client, df: pd.DataFrame, **fields: str) -> httpx.R
 
 
 def job_body(dataset_id: str, **overrides: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"dataset_id": dataset_id, "algorithm": "erm", "train_environments": ["a", "b"], "device": "cpu"}
+    body: dict[str, Any] = {
+        "dataset_id": dataset_id,
+        "algorithm": "erm",
+        "train_environments": ["a", "b"],
+        "device": "cpu",
+    }
     body.update(overrides)
     return body
 
@@ -72,7 +79,9 @@ class RecordingQueue(JobQueue):
 
     def enqueue(self, job_id: str, queue: str) -> None:
         with self.engine.connect() as conn:  # a different connection: sees only committed rows
-            status = conn.execute(text("SELECT status FROM jobs WHERE id = :id"), {"id": job_id}).scalar_one_or_none()
+            status = conn.execute(
+                text("SELECT status FROM jobs WHERE id = :id"), {"id": job_id}
+            ).scalar_one_or_none()
         assert status == "queued", "enqueued before the job row was committed"
         if self.fail:
             raise ConnectionError("broker down")

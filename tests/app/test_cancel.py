@@ -12,7 +12,11 @@ from tests.e2e import scenario
 
 pytestmark = pytest.mark.services
 
-ENDLESS = {"algorithm": "sal", "model": {"kind": "mlp", "hidden": [16]}, "params": {"rounds": 100000, "theta_steps": 10, "ascent_steps": 5}}
+ENDLESS = {
+    "algorithm": "sal",
+    "model": {"kind": "mlp", "hidden": [16]},
+    "params": {"rounds": 100000, "theta_steps": 10, "ascent_steps": 5},
+}
 
 
 def test_a_queued_job_is_cancelled_at_once(stub_client: httpx.Client) -> None:
@@ -27,17 +31,30 @@ def test_a_queued_job_is_cancelled_at_once(stub_client: httpx.Client) -> None:
     f.assert_problem(stub_client.post("/jobs/nope/cancel"), 404)
 
 
-def test_a_running_job_stops_at_its_next_checkpoint_keeping_its_history(client: httpx.Client, pg_worker: object, row_counts) -> None:  # type: ignore[no-untyped-def]
+def test_a_running_job_stops_at_its_next_checkpoint_keeping_its_history(
+    client: httpx.Client, pg_worker: object, row_counts
+) -> None:  # type: ignore[no-untyped-def]
     dataset = f.upload_csv(client, f.frame(seed=1002)).json()
     job = client.post("/jobs", json=f.job_body(dataset["id"], **ENDLESS)).json()
-    _wait_for(lambda: client.get(f"/jobs/{job['id']}").json()["progress"]["step"] >= 2, 60, "the fit to report progress")
+    _wait_for(
+        lambda: client.get(f"/jobs/{job['id']}").json()["progress"]["step"] >= 2,
+        60,
+        "the fit to report progress",
+    )
     requested = client.post(f"/jobs/{job['id']}/cancel")
-    assert requested.status_code == 202 and requested.json()["status"] == "running" and requested.json()["cancel_requested"]
+    assert (
+        requested.status_code == 202
+        and requested.json()["status"] == "running"
+        and requested.json()["cancel_requested"]
+    )
     done = scenario.wait(client, job["id"], timeout=30)
     assert done["status"] == "cancelled" and done["finished_at"]
     history = done["result"]["history"]
     assert 2 <= len(history) < 100000 and done["progress"]["step"] < done["progress"]["total"]
     f.assert_problem(client.post(f"/jobs/{job['id']}/cancel"), 409)
     f.assert_problem(client.get(f"/jobs/{job['id']}/weights"), 409)  # a partial fit is not a model to serve
-    assert scenario.wait(client, client.post("/jobs", json=f.job_body(dataset["id"])).json()["id"])["status"] == "succeeded"
+    assert (
+        scenario.wait(client, client.post("/jobs", json=f.job_body(dataset["id"])).json()["id"])["status"]
+        == "succeeded"
+    )
     f.assert_problem(client.post(f"/jobs/{job['id']}/cancel"), 409)

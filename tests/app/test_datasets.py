@@ -24,7 +24,16 @@ def test_csv_upload_is_content_addressed(client: httpx.Client) -> None:
     assert first.status_code == 201, first.text
     body = first.json()
     assert first.headers["location"] == f"/datasets/{body['id']}"
-    assert set(body) == {"id", "name", "sha256", "n_rows", "feature_names", "target", "environments", "created_at"}
+    assert set(body) == {
+        "id",
+        "name",
+        "sha256",
+        "n_rows",
+        "feature_names",
+        "target",
+        "environments",
+        "created_at",
+    }
     assert body["name"] == "first"
     assert body["feature_names"] == ["x1", "x2", "x3"]
     assert body["target"] == "y"
@@ -87,7 +96,9 @@ def test_delete_refused_while_a_job_uses_it(stub_client: httpx.Client) -> None:
 
 def _csv(text: str) -> Callable[[httpx.Client], httpx.Response]:
     return lambda c: c.post(
-        "/datasets", files={"file": ("d.csv", text.encode(), "text/csv")}, data={"target": "y", "environment": "env"}
+        "/datasets",
+        files={"file": ("d.csv", text.encode(), "text/csv")},
+        data={"target": "y", "environment": "env"},
     )
 
 
@@ -98,7 +109,11 @@ BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]
     "missing environment column": (_csv("site,x1,y\na,1,2\n"), 422, "environment"),
     "non-numeric feature": (_csv("env,x1,x2,y\na,1,oops,2\na,2,3,3\n"), 422, "file.x2"),
     "formula cell": (_csv("env,x1,x2,y\na,1,=SUM(A1:A2),2\na,2,3,3\n"), 422, "file.x2"),
-    "formula cell =, text column": (_csv("env,x1,note,y\na,1,=HYPERLINK(\"x\"),2\na,2,ok,3\n"), 422, "file.note"),
+    "formula cell =, text column": (
+        _csv('env,x1,note,y\na,1,=HYPERLINK("x"),2\na,2,ok,3\n'),
+        422,
+        "file.note",
+    ),
     "formula cell +": (_csv("env,x1,note,y\na,1,+cmd,2\na,2,ok,3\n"), 422, "file.note"),
     "formula cell -": (_csv("env,x1,note,y\na,1,-2+3+cmd|' /C calc'!A0,2\na,2,ok,3\n"), 422, "file.note"),
     "formula cell @": (_csv("env,x1,note,y\na,1,@SUM(1),2\na,2,ok,3\n"), 422, "file.note"),
@@ -109,7 +124,9 @@ BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]
     "truncated CSV row": (_csv("env,x1,y\na,1,2\na,2"), 422, "target"),
     "truncated CSV quote": (_csv('env,x1,y\na,1,2\n"a,2,3\n'), 422, "file"),
     "json: formula environment name": (
-        lambda c: c.post("/datasets", json={"feature_names": ["a"], "environments": [{"name": "@x", "X": [[1]], "y": [1]}]}),
+        lambda c: c.post(
+            "/datasets", json={"feature_names": ["a"], "environments": [{"name": "@x", "X": [[1]], "y": [1]}]}
+        ),
         422,
         "environments[0].name",
     ),
@@ -124,7 +141,9 @@ BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]
     ),
     "empty Idempotency-Key": (
         lambda c: c.post(
-            "/datasets", files={"file": ("d.csv", GOOD.encode(), "text/csv")}, data={"target": "y", "environment": "env"},
+            "/datasets",
+            files={"file": ("d.csv", GOOD.encode(), "text/csv")},
+            data={"target": "y", "environment": "env"},
             headers={"Idempotency-Key": ""},
         ),
         422,
@@ -182,20 +201,41 @@ BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]
         422,
         "features",
     ),
-    "no file part": (lambda c: c.post("/datasets", data={"target": "y", "environment": "env"}, files={"other": ("x", b"1")}), 422, "file"),
+    "no file part": (
+        lambda c: c.post(
+            "/datasets", data={"target": "y", "environment": "env"}, files={"other": ("x", b"1")}
+        ),
+        422,
+        "file",
+    ),
     "no target field": (
-        lambda c: c.post("/datasets", files={"file": ("d.csv", GOOD.encode(), "text/csv")}, data={"environment": "env"}),
+        lambda c: c.post(
+            "/datasets", files={"file": ("d.csv", GOOD.encode(), "text/csv")}, data={"environment": "env"}
+        ),
         422,
         "target",
     ),
-    "wrong content type": (lambda c: c.post("/datasets", content=b"a,b", headers={"content-type": "text/csv"}), 422, "body"),
+    "wrong content type": (
+        lambda c: c.post("/datasets", content=b"a,b", headers={"content-type": "text/csv"}),
+        422,
+        "body",
+    ),
     "json: row length": (
-        lambda c: c.post("/datasets", json={"feature_names": ["a", "b"], "environments": [{"name": "e", "X": [[1, 2], [3]], "y": [1, 2]}]}),
+        lambda c: c.post(
+            "/datasets",
+            json={
+                "feature_names": ["a", "b"],
+                "environments": [{"name": "e", "X": [[1, 2], [3]], "y": [1, 2]}],
+            },
+        ),
         422,
         "environments[0].X",
     ),
     "json: y length": (
-        lambda c: c.post("/datasets", json={"feature_names": ["a"], "environments": [{"name": "e", "X": [[1], [2]], "y": [1]}]}),
+        lambda c: c.post(
+            "/datasets",
+            json={"feature_names": ["a"], "environments": [{"name": "e", "X": [[1], [2]], "y": [1]}]},
+        ),
         422,
         "environments[0].y",
     ),
@@ -211,28 +251,41 @@ BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]
     "json: duplicate environment": (
         lambda c: c.post(
             "/datasets",
-            json={"feature_names": ["a"], "environments": [{"name": "e", "X": [[1]], "y": [1]}, {"name": "e", "X": [[2]], "y": [2]}]},
+            json={
+                "feature_names": ["a"],
+                "environments": [{"name": "e", "X": [[1]], "y": [1]}, {"name": "e", "X": [[2]], "y": [2]}],
+            },
         ),
         422,
         "environments[1].name",
     ),
     "json: unknown key": (
-        lambda c: c.post("/datasets", json={"feature_names": ["a"], "environments": [{"name": "e", "X": [[1]], "y": [1]}], "colour": 1}),
+        lambda c: c.post(
+            "/datasets",
+            json={"feature_names": ["a"], "environments": [{"name": "e", "X": [[1]], "y": [1]}], "colour": 1},
+        ),
         422,
         "colour",
     ),
     "json: not a number": (
-        lambda c: c.post("/datasets", json={"feature_names": ["a"], "environments": [{"name": "e", "X": [["x"]], "y": [1]}]}),
+        lambda c: c.post(
+            "/datasets",
+            json={"feature_names": ["a"], "environments": [{"name": "e", "X": [["x"]], "y": [1]}]},
+        ),
         422,
         "environments[0].X[0][0]",
     ),
     "json: malformed": (
-        lambda c: c.post("/datasets", content=b'{"feature_names": [', headers={"content-type": "application/json"}),
+        lambda c: c.post(
+            "/datasets", content=b'{"feature_names": [', headers={"content-type": "application/json"}
+        ),
         422,
         None,
     ),
     "json: feature named like target": (
-        lambda c: c.post("/datasets", json={"feature_names": ["y"], "environments": [{"name": "e", "X": [[1]], "y": [1]}]}),
+        lambda c: c.post(
+            "/datasets", json={"feature_names": ["y"], "environments": [{"name": "e", "X": [[1]], "y": [1]}]}
+        ),
         422,
         "feature_names",
     ),
@@ -256,7 +309,10 @@ def test_upload_size_and_shape_limits(pg_settings, pg_app, row_counts) -> None: 
     small = create_app(pg_settings.model_copy(update={"max_upload_bytes": 100}))
     with TestClient(small) as c:
         f.assert_problem(f.upload_csv(c, f.frame()), 413)
-        big_json = {"feature_names": ["a"], "environments": [{"name": "e", "X": [[1.0]] * 50, "y": [1.0] * 50}]}
+        big_json = {
+            "feature_names": ["a"],
+            "environments": [{"name": "e", "X": [[1.0]] * 50, "y": [1.0] * 50}],
+        }
         f.assert_problem(c.post("/datasets", json=big_json), 413)
     small.state.engine.dispose()
     shaped = create_app(pg_settings.model_copy(update={"max_rows": 50, "max_features": 2}))
@@ -264,7 +320,17 @@ def test_upload_size_and_shape_limits(pg_settings, pg_app, row_counts) -> None: 
         f.assert_problem(f.upload_csv(c, f.frame(n_per_env=20)), 422, "file")  # 60 rows
         f.assert_problem(f.upload_csv(c, f.frame(n_per_env=5)), 422, "features")  # 3 features
         assert f.upload_csv(c, f.frame(seed=111, n_per_env=5), features="x1,x2").status_code == 201
-        f.assert_problem(c.post("/datasets", json={"feature_names": ["a"], "environments": [{"name": "e", "X": [[1.0]] * 51, "y": [1.0] * 51}]}), 422, "environments")
+        f.assert_problem(
+            c.post(
+                "/datasets",
+                json={
+                    "feature_names": ["a"],
+                    "environments": [{"name": "e", "X": [[1.0]] * 51, "y": [1.0] * 51}],
+                },
+            ),
+            422,
+            "environments",
+        )
     shaped.state.engine.dispose()
     assert row_counts()["jobs"] == before["jobs"]
 
@@ -272,7 +338,12 @@ def test_upload_size_and_shape_limits(pg_settings, pg_app, row_counts) -> None: 
 def test_json_metrics_round_trip_exactly(client: httpx.Client) -> None:
     rng = np.random.default_rng(5)
     X = rng.normal(size=(4, 2)) * 1e-7
-    body = {"feature_names": ["p", "q"], "environments": [{"name": "only", "X": X.tolist(), "y": [0.1, 0.2, 0.3, 0.4]}]}
-    response = client.post("/datasets", content=json.dumps(body), headers={"content-type": "application/json"})
+    body = {
+        "feature_names": ["p", "q"],
+        "environments": [{"name": "only", "X": X.tolist(), "y": [0.1, 0.2, 0.3, 0.4]}],
+    }
+    response = client.post(
+        "/datasets", content=json.dumps(body), headers={"content-type": "application/json"}
+    )
     assert response.status_code == 201
     assert response.json()["target"] == "y"

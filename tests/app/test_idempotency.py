@@ -27,7 +27,9 @@ def tenant_client(pg_settings: Settings, pg_app) -> Iterator[tuple[TestClient, f
     from app.main import create_app
 
     queue = f.RecordingQueue(pg_settings, pg_app.state.engine)
-    settings = pg_settings.model_copy(update={"auth": "keys", "max_active_jobs_per_tenant": 3, "retry_after_s": 7})
+    settings = pg_settings.model_copy(
+        update={"auth": "keys", "max_active_jobs_per_tenant": 3, "retry_after_s": 7}
+    )
     app = create_app(settings, queue=queue)
     tenant = f"tenant-{uuid.uuid4().hex[:8]}"
     with TestClient(app, headers=bearer(make_api_key(pg_app.state.engine, tenant))) as c:
@@ -50,7 +52,10 @@ def test_a_repeat_returns_the_first_response(tenant_client, pg_app) -> None:  # 
     reordered = dict(reversed(list(body.items())))  # key order is not part of the body's identity
     again = c.post("/jobs", json=reordered, headers={"Idempotency-Key": "k-1"})
     assert again.status_code == 202 and again.json() == first.json()
-    assert again.headers["location"] == first.headers["location"] and again.headers["idempotent-replayed"] == "true"
+    assert (
+        again.headers["location"] == first.headers["location"]
+        and again.headers["idempotent-replayed"] == "true"
+    )
     assert _jobs_of(pg_app, tenant) == 1 and len(queue.sent) == 1
 
     other = c.post("/jobs", json={**body, "seed": 6}, headers={"Idempotency-Key": "k-1"})
@@ -66,7 +71,9 @@ def test_keys_belong_to_a_tenant(tenant_client, pg_app) -> None:  # type: ignore
     mine = c.post("/jobs", json=body, headers={"Idempotency-Key": "shared"}).json()
     other_tenant = bearer(make_api_key(pg_app.state.engine, f"tenant-{uuid.uuid4().hex[:8]}"))
     # Another tenant's same key is its own: here the dataset is not theirs, so a 422 on dataset_id.
-    f.assert_problem(c.post("/jobs", json=body, headers={"Idempotency-Key": "shared", **other_tenant}), 422, "dataset_id")
+    f.assert_problem(
+        c.post("/jobs", json=body, headers={"Idempotency-Key": "shared", **other_tenant}), 422, "dataset_id"
+    )
     assert c.post("/jobs", json=body, headers={"Idempotency-Key": "shared"}).json()["id"] == mine["id"]
 
 
@@ -77,7 +84,9 @@ def test_in_flight_is_409_until_it_is_stale(tenant_client, pg_app) -> None:  # t
     dataset = f.upload_csv(c, f.frame(seed=803)).json()
     body = f.job_body(dataset["id"])
     with pg_app.state.sessionmaker() as session:
-        tenant_id = session.execute(text("SELECT tenant_id FROM datasets WHERE id = :id"), {"id": dataset["id"]}).scalar_one()
+        tenant_id = session.execute(
+            text("SELECT tenant_id FROM datasets WHERE id = :id"), {"id": dataset["id"]}
+        ).scalar_one()
         from app.api.schemas import JobCreate
 
         fp = idempotency.fingerprint("create_job", JobCreate.model_validate(body).model_dump(mode="json"))
@@ -96,10 +105,15 @@ def test_a_failed_request_frees_its_key(tenant_client, row_counts) -> None:  # t
     c, _, _ = tenant_client
     dataset = f.upload_csv(c, f.frame(seed=804)).json()
     before = row_counts()
-    bad = c.post("/jobs", json=f.job_body(dataset["id"], params={"steps": 0}), headers={"Idempotency-Key": "fix-me"})
+    bad = c.post(
+        "/jobs", json=f.job_body(dataset["id"], params={"steps": 0}), headers={"Idempotency-Key": "fix-me"}
+    )
     f.assert_problem(bad, 422, "params.steps")
     assert row_counts() == before
-    assert c.post("/jobs", json=f.job_body(dataset["id"]), headers={"Idempotency-Key": "fix-me"}).status_code == 202
+    assert (
+        c.post("/jobs", json=f.job_body(dataset["id"]), headers={"Idempotency-Key": "fix-me"}).status_code
+        == 202
+    )
 
 
 def test_dataset_uploads_are_idempotent(tenant_client, row_counts) -> None:  # type: ignore[no-untyped-def]
@@ -111,9 +125,16 @@ def test_dataset_uploads_are_idempotent(tenant_client, row_counts) -> None:  # t
     assert first.status_code == 201
     # A retry is a new multipart body (a new boundary): the table and name decide, not the bytes.
     again = c.post("/datasets", files=files, data=data, headers={"Idempotency-Key": "up-1"})
-    assert (again.status_code, again.json()) == (201, first.json()) and again.headers["idempotent-replayed"] == "true"
+    assert (again.status_code, again.json()) == (201, first.json()) and again.headers[
+        "idempotent-replayed"
+    ] == "true"
     before = row_counts()
-    other = c.post("/datasets", files={"file": ("d.csv", f.csv_bytes(f.frame(seed=806)), "text/csv")}, data=data, headers={"Idempotency-Key": "up-1"})
+    other = c.post(
+        "/datasets",
+        files={"file": ("d.csv", f.csv_bytes(f.frame(seed=806)), "text/csv")},
+        data=data,
+        headers={"Idempotency-Key": "up-1"},
+    )
     f.assert_problem(other, 422, "Idempotency-Key")
     assert row_counts() == before
 
@@ -128,8 +149,15 @@ def test_too_many_active_jobs_is_429_with_retry_after(tenant_client, row_counts)
     assert refused.headers["retry-after"] == "7"
     assert row_counts() == before
     assert c.post(f"/jobs/{jobs[0]['id']}/cancel").status_code == 200  # one slot frees up
-    assert c.post("/jobs", json=f.job_body(dataset["id"], seed=3), headers={"Idempotency-Key": "over"}).status_code == 202
+    assert (
+        c.post(
+            "/jobs", json=f.job_body(dataset["id"], seed=3), headers={"Idempotency-Key": "over"}
+        ).status_code
+        == 202
+    )
 
 
 def test_an_empty_key_is_a_422(keys_client: httpx.Client) -> None:
-    f.assert_problem(keys_client.post("/jobs", json={}, headers={"Idempotency-Key": ""}), 422, "Idempotency-Key")
+    f.assert_problem(
+        keys_client.post("/jobs", json={}, headers={"Idempotency-Key": ""}), 422, "Idempotency-Key"
+    )

@@ -21,13 +21,18 @@ def dataset_ids(client: httpx.Client) -> dict[str, str]:
 
 
 def test_create_job_is_queued_after_commit(stub_client: httpx.Client, stub_queue, dataset_ids) -> None:  # type: ignore[no-untyped-def]
-    response = stub_client.post("/jobs", json=f.job_body(dataset_ids["regression"], params={"steps": 10}, seed=3))
+    response = stub_client.post(
+        "/jobs", json=f.job_body(dataset_ids["regression"], params={"steps": 10}, seed=3)
+    )
     assert response.status_code == 202, response.text
     job = response.json()
     assert response.headers["location"] == f"/jobs/{job['id']}"
     assert job["status"] == "queued"
     assert job["progress"] == {"step": 0, "total": None}
-    assert job["params"] == {**{s.name: s.default for s in ALGORITHMS["erm"].params_type.describe()}, "steps": 10}
+    assert job["params"] == {
+        **{s.name: s.default for s in ALGORITHMS["erm"].params_type.describe()},
+        "steps": 10,
+    }
     assert job["test_environments"] == ["c"]
     assert job["result"] is None and job["error"] is None
     assert stub_queue.sent == [(job["id"], "sal")]
@@ -69,9 +74,12 @@ def test_list_jobs_paginates_and_filters(stub_client: httpx.Client, dataset_ids)
             break
     assert seen == ids[::-1]
     assert all(
-        j["status"] == "queued" for j in stub_client.get("/jobs", params={"status": "queued", "dataset_id": dataset}).json()["items"]
+        j["status"] == "queued"
+        for j in stub_client.get("/jobs", params={"status": "queued", "dataset_id": dataset}).json()["items"]
     )
-    assert stub_client.get("/jobs", params={"status": "succeeded", "dataset_id": dataset}).json()["items"] == []
+    assert (
+        stub_client.get("/jobs", params={"status": "succeeded", "dataset_id": dataset}).json()["items"] == []
+    )
     assert stub_client.get("/jobs", params={"algorithm": "nope"}).json()["items"] == []
 
 
@@ -120,7 +128,9 @@ BAD_JOBS["parameter above its range"] = ({"params": {"steps": 10**9}}, "params.s
 
 
 @pytest.mark.parametrize("case", list(BAD_JOBS), ids=list(BAD_JOBS))
-def test_bad_job_is_a_problem_and_stores_nothing(case: str, stub_client: httpx.Client, stub_queue, dataset_ids, row_counts) -> None:  # type: ignore[no-untyped-def]
+def test_bad_job_is_a_problem_and_stores_nothing(
+    case: str, stub_client: httpx.Client, stub_queue, dataset_ids, row_counts
+) -> None:  # type: ignore[no-untyped-def]
     overrides, field = BAD_JOBS[case]
     body = {**f.job_body(dataset_ids["regression"]), **overrides}
     if body["dataset_id"] is None:
@@ -151,7 +161,10 @@ def test_algorithms_come_from_the_registry(client: httpx.Client) -> None:
         cls = ALGORITHMS[entry["name"]]
         assert entry["min_environments"] == cls.min_environments
         assert [p["name"] for p in entry["params"]] == [s.name for s in cls.params_type.describe()]
-        assert all({"name", "type", "default", "doc", "low", "high", "choices", "grid"} <= set(p) for p in entry["params"])
+        assert all(
+            {"name", "type", "default", "doc", "low", "high", "choices", "grid"} <= set(p)
+            for p in entry["params"]
+        )
 
 
 def test_healthz(client: httpx.Client) -> None:

@@ -32,22 +32,40 @@ def body(dataset: str, **overrides: Any) -> dict[str, Any]:
     return out
 
 
-def test_a_sweep_queues_one_job_per_trial_after_commit(stub_client: httpx.Client, stub_queue, dataset_id: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_sweep_queues_one_job_per_trial_after_commit(
+    stub_client: httpx.Client, stub_queue, dataset_id: str
+) -> None:  # type: ignore[no-untyped-def]
     response = stub_client.post("/sweeps", json=body(dataset_id))
     assert response.status_code == 202, response.text
     sweep = response.json()
     assert response.headers["location"] == f"/sweeps/{sweep['id']}"
-    assert sweep["status"] == "running" and sweep["selection"] == "train_env_validation" and not sweep["oracle"]
+    assert (
+        sweep["status"] == "running" and sweep["selection"] == "train_env_validation" and not sweep["oracle"]
+    )
     assert sweep["test_environments"] == ["c"]
     defaults = {s.name: s.default for s in get_algorithm("ridge").params_type.describe()}
     assert sweep["algorithms"]["ridge"] == [{**defaults, "lambda_": 0.01}, {**defaults, "lambda_": 1.0}]
-    assert sweep["progress"] == {"total": 6, "queued": 6, "running": 0, "succeeded": 0, "failed": 0, "cancelled": 0, "done": 0}
+    assert sweep["progress"] == {
+        "total": 6,
+        "queued": 6,
+        "running": 0,
+        "succeeded": 0,
+        "failed": 0,
+        "cancelled": 0,
+        "done": 0,
+    }
     assert len(stub_queue.sent) == 6  # each job's row was committed before its id was sent
     jobs = [stub_client.get(f"/jobs/{job_id}").json() for job_id, _ in stub_queue.sent]
     assert {j["sweep_id"] for j in jobs} == {sweep["id"]}
     assert all(j["validation"] == {"fraction": 0.2} and j["test_environments"] == ["c"] for j in jobs)
-    assert sorted((j["algorithm"], j["params"].get("lambda_"), j["seed"]) for j in jobs)[:2] == [("erm", None, 0), ("erm", None, 1)]
-    assert jobs[0]["reproducibility"]["dataset_sha256"] == stub_client.get(f"/datasets/{dataset_id}").json()["sha256"]
+    assert sorted((j["algorithm"], j["params"].get("lambda_"), j["seed"]) for j in jobs)[:2] == [
+        ("erm", None, 0),
+        ("erm", None, 1),
+    ]
+    assert (
+        jobs[0]["reproducibility"]["dataset_sha256"]
+        == stub_client.get(f"/datasets/{dataset_id}").json()["sha256"]
+    )
     listed = stub_client.get("/sweeps", params={"limit": 200}).json()["items"]
     assert sweep["id"] in [s["id"] for s in listed]
 
@@ -59,7 +77,11 @@ def test_default_grids_and_leave_one_env_out(stub_client: httpx.Client, stub_que
     n_grid = len(get_algorithm("lasso").params_type.search_space()["lambda_"])
     assert sweep["progress"]["total"] == n_grid * (2 + 1)  # a job per fold, and one on both
     jobs = [stub_client.get(f"/jobs/{job_id}").json() for job_id, _ in stub_queue.sent]
-    folds = sorted((j["train_environments"], (j["validation"] or {}).get("environments")) for j in jobs if j["validation"])
+    folds = sorted(
+        (j["train_environments"], (j["validation"] or {}).get("environments"))
+        for j in jobs
+        if j["validation"]
+    )
     assert folds[0] == (["a"], ["b"]) and folds[-1] == (["b"], ["a"])
 
 
@@ -80,7 +102,9 @@ def test_default_grids_and_leave_one_env_out(stub_client: httpx.Client, stub_que
         ({"dataset_id": "missing"}, "dataset_id"),
     ],
 )
-def test_bad_sweeps_are_422_and_store_nothing(stub_client: httpx.Client, stub_queue, dataset_id: str, overrides: dict[str, Any], field: str) -> None:  # type: ignore[no-untyped-def]
+def test_bad_sweeps_are_422_and_store_nothing(
+    stub_client: httpx.Client, stub_queue, dataset_id: str, overrides: dict[str, Any], field: str
+) -> None:  # type: ignore[no-untyped-def]
     before = len(stub_client.get("/sweeps", params={"limit": 200}).json()["items"])
     f.assert_problem(stub_client.post("/sweeps", json=body(dataset_id, **overrides)), 422, field)
     assert stub_queue.sent == []

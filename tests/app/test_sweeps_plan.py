@@ -39,7 +39,10 @@ def test_random_search_is_seeded_and_in_range() -> None:
         ({"n_trials": 3}, "algorithms.ridge.n_trials"),
         ({"grid": {"lambda_": []}}, "algorithms.ridge.grid.lambda_"),
         ({"grid": {}, "random": {}, "n_trials": 1}, "algorithms.ridge"),
-        ({"random": {"lambda_": {"low": 0.0, "high": 1.0, "log": True}}, "n_trials": 1}, "algorithms.ridge.random.lambda_"),
+        (
+            {"random": {"lambda_": {"low": 0.0, "high": 1.0, "log": True}}, "n_trials": 1},
+            "algorithms.ridge.random.lambda_",
+        ),
         ({"grid": {"lambda_": list(range(1, 1001)), "steps": list(range(1, 1001))}}, "algorithms.ridge.grid"),
     ],
 )
@@ -51,7 +54,12 @@ def test_bad_searches_name_their_field(search: dict[str, Any], field: str) -> No
 
 def test_trials_per_selection_policy() -> None:
     algorithms = {"ridge": [{"lambda_": 0.1}, {"lambda_": 1.0}], "erm": [{}]}
-    common = {"algorithms": algorithms, "seeds": [0, 1], "train_environments": ["a", "b", "c"], "validation_fraction": 0.2}
+    common = {
+        "algorithms": algorithms,
+        "seeds": [0, 1],
+        "train_environments": ["a", "b", "c"],
+        "validation_fraction": 0.2,
+    }
     tv = plan_trials(selection="train_env_validation", **common)
     assert len(tv) == 3 * 2 and all(t.validation == {"fraction": 0.2} and t.fold is None for t in tv)
     oracle = plan_trials(selection="oracle", **common)
@@ -68,9 +76,17 @@ def test_trials_per_selection_policy() -> None:
 def _result(val: float, test: dict[str, float], w: list[float] | None = None) -> dict[str, Any]:
     errors = list(test.values())
     return {
-        "environments": [{"name": k, "split": "test", "n_rows": 10, "rmse": v, "mse": v * v, "mae": v} for k, v in test.items()],
-        "summary": {"metric": "rmse", "mean_error": sum(errors) / len(errors), "std_error": 0.0,
-                    "worst_error": max(errors), "worst_environment": max(test, key=test.__getitem__)},  # fmt: skip
+        "environments": [
+            {"name": k, "split": "test", "n_rows": 10, "rmse": v, "mse": v * v, "mae": v}
+            for k, v in test.items()
+        ],
+        "summary": {
+            "metric": "rmse",
+            "mean_error": sum(errors) / len(errors),
+            "std_error": 0.0,
+            "worst_error": max(errors),
+            "worst_environment": max(test, key=test.__getitem__),
+        },  # fmt: skip
         "validation": {"metric": "mse", "error": val, "n_rows": 5, "environments": []},
         "coefficients": {"x1": 1.0, "x2": 2.0},
         "covariate_weights": None if w is None else {"x1": w[0], "x2": w[1]},
@@ -107,7 +123,9 @@ def test_selection_picks_the_lowest_mean_validation_error_and_ranks_by_test_erro
     assert board["algorithms"][0]["covariate_weights"] == {"x1": 4.0, "x2": 1.0}
     assert board["oracle"] is False and board["note"] is None
 
-    oracle = leaderboard(selection="oracle", algorithms={"ridge": [small, large]}, seeds=[0, 1], trials=trials[:4])
+    oracle = leaderboard(
+        selection="oracle", algorithms={"ridge": [small, large]}, seeds=[0, 1], trials=trials[:4]
+    )
     assert oracle["algorithms"][0]["selected_params"] == small  # the test error decides
     assert oracle["oracle"] is True and "oracle" in oracle["note"]
 
@@ -121,7 +139,12 @@ def test_a_candidate_with_a_failed_trial_does_not_compete() -> None:
         _outcome(4, "ridge", b, 1, _result(0.2, {"t": 0.6})),
         _outcome(5, "irm", {}, 0, None, status="failed"),
     ]
-    board = leaderboard(selection="train_env_validation", algorithms={"ridge": [a, b], "irm": [{}]}, seeds=[0, 1], trials=trials)
+    board = leaderboard(
+        selection="train_env_validation",
+        algorithms={"ridge": [a, b], "irm": [{}]},
+        seeds=[0, 1],
+        trials=trials,
+    )
     (ridge,) = board["algorithms"]
     assert ridge["selected_params"] == b and ridge["failed_trials"] == 1
     assert ridge["candidates"] == [{"params": a, "score": None}, {"params": b, "score": pytest.approx(0.2)}]

@@ -11,14 +11,21 @@ from tests.app import factories as f
 
 
 def _from_csv(df, **kw):  # type: ignore[no-untyped-def]
-    return tables.from_file(f.csv_bytes(df), filename="d.csv", target="y", environment="env", features=None, **kw)
+    return tables.from_file(
+        f.csv_bytes(df), filename="d.csv", target="y", environment="env", features=None, **kw
+    )
 
 
 def test_csv_parquet_and_arrays_hash_alike() -> None:
     df = f.frame(seed=1)
     from_csv = _from_csv(df)
-    from_parquet = tables.from_file(f.parquet_bytes(df), filename="d.parquet", target="y", environment="env", features=None)
-    arrays = [(e, g[["x1", "x2", "x3"]].to_numpy().tolist(), g["y"].tolist()) for e, g in df.groupby("env", sort=False)]
+    from_parquet = tables.from_file(
+        f.parquet_bytes(df), filename="d.parquet", target="y", environment="env", features=None
+    )
+    arrays = [
+        (e, g[["x1", "x2", "x3"]].to_numpy().tolist(), g["y"].tolist())
+        for e, g in df.groupby("env", sort=False)
+    ]
     from_json = tables.from_arrays(["x1", "x2", "x3"], "y", arrays)
     assert from_csv.sha256() == from_parquet.sha256() == from_json.sha256()
     assert np.array_equal(from_csv.environment("b").X, df[df.env == "b"][["x1", "x2", "x3"]].to_numpy())
@@ -46,5 +53,7 @@ def test_parquet_round_trip_is_checked_against_the_hash() -> None:
 
 def test_errors_name_the_field() -> None:
     with pytest.raises(InvalidDataError) as err:
-        tables.from_file(b"env,x,y\na,1,2\n", filename="d.csv", target="nope", environment="env", features=None)
+        tables.from_file(
+            b"env,x,y\na,1,2\n", filename="d.csv", target="nope", environment="env", features=None
+        )
     assert err.value.field == "target"

@@ -50,8 +50,15 @@ def _unauthorised(response: httpx.Response, invalid: bool) -> None:
 )
 def test_keys_mode_requires_a_valid_key(keys_app, headers: dict[str, str], invalid: bool) -> None:  # type: ignore[no-untyped-def]
     with TestClient(keys_app) as c:
-        for method, path in [("GET", "/jobs"), ("GET", "/datasets"), ("POST", "/jobs"), ("GET", "/jobs/x/weights")]:
-            _unauthorised(c.request(method, path, headers=headers, json={} if method == "POST" else None), invalid)
+        for method, path in [
+            ("GET", "/jobs"),
+            ("GET", "/datasets"),
+            ("POST", "/jobs"),
+            ("GET", "/jobs/x/weights"),
+        ]:
+            _unauthorised(
+                c.request(method, path, headers=headers, json={} if method == "POST" else None), invalid
+            )
         assert c.get("/healthz").status_code == 200  # probes and the registry need no key
         assert c.get("/algorithms").status_code == 200
 
@@ -101,11 +108,21 @@ def test_admin_creates_lists_and_revokes_keys(keys_app) -> None:  # type: ignore
     env = {k: v for k, v in os.environ.items() if not k.startswith("SAL_")} | {"SAL_DATABASE_URL": PG_URL}
 
     def admin(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "app.admin", "keys", *args], env=env, cwd=ROOT, capture_output=True, text=True)
+        return subprocess.run(
+            [sys.executable, "-m", "app.admin", "keys", *args],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
 
     created = admin("create", "--tenant", "tenant-admin-cli")
     assert created.returncode == 0, created.stderr
-    key = next(line.split()[-1] for line in created.stdout.splitlines() if line.split()[:2] != ["key", "id"] and line.startswith("key"))
+    key = next(
+        line.split()[-1]
+        for line in created.stdout.splitlines()
+        if line.split()[:2] != ["key", "id"] and line.startswith("key")
+    )
     key_id = next(line.split()[-1] for line in created.stdout.splitlines() if line.startswith("key id"))
     with TestClient(keys_app, headers=bearer(key)) as c:
         assert c.get("/datasets").status_code == 200
@@ -125,12 +142,16 @@ def test_same_content_from_two_tenants_is_two_datasets(two_tenants: tuple[TestCl
     assert f.upload_csv(a, df).json()["id"] == first["id"]  # still content-addressed within a tenant
 
 
-def test_a_tenant_cannot_touch_anything_of_another(two_tenants: tuple[TestClient, TestClient], pg_worker: object) -> None:
+def test_a_tenant_cannot_touch_anything_of_another(
+    two_tenants: tuple[TestClient, TestClient], pg_worker: object
+) -> None:
     a, b = two_tenants
     dataset = f.upload_csv(b, f.frame(seed=703)).json()
     done = scenario.wait(b, b.post("/jobs", json=f.job_body(dataset["id"])).json()["id"])
     assert done["status"] == "succeeded"
-    queued = b.post("/jobs", json=f.job_body(dataset["id"], device="cuda")).json()  # queued, or failed without a GPU
+    queued = b.post(
+        "/jobs", json=f.job_body(dataset["id"], device="cuda")
+    ).json()  # queued, or failed without a GPU
     ids: dict[str, Any] = {"dataset": dataset["id"], "job": done["id"], "queued": queued["id"]}
 
     # Read, download, predict, cancel, delete, or use B's dataset in a job: 404 / 422 as if missing.

@@ -40,4 +40,8 @@ def test_validation_error_is_pooled_mse() -> None:
     y = np.concatenate([e.y for e in valid])
     assert pooled_error(model, valid) == np.mean((model.predict(X) - y) ** 2)
     block = validation_result(model, valid)
-    assert block["metric"] == "mse" and block["n_rows"] == 11 and [e["name"] for e in block["environments"]] == ["a", "b"]
+    assert (
+        block["metric"] == "mse"
+        and block["n_rows"] == 11
+        and [e["name"] for e in block["environments"]] == ["a", "b"]
+    )

@@ -102,7 +102,9 @@ def direct_fit(case: Case, s: synthetic.Setting) -> FitResult:
 
 
 def _fit(cls: Any, case: Case, s: synthetic.Setting) -> FitResult:
-    return cls(dict(case.params), task=case.task, seed=SEED, device="cpu").fit(s.train, feature_names=s.feature_names)  # type: ignore[arg-type]
+    return cls(dict(case.params), task=case.task, seed=SEED, device="cpu").fit(
+        s.train, feature_names=s.feature_names
+    )  # type: ignore[arg-type]
 
 
 def check_job(job: dict[str, Any], case: Case, s: synthetic.Setting) -> FitResult:
@@ -143,7 +145,9 @@ def check_job(job: dict[str, Any], case: Case, s: synthetic.Setting) -> FitResul
     return fit
 
 
-def check_weights_and_predict(client: httpx.Client, job_id: str, fit: FitResult, s: synthetic.Setting) -> None:
+def check_weights_and_predict(
+    client: httpx.Client, job_id: str, fit: FitResult, s: synthetic.Setting
+) -> None:
     """A model downloaded as safetensors predicts what the service and sal_core predict."""
     X = s.test[0].X[:25]
     response = client.get(f"/jobs/{job_id}/weights", params={"format": "safetensors"})
@@ -178,7 +182,9 @@ def run_all(client: httpx.Client, tag: str) -> None:
     """Submit every case at once (the worker drains the queue), then check each."""
     settings = {task: setting(task) for task in ("regression", "classification")}
     datasets = {task: upload(client, s, f"{tag}-selection-bias-{task}") for task, s in settings.items()}
-    submitted = [(case, submit(client, datasets[case.task]["id"], case, settings[case.task])) for case in cases()]
+    submitted = [
+        (case, submit(client, datasets[case.task]["id"], case, settings[case.task])) for case in cases()
+    ]
     for case, job in submitted:
         assert job["status"] == "queued"
         done = wait(client, job["id"])

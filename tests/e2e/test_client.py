@@ -40,9 +40,9 @@ def _differences(a: Path, b: Path) -> list[str]:
 def test_checked_in_client_is_in_step_with_the_api(tmp_path: Path) -> None:
     out = tmp_path / "clients" / "python"
     subprocess.run(["bash", str(ROOT / "scripts" / "gen_client.sh"), str(out)], check=True, cwd=ROOT)
-    assert (tmp_path / "clients" / "openapi.json").read_text() == (ROOT / "clients" / "openapi.json").read_text(), (
-        "clients/openapi.json is stale: run bash scripts/gen_client.sh"
-    )
+    assert (tmp_path / "clients" / "openapi.json").read_text() == (
+        ROOT / "clients" / "openapi.json"
+    ).read_text(), "clients/openapi.json is stale: run bash scripts/gen_client.sh"
     assert _differences(out, CLIENT) == [], "clients/python is stale: run bash scripts/gen_client.sh"
 
 
@@ -61,12 +61,18 @@ def test_operation_ids_are_readable() -> None:
 def test_client_uploads_submits_polls_and_downloads(embedded: str, embedded_data_dir: Path) -> None:
     # A key made by the admin command, as a user of a keyed deployment would (the embedded
     # instance runs single-user, where a key still acts as its own tenant).
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SAL_")} | {"SAL_DATA_DIR": str(embedded_data_dir)}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SAL_")} | {
+        "SAL_DATA_DIR": str(embedded_data_dir)
+    }
     created = subprocess.run(
         [sys.executable, "-m", "app.admin", "keys", "create", "--tenant", "client-e2e"],
         env=env, cwd=ROOT, capture_output=True, text=True, check=True,
     )  # fmt: skip
-    token = next(line.split()[-1] for line in created.stdout.splitlines() if line.startswith("key ") and "id" not in line.split()[1])
+    token = next(
+        line.split()[-1]
+        for line in created.stdout.splitlines()
+        if line.startswith("key ") and "id" not in line.split()[1]
+    )
     sys.path.insert(0, str(CLIENT))
     try:
         from sal_client import AuthenticatedClient
@@ -95,7 +101,12 @@ def test_client_uploads_submits_polls_and_downloads(embedded: str, embedded_data
         dataset = create_dataset.sync(client=client, body=upload)
         assert isinstance(dataset, DatasetPublic), dataset
         body = JobCreate.from_dict(
-            {"dataset_id": dataset.id, "algorithm": "erm", "train_environments": [e.name for e in s.train], "device": "cpu"}
+            {
+                "dataset_id": dataset.id,
+                "algorithm": "erm",
+                "train_environments": [e.name for e in s.train],
+                "device": "cpu",
+            }
         )
         job = create_job.sync(client=client, body=body)
         assert isinstance(job, JobPublic), job

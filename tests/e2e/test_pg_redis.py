@@ -22,7 +22,9 @@ def test_readyz(client: httpx.Client) -> None:
     assert client.get("/readyz").json() == {"database": "ok", "broker": "ok"}
 
 
-def test_a_duplicate_delivery_through_the_broker_runs_once(client: httpx.Client, pg_worker, pg_app, row_counts) -> None:  # type: ignore[no-untyped-def]
+def test_a_duplicate_delivery_through_the_broker_runs_once(
+    client: httpx.Client, pg_worker, pg_app, row_counts
+) -> None:  # type: ignore[no-untyped-def]
     skipped_before = pg_worker.log().count("'skipped'")
     dataset = f.upload_csv(client, f.frame(seed=501)).json()
     job = client.post("/jobs", json=f.job_body(dataset["id"])).json()
@@ -34,7 +36,9 @@ def test_a_duplicate_delivery_through_the_broker_runs_once(client: httpx.Client,
         assert time.monotonic() < deadline, pg_worker.log()[-3000:]
         time.sleep(0.1)
     with pg_app.state.engine.connect() as conn:
-        results = conn.execute(text("SELECT count(*) FROM job_results WHERE job_id = :id"), {"id": job["id"]}).scalar_one()
+        results = conn.execute(
+            text("SELECT count(*) FROM job_results WHERE job_id = :id"), {"id": job["id"]}
+        ).scalar_one()
     assert results == 1
 
 
@@ -45,7 +49,9 @@ def test_predict_rejects_bad_rows(client: httpx.Client, pg_worker, row_counts) -
     before = row_counts()
     f.assert_problem(client.post(url, json={"X": [[1.0, 2.0]]}), 422, "X[0]")
     f.assert_problem(client.post(url, json={"rows": [{"x1": 1.0, "x2": 2.0}]}), 422, "rows[0].x3")
-    f.assert_problem(client.post(url, json={"rows": [{"x1": 1, "x2": 2, "x3": 3, "x4": 4}]}), 422, "rows[0].x4")
+    f.assert_problem(
+        client.post(url, json={"rows": [{"x1": 1, "x2": 2, "x3": 3, "x4": 4}]}), 422, "rows[0].x4"
+    )
     f.assert_problem(client.post(url, json={}), 422, "X")
     f.assert_problem(client.post(url, json={"X": [[1, 2, 3]], "rows": []}), 422, "X")
     f.assert_problem(client.post(url, json={"X": [["a", 2, 3]]}), 422, "X[0][0]")

@@ -42,7 +42,11 @@ def finished(client: httpx.Client, pg_worker: object, setting: synthetic.Setting
     body = {
         "dataset_id": dataset["id"],
         "train_environments": [e.name for e in setting.train],
-        "algorithms": {"erm": {}, "ridge": {"grid": {"lambda_": [0.01, 10.0]}}, "sal": {"grid": {"lambda_": [1.0]}}},
+        "algorithms": {
+            "erm": {},
+            "ridge": {"grid": {"lambda_": [0.01, 10.0]}},
+            "sal": {"grid": {"lambda_": [1.0]}},
+        },
         "seeds": [0, 1],
         "selection": "train_env_validation",
         "device": "cpu",
@@ -52,7 +56,9 @@ def finished(client: httpx.Client, pg_worker: object, setting: synthetic.Setting
     return wait_sweep(client, response.json()["id"])
 
 
-def test_a_small_sweep_selects_what_sal_core_selects(finished: dict[str, Any], setting: synthetic.Setting) -> None:
+def test_a_small_sweep_selects_what_sal_core_selects(
+    finished: dict[str, Any], setting: synthetic.Setting
+) -> None:
     assert finished["status"] == "succeeded", finished
     assert finished["progress"]["succeeded"] == finished["progress"]["total"] == 8
     board = finished["leaderboard"]
@@ -75,8 +81,12 @@ def test_a_small_sweep_selects_what_sal_core_selects(finished: dict[str, Any], s
     ridge = next(r for r in board["algorithms"] if r["algorithm"] == "ridge")
     assert ridge["selected_params"]["lambda_"] == chosen
     assert ridge["selection_score"] == pytest.approx(statistics.fmean(scores[chosen]), rel=1e-9)
-    assert ridge["mean_error"]["mean"] == pytest.approx(statistics.fmean(s.mean_error for s in tests[chosen]), rel=1e-9)
-    assert ridge["worst_error"]["std"] == pytest.approx(statistics.stdev(s.worst_error for s in tests[chosen]), rel=1e-9)
+    assert ridge["mean_error"]["mean"] == pytest.approx(
+        statistics.fmean(s.mean_error for s in tests[chosen]), rel=1e-9
+    )
+    assert ridge["worst_error"]["std"] == pytest.approx(
+        statistics.stdev(s.worst_error for s in tests[chosen]), rel=1e-9
+    )
     assert [c["score"] is not None for c in ridge["candidates"]] == [True, True]
     assert set(ridge["environments"]) == {e.name for e in setting.test}
     sal = next(r for r in board["algorithms"] if r["algorithm"] == "sal")
@@ -133,7 +143,11 @@ def test_leave_one_env_out_and_oracle_sweeps(client: httpx.Client, pg_worker: ob
     assert loeo["status"] == "succeeded" and loeo["progress"]["total"] == 6
     (row,) = loeo["leaderboard"]["algorithms"]
     assert row["selection_score"] is not None and len(row["jobs"]) == 1
-    assert oracle["status"] == "succeeded" and oracle["oracle"] is True and oracle["leaderboard"]["oracle"] is True
+    assert (
+        oracle["status"] == "succeeded"
+        and oracle["oracle"] is True
+        and oracle["leaderboard"]["oracle"] is True
+    )
     (best,) = oracle["leaderboard"]["algorithms"]
     assert best["selection_score"] == pytest.approx(best["mean_error"]["mean"])  # selected on test error
     text = client.get(f"/sweeps/{oracle['id']}/report", params={"format": "markdown"}).text

@@ -43,7 +43,9 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
 
 
 @pytest.fixture
-def fault_settings(private_pg: PrivatePostgres, private_redis: PrivateRedis, tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
+def fault_settings(
+    private_pg: PrivatePostgres, private_redis: PrivateRedis, tmp_path: Path, request: pytest.FixtureRequest
+) -> Settings:
     """Short leases so that recovery takes seconds: lease 3 s, heartbeat 1 s, reaper every 1 s,
     unclaimed jobs re-sent after 4 s, two attempts."""
     database = "faults_" + request.node.name.lower().replace("[", "_").replace("]", "")[:40]
@@ -65,5 +67,3 @@ def fault_engine(fault_settings: Settings) -> Iterator[Engine]:
     engine = make_engine(fault_settings.database_url)
     yield engine
     engine.dispose()
-
-

@@ -20,7 +20,11 @@ from app.db.session import make_engine
 from app.settings import Settings
 from tests.conftest import ROOT, Proc, _wait_for, free_port, service_env
 
-PG_BIN = Path(sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1]) if glob.glob("/usr/lib/postgresql/*/bin") else None
+PG_BIN = (
+    Path(sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1])
+    if glob.glob("/usr/lib/postgresql/*/bin")
+    else None
+)
 
 
 def _as_postgres(args: list[str]) -> list[str]:
@@ -78,7 +82,19 @@ class PrivateRedis:
 
     def start(self) -> None:
         # No persistence: a restart loses every queued message, the worst case.
-        args = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(self.root)]
+        args = [
+            "redis-server",
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(self.root),
+        ]
         self.proc = Proc(args, dict(os.environ), self.root / f"redis-{time.monotonic_ns()}.log")
         import redis
 
@@ -96,11 +112,24 @@ class PrivateRedis:
             self.proc = None
 
 
-def start_api(settings: Settings, log_path: Path, *, workers: int = 1, auth: str = "single-user") -> tuple[Proc, str]:
+def start_api(
+    settings: Settings, log_path: Path, *, workers: int = 1, auth: str = "single-user"
+) -> tuple[Proc, str]:
     """The API as its own uvicorn process (``--workers N`` processes); returns it and its base URL."""
     port = free_port()
     env = service_env(settings) | {"SAL_AUTH": auth}
-    args = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
+    args = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "app.main:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
     proc = Proc(args, env, log_path, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
 

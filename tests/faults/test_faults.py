@@ -27,12 +27,20 @@ from tests.faults.servers import PrivatePostgres, PrivateRedis, start_api
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
 # A SAL fit on a small MLP: ~2.5 s of set-up in a fresh process, then ~15 ms per round.
-LONG = {"algorithm": "sal", "model": {"kind": "mlp", "hidden": [16]}, "params": {"rounds": 200, "theta_steps": 10, "ascent_steps": 5}}
+LONG = {
+    "algorithm": "sal",
+    "model": {"kind": "mlp", "hidden": [16]},
+    "params": {"rounds": 200, "theta_steps": 10, "ascent_steps": 5},
+}
 
 
 def _results(engine: Engine, job_id: str) -> int:
     with engine.connect() as conn:
-        return int(conn.execute(text("SELECT count(*) FROM job_results WHERE job_id = :id"), {"id": job_id}).scalar_one())
+        return int(
+            conn.execute(
+                text("SELECT count(*) FROM job_results WHERE job_id = :id"), {"id": job_id}
+            ).scalar_one()
+        )
 
 
 def _wait_running(client: httpx.Client, job_id: str, attempt: int, timeout: float = 60) -> dict[str, Any]:
@@ -41,7 +49,11 @@ def _wait_running(client: httpx.Client, job_id: str, attempt: int, timeout: floa
 
     def mid_fit() -> bool:
         state.update(client.get(f"/jobs/{job_id}").json())
-        return state["status"] == "running" and len(state["attempts"]) == attempt and state["progress"]["step"] >= 1
+        return (
+            state["status"] == "running"
+            and len(state["attempts"]) == attempt
+            and state["progress"]["step"] >= 1
+        )
 
     _wait_for(mid_fit, timeout, f"job {job_id} attempt {attempt} mid-fit")
     return state
@@ -55,7 +67,9 @@ def _kill_pool_child(job: dict[str, Any], worker: Proc) -> None:
     os.kill(pid, signal.SIGKILL)
 
 
-def test_a_worker_killed_mid_fit_is_retried_or_fails_worker_lost(fault_settings: Settings, fault_engine: Engine, tmp_path: Path) -> None:
+def test_a_worker_killed_mid_fit_is_retried_or_fails_worker_lost(
+    fault_settings: Settings, fault_engine: Engine, tmp_path: Path
+) -> None:
     worker = start_worker(fault_settings, tmp_path / "worker.log")
     app = create_app(fault_settings)
     try:
@@ -89,7 +103,10 @@ def test_redis_restarted_with_jobs_queued_and_running(
         with TestClient(app) as client:
             dataset = f.upload_csv(client, f.frame(seed=902)).json()
             body = {**LONG, "params": {**LONG["params"], "rounds": 60}}
-            jobs = [client.post("/jobs", json=f.job_body(dataset["id"], seed=i, **body)).json()["id"] for i in range(4)]
+            jobs = [
+                client.post("/jobs", json=f.job_body(dataset["id"], seed=i, **body)).json()["id"]
+                for i in range(4)
+            ]
             _wait_running(client, jobs[0], 1)  # one running, three queued
             private_redis.stop()  # every queued message and the unacked one are gone
             time.sleep(1)
@@ -113,10 +130,17 @@ def test_postgres_restarted_the_api_is_503_meanwhile_and_recovers(
         with httpx.Client(base_url=base, timeout=10) as client:
             dataset = f.upload_csv(client, f.frame(seed=903)).json()
             body = {**LONG, "params": {**LONG["params"], "rounds": 60}}
-            jobs = [client.post("/jobs", json=f.job_body(dataset["id"], seed=i, **body)).json()["id"] for i in range(3)]
+            jobs = [
+                client.post("/jobs", json=f.job_body(dataset["id"], seed=i, **body)).json()["id"]
+                for i in range(3)
+            ]
             _wait_running(client, jobs[0], 1)
             private_pg.stop()
-            for response in (client.get(f"/jobs/{jobs[0]}"), client.get("/jobs"), client.post("/jobs", json=f.job_body(dataset["id"]))):
+            for response in (
+                client.get(f"/jobs/{jobs[0]}"),
+                client.get("/jobs"),
+                client.post("/jobs", json=f.job_body(dataset["id"])),
+            ):
                 problem = f.assert_problem(response, 503)
                 assert problem["type"] == "/problems/unavailable" and response.headers["retry-after"]
             time.sleep(2)
@@ -132,19 +156,27 @@ def test_postgres_restarted_the_api_is_503_meanwhile_and_recovers(
         worker.stop()
 
 
-def test_200_concurrent_posts_with_20_keys_make_20_jobs(fault_settings: Settings, fault_engine: Engine, tmp_path: Path) -> None:
+def test_200_concurrent_posts_with_20_keys_make_20_jobs(
+    fault_settings: Settings, fault_engine: Engine, tmp_path: Path
+) -> None:
     # Two API processes share the unique constraint; no worker, so the jobs stay queued.
     api, base = start_api(fault_settings, tmp_path / "api.log", workers=2, auth="keys")
     try:
         headers = bearer(make_api_key(fault_engine, "concurrency"))
-        with httpx.Client(base_url=base, timeout=60, headers=headers, limits=httpx.Limits(max_connections=64)) as client:
+        with httpx.Client(
+            base_url=base, timeout=60, headers=headers, limits=httpx.Limits(max_connections=64)
+        ) as client:
             dataset = f.upload_csv(client, f.frame(seed=904)).json()
             requests = [(f"key-{i % 20}", f.job_body(dataset["id"], seed=i % 20)) for i in range(200)]
 
             def post(item: tuple[str, dict[str, Any]]) -> tuple[str, int, str | None]:
                 key, body = item
                 response = client.post("/jobs", json=body, headers={"Idempotency-Key": key})
-                return key, response.status_code, response.json().get("id") if response.status_code == 202 else None
+                return (
+                    key,
+                    response.status_code,
+                    response.json().get("id") if response.status_code == 202 else None,
+                )
 
             with ThreadPoolExecutor(max_workers=50) as pool:
                 outcomes = list(pool.map(post, requests))
@@ -153,9 +185,16 @@ def test_200_concurrent_posts_with_20_keys_make_20_jobs(fault_settings: Settings
         for key, status, job_id in outcomes:
             if status == 202:
                 ids[key].add(str(job_id))
-        assert len(ids) == 20 and all(len(v) == 1 for v in ids.values())  # one job per key, every replay the same
+        assert len(ids) == 20 and all(
+            len(v) == 1 for v in ids.values()
+        )  # one job per key, every replay the same
         with fault_engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM jobs")).scalar_one() == 20
-            assert conn.execute(text("SELECT count(*) FROM idempotency_keys WHERE status_code = 202")).scalar_one() == 20
+            assert (
+                conn.execute(
+                    text("SELECT count(*) FROM idempotency_keys WHERE status_code = 202")
+                ).scalar_one()
+                == 20
+            )
     finally:
         api.stop()

@@ -31,7 +31,9 @@ def sal(url: str, *args: str, ok: bool = True) -> Any:
 def dataset(embedded: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     csv = tmp_path_factory.mktemp("cli") / "sb.csv"
     csv.write_bytes(scenario.to_csv(scenario.setting("regression")))
-    out = sal(embedded, "--json", "datasets", "upload", str(csv), "--target", "outcome", "--environment", "site")
+    out = sal(
+        embedded, "--json", "datasets", "upload", str(csv), "--target", "outcome", "--environment", "site"
+    )
     return json.loads(out.stdout)  # type: ignore[no-any-return]
 
 
@@ -39,7 +41,9 @@ def test_upload_prints_a_table_by_default(embedded: str, dataset: dict[str, Any]
     csv = tmp_path / "again.csv"
     csv.write_bytes(scenario.to_csv(scenario.setting("regression")))
     out = sal(embedded, "datasets", "upload", str(csv), "--target", "outcome", "--environment", "site").stdout
-    assert dataset["id"] in out and "environment" in out and "r=1.7" in out  # the same content: the same dataset
+    assert (
+        dataset["id"] in out and "environment" in out and "r=1.7" in out
+    )  # the same content: the same dataset
 
 
 def test_jobs_submit_watch_get_download(embedded: str, dataset: dict[str, Any], tmp_path: Path) -> None:
@@ -50,7 +54,9 @@ def test_jobs_submit_watch_get_download(embedded: str, dataset: dict[str, Any], 
     watched = sal(embedded, "jobs", "watch", job["id"]).stdout
     assert f"job {job['id']} succeeded" in watched and "Mean_Error" in watched
     got = json.loads(sal(embedded, "--json", "jobs", "get", job["id"]).stdout)
-    assert got["status"] == "succeeded" and set(got["result"]["covariate_weights"]) == set(dataset["feature_names"])
+    assert got["status"] == "succeeded" and set(got["result"]["covariate_weights"]) == set(
+        dataset["feature_names"]
+    )
     target = tmp_path / "m.safetensors"
     assert "wrote" in sal(embedded, "jobs", "download", job["id"], "-o", str(target)).stdout
     assert target.read_bytes()[8:9] == b"{"  # safetensors: an 8-byte header length, then JSON

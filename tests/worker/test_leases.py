@@ -38,7 +38,9 @@ def sessions(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
     engine.dispose()
 
 
-SETTINGS = Settings(lease_s=3, heartbeat_s=1, max_attempts=2, requeue_after_s=30, task_soft_time_limit=50, task_time_limit=100)
+SETTINGS = Settings(
+    lease_s=3, heartbeat_s=1, max_attempts=2, requeue_after_s=30, task_soft_time_limit=50, task_time_limit=100
+)
 
 
 def _job(sessions: sessionmaker[Session], **fields: Any) -> str:
@@ -91,7 +93,9 @@ def test_a_lost_worker_is_retried_then_failed_worker_lost(sessions: sessionmaker
     assert [a["number"] for a in job.attempts] == [1, 2] and all(a["worker"] == "w:1" for a in job.attempts)
 
 
-def test_past_the_hard_limit_is_a_timeout_and_a_requested_cancel_ends_cancelled(sessions: sessionmaker[Session]) -> None:
+def test_past_the_hard_limit_is_a_timeout_and_a_requested_cancel_ends_cancelled(
+    sessions: sessionmaker[Session],
+) -> None:
     slow, cancelled = _job(sessions), _job(sessions)
     _claim(sessions, slow)
     _claim(sessions, cancelled)
@@ -99,7 +103,9 @@ def test_past_the_hard_limit_is_a_timeout_and_a_requested_cancel_ends_cancelled(
         repo.cancel_job(s, cancelled, tenant_id=DEFAULT_TENANT_ID)
         s.commit()
     counts, sent = _reap(sessions, SETTINGS.task_time_limit + 5)
-    assert counts == {"requeued": 0, "failed": 1, "cancelled": 1, "resent": 0, "skipped": 0} and sent.sent == []
+    assert (
+        counts == {"requeued": 0, "failed": 1, "cancelled": 1, "resent": 0, "skipped": 0} and sent.sent == []
+    )
     assert (_row(sessions, slow).error or {})["type"] == "timeout"
     assert _row(sessions, cancelled).status == "cancelled"
 
@@ -112,7 +118,10 @@ def test_a_stale_attempt_cannot_write(sessions: sessionmaker[Session]) -> None:
     with sessions() as s:
         assert repo.report_progress(s, job_id, 1, 2, attempt=first) is False
         assert repo.finish_job(s, job_id, {}, b"w", "sha", attempt=first) is None
-        assert repo.fail_job(s, job_id, {"type": "x", "message": ""}, from_status=["running"], attempt=first) is False
+        assert (
+            repo.fail_job(s, job_id, {"type": "x", "message": ""}, from_status=["running"], attempt=first)
+            is False
+        )
         assert repo.finish_job(s, job_id, {}, b"w", "sha", attempt=second) == "succeeded"
         s.commit()
 

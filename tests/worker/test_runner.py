@@ -26,7 +26,9 @@ def runner(pg_settings: Settings) -> Iterator[Runner]:
 
 
 def _dataset(runner: Runner, seed: int) -> str:
-    table = tables.from_file(f.csv_bytes(f.frame(seed=seed)), filename="d.csv", target="y", environment="env", features=None)
+    table = tables.from_file(
+        f.csv_bytes(f.frame(seed=seed)), filename="d.csv", target="y", environment="env", features=None
+    )
     with runner.sessions() as s:
         existing = s.scalar(select(Dataset.id).where(Dataset.sha256 == table.sha256()))
         if existing:
@@ -64,7 +66,9 @@ def _job_row(runner: Runner, job_id: str) -> Job:
 
 def _results(runner: Runner, job_id: str) -> int:
     with runner.sessions() as s:
-        return int(s.scalar(select(func.count()).select_from(JobResult).where(JobResult.job_id == job_id)) or 0)
+        return int(
+            s.scalar(select(func.count()).select_from(JobResult).where(JobResult.job_id == job_id)) or 0
+        )
 
 
 def test_a_duplicate_delivery_does_nothing(runner: Runner) -> None:

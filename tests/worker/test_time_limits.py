@@ -19,14 +19,21 @@ pytestmark = [pytest.mark.services, pytest.mark.slow]
 def test_soft_time_limit_fails_the_job_with_timeout(pg_settings: Settings, tmp_path: Path) -> None:
     # Own queues, so the session's worker never sees these jobs.
     settings = pg_settings.model_copy(
-        update={"task_soft_time_limit": 2, "task_time_limit": 30, "cpu_queue": "sal-limits", "gpu_queue": "gpu-limits"}
+        update={
+            "task_soft_time_limit": 2,
+            "task_time_limit": 30,
+            "cpu_queue": "sal-limits",
+            "gpu_queue": "gpu-limits",
+        }
     )
     worker = start_worker(settings, tmp_path / "worker.log")
     app = create_app(settings)
     try:
         with TestClient(app) as client:
             dataset = f.upload_csv(client, f.frame(seed=601)).json()
-            body = f.job_body(dataset["id"], model={"kind": "mlp", "hidden": [64, 64]}, params={"steps": 1_000_000})
+            body = f.job_body(
+                dataset["id"], model={"kind": "mlp", "hidden": [64, 64]}, params={"steps": 1_000_000}
+            )
             job = client.post("/jobs", json=body).json()
             done = scenario.wait(client, job["id"], timeout=60)
         assert done["status"] == "failed", done

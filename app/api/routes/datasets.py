@@ -109,11 +109,14 @@ async def _read_upload(request: Request, max_bytes: int) -> tuple[tables.Table, 
 def _check_limits(table: tables.Table, settings: Settings, multipart: bool) -> None:
     if table.n_rows > settings.max_rows:
         field = "file" if multipart else "environments"
-        raise UnprocessableEntity.on(field, f"{table.n_rows} rows; datasets are limited to {settings.max_rows} (max_rows)")
+        raise UnprocessableEntity.on(
+            field, f"{table.n_rows} rows; datasets are limited to {settings.max_rows} (max_rows)"
+        )
     if len(table.feature_names) > settings.max_features:
         field = "features" if multipart else "feature_names"
         raise UnprocessableEntity.on(
-            field, f"{len(table.feature_names)} features; datasets are limited to {settings.max_features} (max_features)"
+            field,
+            f"{len(table.feature_names)} features; datasets are limited to {settings.max_features} (max_features)",
         )
 
 
@@ -130,7 +133,9 @@ def _create(
         dataset, created = _store(session, tenant_id, table, name)
         public, status = to_public(dataset), 201 if created else 200
         if key is not None:
-            idempotency.complete(session, tenant_id, key, status, public.model_dump(mode="json"), f"/datasets/{dataset.id}")
+            idempotency.complete(
+                session, tenant_id, key, status, public.model_dump(mode="json"), f"/datasets/{dataset.id}"
+            )
             session.commit()
     except Exception:
         if key is not None:
@@ -194,7 +199,9 @@ async def create_dataset(
     returns the first response."""
     table, name = await _read_upload(request, settings.max_upload_bytes)
     _check_limits(table, settings, request.headers.get("content-type", "").startswith("multipart/"))
-    created = await run_in_threadpool(_create, session, principal.tenant_id, table, name, idempotency_key, settings)
+    created = await run_in_threadpool(
+        _create, session, principal.tenant_id, table, name, idempotency_key, settings
+    )
     if isinstance(created, JSONResponse):
         return created
     public, response.status_code = created
@@ -216,7 +223,9 @@ def list_datasets(
     return DatasetsPublic(items=[to_public(d) for d in page.items], next_cursor=page.next_cursor)
 
 
-@router.get("/{dataset_id}", operation_id="get_dataset", response_model=DatasetPublic, responses=responses(401, 404))
+@router.get(
+    "/{dataset_id}", operation_id="get_dataset", response_model=DatasetPublic, responses=responses(401, 404)
+)
 def get_dataset(dataset_id: str, session: SessionDep, principal: PrincipalDep) -> DatasetPublic:
     dataset = repo.get_dataset(session, dataset_id, tenant_id=principal.tenant_id)
     if dataset is None:
@@ -224,7 +233,9 @@ def get_dataset(dataset_id: str, session: SessionDep, principal: PrincipalDep) -
     return to_public(dataset)
 
 
-@router.delete("/{dataset_id}", operation_id="delete_dataset", status_code=204, responses=responses(401, 404, 409))
+@router.delete(
+    "/{dataset_id}", operation_id="delete_dataset", status_code=204, responses=responses(401, 404, 409)
+)
 def delete_dataset(dataset_id: str, session: SessionDep, principal: PrincipalDep) -> Response:
     if repo.get_dataset(session, dataset_id, tenant_id=principal.tenant_id) is None:
         raise NotFound(f"no dataset {dataset_id}")

@@ -102,14 +102,18 @@ def create_job(
     tenant = principal.tenant_id
     if idempotency_key is not None:
         fp = idempotency.fingerprint("create_job", body.model_dump(mode="json"))
-        replay = idempotency.begin(session, tenant, idempotency_key, fp, in_flight_s=settings.idempotency_in_flight_s)
+        replay = idempotency.begin(
+            session, tenant, idempotency_key, fp, in_flight_s=settings.idempotency_in_flight_s
+        )
         if replay is not None:
             return replay
     try:
         job = _add_job(body, session, queue, tenant, settings)
         public = to_public(job, None)
         if idempotency_key is not None:
-            idempotency.complete(session, tenant, idempotency_key, 202, public.model_dump(mode="json"), f"/jobs/{job.id}")
+            idempotency.complete(
+                session, tenant, idempotency_key, 202, public.model_dump(mode="json"), f"/jobs/{job.id}"
+            )
         session.commit()
     except Exception:
         if idempotency_key is not None:
@@ -188,12 +192,20 @@ def list_jobs(
     """Newest first."""
     try:
         page = repo.list_jobs(
-            session, tenant_id=principal.tenant_id, limit=limit, cursor=cursor, status=status, algorithm=algorithm, dataset_id=dataset_id
+            session,
+            tenant_id=principal.tenant_id,
+            limit=limit,
+            cursor=cursor,
+            status=status,
+            algorithm=algorithm,
+            dataset_id=dataset_id,
         )
     except repo.InvalidCursor as exc:
         raise UnprocessableEntity.on("cursor", str(exc)) from None
     results = repo.get_results(session, [j.id for j in page.items if j.status in _WITH_RESULT])
-    return JobsPublic(items=[to_public(j, results.get(j.id)) for j in page.items], next_cursor=page.next_cursor)
+    return JobsPublic(
+        items=[to_public(j, results.get(j.id)) for j in page.items], next_cursor=page.next_cursor
+    )
 
 
 # A job cancelled while running keeps the result of its partial fit (history up to the stop).
@@ -260,7 +272,9 @@ def get_job_weights(
     job_id: str,
     session: SessionDep,
     principal: PrincipalDep,
-    format: Annotated[Literal["safetensors", "json"], Query(description="safetensors (default) or json")] = "safetensors",
+    format: Annotated[
+        Literal["safetensors", "json"], Query(description="safetensors (default) or json")
+    ] = "safetensors",
 ) -> Response:
     """θ, w, feature names, standardisation and model config. Load the safetensors file with
     ``FittedModel.from_tensors`` (see app/artifacts.py) to predict exactly as the service does."""
@@ -272,12 +286,17 @@ def get_job_weights(
             headers={"Content-Disposition": f'attachment; filename="job-{job_id}.safetensors"'},
         )
     result = repo.get_result(session, job_id) or {}
-    document = WeightsJSON.model_validate(artifacts.to_json(artifacts.unpack(data), artifacts.metadata_of(data), result))
+    document = WeightsJSON.model_validate(
+        artifacts.to_json(artifacts.unpack(data), artifacts.metadata_of(data), result)
+    )
     return Response(document.model_dump_json(), media_type=WEIGHTS_JSON)
 
 
 @router.post(
-    "/{job_id}/predict", operation_id="predict", response_model=PredictResponse, responses=responses(401, 404, 409, 422)
+    "/{job_id}/predict",
+    operation_id="predict",
+    response_model=PredictResponse,
+    responses=responses(401, 404, 409, 422),
 )
 def predict(
     job_id: str, body: PredictRequest, request: Request, session: SessionDep, principal: PrincipalDep
@@ -296,7 +315,9 @@ def predict(
         field = "X"
         for i, row in enumerate(body.X):
             if len(row) != len(names):
-                raise UnprocessableEntity.on(f"X[{i}]", f"each row needs {len(names)} values ({', '.join(names)})")
+                raise UnprocessableEntity.on(
+                    f"X[{i}]", f"each row needs {len(names)} values ({', '.join(names)})"
+                )
         X = np.asarray(body.X, dtype=np.float64).reshape(len(body.X), len(names))
     else:
         field = "rows"
@@ -307,9 +328,12 @@ def predict(
             if missing or extra:
                 bad = (missing or extra)[0]
                 raise UnprocessableEntity.on(
-                    f"rows[{i}].{bad}", f"rows need exactly the features {names}; missing {missing}, unknown {extra}"
+                    f"rows[{i}].{bad}",
+                    f"rows need exactly the features {names}; missing {missing}, unknown {extra}",
                 )
-        X = np.asarray([[row[n] for n in names] for row in body.rows], dtype=np.float64).reshape(len(body.rows), len(names))
+        X = np.asarray([[row[n] for n in names] for row in body.rows], dtype=np.float64).reshape(
+            len(body.rows), len(names)
+        )
     if not np.all(np.isfinite(X)):
         raise UnprocessableEntity.on(field, "values must be finite numbers")
     predictions = model.predict(X).tolist()

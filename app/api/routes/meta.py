@@ -16,7 +16,9 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 
-@router.get("/algorithms", operation_id="list_algorithms", response_model=list[AlgorithmPublic], tags=["algorithms"])
+@router.get(
+    "/algorithms", operation_id="list_algorithms", response_model=list[AlgorithmPublic], tags=["algorithms"]
+)
 def list_algorithms() -> list[AlgorithmPublic]:
     """Every registered algorithm with its parameters, defaults, ranges and docs."""
     return [
@@ -49,7 +51,9 @@ def healthz() -> Health:
     return Health(status="ok")
 
 
-@router.get("/readyz", operation_id="readyz", response_model=Readiness, responses=responses(503), tags=["health"])
+@router.get(
+    "/readyz", operation_id="readyz", response_model=Readiness, responses=responses(503), tags=["health"]
+)
 def readyz(session: SessionDep, queue: QueueDep) -> Readiness:
     """The database and the broker are reachable."""
     try:

@@ -18,7 +18,9 @@ from app.db.models import JobStatus
 router = APIRouter(tags=["reports"])
 
 Format = Annotated[Literal["json", "markdown", "html"], Query(description="json (default), markdown or html")]
-FigureFormat = Annotated[Literal["png", "svg"], Query(description="html: embed figures as base64 PNG or inline SVG")]
+FigureFormat = Annotated[
+    Literal["png", "svg"], Query(description="html: embed figures as base64 PNG or inline SVG")
+]
 
 REPORT_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
@@ -41,9 +43,18 @@ def _render(report: reports.Report, format: str, figures: Literal["png", "svg"])
     return JSONResponse(report.to_json())
 
 
-@router.get("/jobs/{job_id}/report", operation_id="get_job_report", response_class=Response, responses=REPORT_RESPONSES)
+@router.get(
+    "/jobs/{job_id}/report",
+    operation_id="get_job_report",
+    response_class=Response,
+    responses=REPORT_RESPONSES,
+)
 def get_job_report(
-    job_id: str, session: SessionDep, principal: PrincipalDep, format: Format = "json", figures: FigureFormat = "png"
+    job_id: str,
+    session: SessionDep,
+    principal: PrincipalDep,
+    format: Format = "json",
+    figures: FigureFormat = "png",
 ) -> Response:
     """Per-environment error, learned w and θ per covariate, R(θ) and w over rounds, and the
     reproducibility record."""
@@ -55,9 +66,18 @@ def get_job_report(
     return _render(reports.job_report(public), format, figures)
 
 
-@router.get("/sweeps/{sweep_id}/report", operation_id="get_sweep_report", response_class=Response, responses=REPORT_RESPONSES)
+@router.get(
+    "/sweeps/{sweep_id}/report",
+    operation_id="get_sweep_report",
+    response_class=Response,
+    responses=REPORT_RESPONSES,
+)
 def get_sweep_report(
-    sweep_id: str, session: SessionDep, principal: PrincipalDep, format: Format = "json", figures: FigureFormat = "png"
+    sweep_id: str,
+    session: SessionDep,
+    principal: PrincipalDep,
+    format: Format = "json",
+    figures: FigureFormat = "png",
 ) -> Response:
     """The leaderboard (labelled when selection is oracle), per-environment test error by method,
     w and θ per covariate of the selected models, and R(θ) and w over rounds."""

@@ -18,16 +18,24 @@ router = APIRouter(prefix="/jobs", tags=["jobs"])
 
 
 @router.post(
-    "/{job_id}/rerun", operation_id="rerun_job", status_code=202, response_model=JobPublic, responses=responses(401, 404, 409, 503)
+    "/{job_id}/rerun",
+    operation_id="rerun_job",
+    status_code=202,
+    response_model=JobPublic,
+    responses=responses(401, 404, 409, 503),
 )
-def rerun_job(job_id: str, response: Response, session: SessionDep, queue: QueueDep, principal: PrincipalDep) -> JobPublic:
+def rerun_job(
+    job_id: str, response: Response, session: SessionDep, queue: QueueDep, principal: PrincipalDep
+) -> JobPublic:
     """Queue a new job with the same dataset (checked by sha256), algorithm, resolved parameters,
     model, environments, validation split, seed and device. On CPU its result equals the original's."""
     tenant = principal.tenant_id
     job = repo.get_job(session, job_id, tenant_id=tenant)
     if job is None:
         raise NotFound(f"no job {job_id}")
-    dataset = repo.get_dataset(session, job.dataset_id, tenant_id=tenant) if job.dataset_id is not None else None
+    dataset = (
+        repo.get_dataset(session, job.dataset_id, tenant_id=tenant) if job.dataset_id is not None else None
+    )
     if dataset is None:
         raise Conflict(f"job {job_id}'s dataset has been deleted; upload it again and submit a new job")
     if job.dataset_sha256 is not None and dataset.sha256 != job.dataset_sha256:

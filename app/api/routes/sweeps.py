@@ -53,7 +53,10 @@ def _resolve(
             )
         try:
             points = sweeps.candidates(
-                name, search.model_dump(exclude_none=True, mode="json"), body.search_seed, max_points=max_points
+                name,
+                search.model_dump(exclude_none=True, mode="json"),
+                body.search_seed,
+                max_points=max_points,
             )
             out: list[dict[str, Any]] = []
             for params in points:
@@ -79,7 +82,11 @@ def _resolve(
 
 
 @router.post(
-    "", operation_id="create_sweep", status_code=202, response_model=SweepPublic, responses=responses(401, 422, 503)
+    "",
+    operation_id="create_sweep",
+    status_code=202,
+    response_model=SweepPublic,
+    responses=responses(401, 422, 503),
 )
 def create_sweep(
     body: SweepCreate,
@@ -250,7 +257,12 @@ def get_sweep(sweep_id: str, session: SessionDep, principal: PrincipalDep) -> Sw
     return load(session, sweep_id, principal.tenant_id)
 
 
-@router.post("/{sweep_id}/cancel", operation_id="cancel_sweep", response_model=SweepPublic, responses=responses(404, 409))
+@router.post(
+    "/{sweep_id}/cancel",
+    operation_id="cancel_sweep",
+    response_model=SweepPublic,
+    responses=responses(404, 409),
+)
 def cancel_sweep(sweep_id: str, session: SessionDep, principal: PrincipalDep) -> SweepPublic:
     """Cancel the sweep and every trial not yet finished (a running trial stops at its next
     checkpoint). A finished sweep cannot be cancelled (409)."""

@@ -33,7 +33,9 @@ def sweep_document(selection: str = "train_env_validation") -> dict[str, Any]:
     for rank, algorithm in enumerate(("sal", "wdrl", "erm"), start=1):
         docs = [job_document(algorithm, seed)["result"] for seed in (0, 1)]
         envs = [e["name"] for e in docs[0]["environments"] if e["split"] == "test"]
-        per_env = {e: _ms([next(x["rmse"] for x in d["environments"] if x["name"] == e) for d in docs]) for e in envs}
+        per_env = {
+            e: _ms([next(x["rmse"] for x in d["environments"] if x["name"] == e) for d in docs]) for e in envs
+        }
         rows.append({
             "rank": rank, "algorithm": algorithm, "selected_params": {"lambda_": 1.0} if algorithm == "sal" else {},
             "searched_params": {"lambda_": 1.0} if algorithm == "sal" else {},

@@ -43,7 +43,12 @@ def test_markdown_has_tables_and_embedded_pngs(sal_job: dict[str, Any]) -> None:
     assert "| environment | split | rows | mse | rmse | mae |" in text
     assert "## Reproducibility" in text and "ab" * 32 in text
     images = re.findall(r"!\[([\w-]+)\]\(data:image/png;base64,([A-Za-z0-9+/=]+)\)", text)
-    assert [name for name, _ in images] == ["error-by-environment", "covariate-weights", "coefficients", "training-curves"]
+    assert [name for name, _ in images] == [
+        "error-by-environment",
+        "covariate-weights",
+        "coefficients",
+        "training-curves",
+    ]
     for _, data in images:
         assert_real_png(base64.b64decode(data))
 
@@ -65,7 +70,10 @@ def test_oracle_is_labelled_everywhere() -> None:
 
 def test_sweep_report_tables(sweep_doc: dict[str, Any]) -> None:
     text = to_markdown(sweep_report(sweep_doc))
-    assert "| rank | algorithm | selected hyper-parameters | Mean_Error | Std_Error | worst | worst environment |" in text
+    assert (
+        "| rank | algorithm | selected hyper-parameters | Mean_Error | Std_Error | worst | worst environment |"
+        in text
+    )
     assert "| 1 | sal | lambda_=1 |" in text
     assert "| environment | sal | wdrl | erm |" in text
 
@@ -90,13 +98,17 @@ def test_html_report_renders_in_headless_chromium(
     names = ["fig-error-by-environment", "fig-covariate-weights", "fig-coefficients", "fig-training-curves"]
     assert "<table>" in dom and "Leaderboard" in dom
     if figure_format == "png":
-        decoded = dict(item.split(":") for item in re.search(r'data-figures="([^"]*)"', dom).group(1).split(","))  # type: ignore[union-attr]
+        decoded = dict(
+            item.split(":") for item in re.search(r'data-figures="([^"]*)"', dom).group(1).split(",")
+        )  # type: ignore[union-attr]
         assert list(decoded) == names
         for size in decoded.values():
             width, height = map(int, size.split("x"))
             assert width >= 600 and height >= 300, decoded  # decoded by the browser, not a broken image
     else:
-        laid_out = dict(item.split(":") for item in re.search(r'data-svgs="([^"]*)"', dom).group(1).split(","))  # type: ignore[union-attr]
+        laid_out = dict(
+            item.split(":") for item in re.search(r'data-svgs="([^"]*)"', dom).group(1).split(",")
+        )  # type: ignore[union-attr]
         assert list(laid_out) == names and all(int(w) > 300 for w in laid_out.values()), laid_out
     shot = tmp_path / "shot.png"
     chromium("--window-size=1100,2400", f"--screenshot={shot}", page.as_uri())
