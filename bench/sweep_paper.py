@@ -80,9 +80,13 @@ def run_sweep(
 
 
 def save_figures(base_url: str, sweep_id: str, out: Path, headers: dict[str, str]) -> list[Path]:
-    html = httpx.get(f"{base_url}/sweeps/{sweep_id}/report", params={"format": "html"}, headers=headers, timeout=120).text
+    html = httpx.get(
+        f"{base_url}/sweeps/{sweep_id}/report", params={"format": "html"}, headers=headers, timeout=120
+    ).text
     paths = []
-    for name, data in re.findall(r'<figure id="fig-([\w-]+)" class=figure><img alt="[^"]*" src="data:image/png;base64,([^"]+)"', html):
+    for name, data in re.findall(
+        r'<figure id="fig-([\w-]+)" class=figure><img alt="[^"]*" src="data:image/png;base64,([^"]+)"', html
+    ):
         path = out / f"sweep-paper-{name}.png"
         path.write_bytes(base64.b64decode(data))
         paths.append(path)
@@ -90,7 +94,9 @@ def save_figures(base_url: str, sweep_id: str, out: Path, headers: dict[str, str
     return paths
 
 
-def render(sweep: dict[str, Any], seconds: float, r: float, figures: list[Path], command: str, stack: str) -> str:
+def render(
+    sweep: dict[str, Any], seconds: float, r: float, figures: list[Path], command: str, stack: str
+) -> str:
     board = sweep["leaderboard"]
     paper = SELECTION_BIAS_SCENARIO_1[r]
     rows = board["algorithms"]
@@ -108,7 +114,13 @@ def render(sweep: dict[str, Any], seconds: float, r: float, figures: list[Path],
     ]
     for row in rows:
         pm = lambda ms: f"{ms['mean']:.3f} ± {ms['std']:.3f}"  # noqa: E731
-        sel = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in row["searched_params"].items()) or "defaults"
+        sel = (
+            ", ".join(
+                f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                for k, v in row["searched_params"].items()
+            )
+            or "defaults"
+        )
         p = paper.get(row["algorithm"], (float("nan"), float("nan")))
         lines.append(f"| {row['rank']} | {row['algorithm']} | {sel} | {pm(row['mean_error'])} | {pm(row['std_error'])} "
                      f"| {pm(row['worst_error'])} | {p[0]:.3f} | {p[1]:.3f} |")  # fmt: skip
@@ -137,7 +149,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres", help="admin URL")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379")
     parser.add_argument("--out", type=Path, default=Path("docs"))
-    parser.add_argument("--tune-sal", action="store_true", help="search SAL's grid too (default: its library defaults)")
+    parser.add_argument(
+        "--tune-sal", action="store_true", help="search SAL's grid too (default: its library defaults)"
+    )
     args = parser.parse_args(argv)
     command = "python -m bench.sweep_paper " + " ".join(argv if argv is not None else sys.argv[1:])
     headers = {"Authorization": f"Bearer {args.api_key}"} if args.api_key else {}
@@ -158,7 +172,9 @@ def main(argv: list[str] | None = None) -> None:
                            log_dir=Path(logs))  # fmt: skip
             stack_.start()
             try:
-                sweep, seconds = run_sweep(stack_.base_url, args.r, seeds, args.data_seed, headers, args.tune_sal)
+                sweep, seconds = run_sweep(
+                    stack_.base_url, args.r, seeds, args.data_seed, headers, args.tune_sal
+                )
                 figures = save_figures(stack_.base_url, sweep["id"], args.out, headers)
             finally:
                 stack_.stop()
