@@ -13,7 +13,7 @@ from bench.paper_numbers import (
     anti_causal_test_mean,
 )
 from bench.protocol import ORACLE
-from bench.targets import check
+from bench.targets import Target, check
 
 if TYPE_CHECKING:
     from bench.paper import PaperRun
@@ -27,6 +27,9 @@ LABELS = {
     "sal": "SAL",
     ORACLE: "oracle (ERM on S)",
 }
+
+
+UNBOUNDED_W = 1e6
 
 
 def ours(mean_std: tuple[float, float], paper: float | None = None) -> str:
@@ -99,6 +102,14 @@ def weights_table(cells: list[RegressionCell]) -> list[str]:
         marks = [f"{m:.3g}" + ("*" if i in cell.biased else "") for i, m in enumerate(means)]
         ok = cell.w_protects_stable()
         lines.append(_row([cell.label, *marks, f"{sum(ok)}/{len(ok)} seeds"]))
+    if any(
+        float(w.max()) > UNBOUNDED_W for cell in cells for w in (s.sal_w for s in cell.seeds) if w is not None
+    ):
+        lines += [
+            "",
+            f"Some w exceed {UNBOUNDED_W:.0e}: W = {{w ≥ 1, min w = 1}} has no upper bound and SAL's w update "
+            "keeps growing the weights it protects. Only their order and ratios to 1 carry meaning.",
+        ]
     return lines
 
 
@@ -123,9 +134,16 @@ def _params_text(params: dict[str, Any]) -> str:
     )
 
 
+def missed(targets: list[Target], section: str) -> list[str]:
+    """A line under a table naming the targets it misses, so a miss is visible where the numbers are."""
+    names = [f"{t.name} ({t.detail})" for t in targets if t.section == section and t.ok is False]
+    return [f"**Targets missed here:** {'; '.join(names)}.", ""] if names else []
+
+
 def render(run: PaperRun, *, command: str, date: str, machine: str) -> str:
     c = run.config
     regression = [*run.selection, *([run.anti] if run.anti else [])]
+    targets = check(run.selection, run.anti, run.confidence)
     out = [
         "# Paper results: our reproduction beside the paper",
         "",
@@ -142,6 +160,7 @@ def render(run: PaperRun, *, command: str, date: str, machine: str) -> str:
             "",
             *selection_table(run.selection),
             "",
+            *missed(targets, "selection"),
         ]
     if run.confidence:
         out += [
@@ -152,6 +171,7 @@ def render(run: PaperRun, *, command: str, date: str, machine: str) -> str:
             "",
             *confidence_table(run),
             "",
+            *missed(targets, "confidence"),
         ]
     if run.anti is not None:
         out += [
@@ -161,6 +181,7 @@ def render(run: PaperRun, *, command: str, date: str, machine: str) -> str:
             "",
             *anti_causal_table(run.anti),
             "",
+            *missed(targets, "anti-causal"),
         ]
     if regression:
         out += [
@@ -174,7 +195,7 @@ def render(run: PaperRun, *, command: str, date: str, machine: str) -> str:
             "",
         ]
     out += ["## Targets", ""]
-    out += [f"- **{t.verdict}** {t.name}: {t.detail}" for t in check(run.selection, run.anti, run.confidence)]
+    out += [f"- **{t.verdict}** {t.name}: {t.detail}" for t in targets]
     timings = [f"{c.label} {c.seconds:.0f} s" for c in regression]
     timings += [f"confidence ρ = {c.radius:g} {c.seconds:.0f} s" for c in run.confidence]
     out += ["", "## How these numbers were made", "", *NOTES, f"- Wall time per cell: {'; '.join(timings)}."]
