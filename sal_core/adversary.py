@@ -27,6 +27,7 @@ class InnerSup:
 
     value: torch.Tensor
     cost: torch.Tensor
+    shift: torch.Tensor | None = None  # logistic loss: the per-row u* (a warm start for the next solve)
 
 
 def kappa(theta: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
@@ -35,7 +36,12 @@ def kappa(theta: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
 
 
 def linear_inner_sup(
-    loss: LossName, output: torch.Tensor, y: torch.Tensor, kappa_: torch.Tensor, lam: float
+    loss: LossName,
+    output: torch.Tensor,
+    y: torch.Tensor,
+    kappa_: torch.Tensor,
+    lam: float,
+    warm_start: torch.Tensor | None = None,
 ) -> InnerSup:
     """Closed-form s_λ for a linear model; differentiable in ``output`` and ``kappa_``.
 
@@ -53,30 +59,40 @@ def linear_inner_sup(
         return InnerSup(r + kappa_ / (4 * lam), (kappa_ / (4 * lam**2)).expand_as(r))
     a = -(2 * y - 1) * output  # logistic loss is softplus(a); the adversary raises a by u ≥ 0
     kappa_ = kappa_.clamp_min(1e-12)  # θ = 0 gives κ = 0: no shift is possible, u* = 0
-    u = logistic_shift(a.detach(), kappa_.detach(), lam)
+    u = logistic_shift(a.detach(), kappa_.detach(), lam, start=warm_start)
+    root = u
     # One differentiable Newton step from the converged root restores du*/dθ and du*/dw exactly
     # (implicit function theorem), so second derivatives through the value are correct.
     c = 2 * lam / kappa_
     sig = torch.sigmoid(a + u)
     u = u - (sig - c * u) / (sig * (1 - sig) - c)
-    return InnerSup(F.softplus(a + u) - lam * u**2 / kappa_, u**2 / kappa_)
+    return InnerSup(F.softplus(a + u) - lam * u**2 / kappa_, u**2 / kappa_, root)
 
 
-def logistic_shift(a: torch.Tensor, kappa_: torch.Tensor, lam: float, iters: int = 60) -> torch.Tensor:
-    """argmax_{u ≥ 0} softplus(a + u) − λu²/κ per row, by bisection on the derivative then Newton.
+def logistic_shift(
+    a: torch.Tensor, kappa_: torch.Tensor, lam: float, max_iter: int = 60, start: torch.Tensor | None = None
+) -> torch.Tensor:
+    """argmax_{u ≥ 0} softplus(a + u) − λu²/κ per row: the root of σ(a + u) = c·u with c = 2λ/κ.
 
-    The root of σ(a + u) = 2λu/κ lies in [0, κ/(2λ)] because σ < 1. When 2λ/κ > 1/4 the
-    objective is strictly concave and the root is unique.
+    The root lies in [0, 1/c] because σ < 1. Safeguarded Newton: a Newton step that leaves the
+    current bracket is replaced by bisection, so it converges even where the objective is not
+    concave (c < 1/4); where it is, Newton converges quadratically in a handful of steps. ``start``
+    (the previous θ-step's roots) makes successive solves take one or two steps.
     """
     c = 2 * lam / kappa_.clamp_min(1e-300)
     lo = torch.zeros_like(a)
-    hi = torch.full_like(a, 1.0) / c
-    for _ in range(iters):
-        mid = 0.5 * (lo + hi)
-        positive = torch.sigmoid(a + mid) - c * mid > 0
-        lo = torch.where(positive, mid, lo)
-        hi = torch.where(positive, hi, mid)
-    return 0.5 * (lo + hi)
+    hi = torch.ones_like(a) / c
+    u = torch.sigmoid(a) / c if start is None else torch.minimum(start.clamp_min(0.0), hi)
+    for _ in range(max_iter):
+        sig = torch.sigmoid(a + u)
+        f = sig - c * u
+        if float(f.abs().max()) < 1e-13:
+            break
+        lo = torch.where(f > 0, u, lo)
+        hi = torch.where(f > 0, hi, u)
+        newton = u - f / (sig * (1 - sig) - c)
+        u = torch.where((newton > lo) & (newton < hi), newton, 0.5 * (lo + hi))
+    return u
 
 
 def linear_perturbation(theta: torch.Tensor, w: torch.Tensor, shift: torch.Tensor) -> torch.Tensor:

@@ -19,6 +19,7 @@ environments uses the anti-causal covariates (see the SAL module notes).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -78,7 +79,23 @@ class ProjectedStep:
         return project_onto_w_set(w - self.lr * grad_w)
 
 
-def make_w_update(rule: str, lr: float) -> AdaptiveLogStep | ProjectedStep:
-    if rule == "projected":
-        return ProjectedStep(lr=lr)
-    return AdaptiveLogStep(lr=lr, per_coordinate=rule == "adaptive_log")
+WUpdate = Callable[[Array, Array], Array]
+
+
+def make_w_update(rule: str, lr: float, w_max: float = np.inf) -> WUpdate:
+    """The update rule by name, with w capped at ``w_max``.
+
+    A covariate at w = 10⁴ already costs the adversary 10⁸ per unit of movement: it is, in effect,
+    never perturbed. The cap keeps reported weights readable (without it, stable covariates drift to
+    10⁹ and beyond with no change in θ) and stays inside W because min w = 1 ≤ w_max.
+    """
+    step: WUpdate = (
+        ProjectedStep(lr=lr)
+        if rule == "projected"
+        else AdaptiveLogStep(lr=lr, per_coordinate=rule == "adaptive_log")
+    )
+
+    def capped(w: Array, grad_w: Array) -> Array:
+        return np.minimum(step(w, grad_w), w_max)
+
+    return capped

@@ -66,6 +66,13 @@ class SALParams(Params):
     )
     rounds: int = param(40, low=1, high=100_000, doc="T, outer rounds (one θ-step and one w-step each).")
     w_lr: float = param(0.3, low=0.0, low_inclusive=False, high=1e6, doc="ε_w, step size of the w update.")
+    w_max: float = param(
+        1e4,
+        low=1.0,
+        high=1e12,
+        doc="Cap on w. At w = 10⁴ moving a covariate costs the adversary 10⁸ per unit: in effect never "
+        "perturbed. Keeps reported weights readable without changing θ.",
+    )
     w_update: str = param(
         "scaled_log",
         choices=("adaptive_log", "scaled_log", "projected"),
@@ -108,6 +115,8 @@ class SAL(Algorithm[SALParams]):
     def total_steps(self) -> int:
         return self.params.rounds if self.learns_weights else 1
 
+    _warm_shift: torch.Tensor | None = None  # the logistic adversary's last roots, reused as a start
+
     def _risk_terms(self) -> tuple[float, str]:
         """(α, spread) of R(θ); without w learning R is only reported, as the mean loss."""
         if not self.learns_weights:
@@ -115,7 +124,9 @@ class SAL(Algorithm[SALParams]):
         return self.params.alpha, self.params.stability
 
     def _w_update(self) -> Any:
-        return make_w_update(self.params.w_update, self.params.w_lr) if self.learns_weights else None
+        if not self.learns_weights:
+            return None
+        return make_w_update(self.params.w_update, self.params.w_lr, self.params.w_max)
 
     # ----------------------------------------------------------------------------------------------
     def _fit(self, problem: Problem, reporter: Reporter) -> Solution:
@@ -195,6 +206,7 @@ class SAL(Algorithm[SALParams]):
     # ---------------------------------------------------------------- gradient paths (any model/loss)
     def _fit_gradient(self, problem: Problem, reporter: Reporter, y_scale: float) -> Solution:
         p = self.params
+        self._warm_shift = None
         Z, y = problem.Z, problem.y / y_scale
         model = problem.new_model()
         names = [n for n, _ in model.named_parameters()]
@@ -252,7 +264,12 @@ class SAL(Algorithm[SALParams]):
         self, problem: Problem, model: torch.nn.Module, Z: torch.Tensor, y: torch.Tensor, w: torch.Tensor
     ) -> Any:
         weight: torch.Tensor = model.weight  # type: ignore[assignment]
-        return linear_inner_sup(problem.loss_name, model(Z), y, kappa(weight, w), self.params.lambda_)
+        warm = (
+            self._warm_shift if self._warm_shift is not None and self._warm_shift.shape == y.shape else None
+        )
+        sup = linear_inner_sup(problem.loss_name, model(Z), y, kappa(weight, w), self.params.lambda_, warm)
+        self._warm_shift = sup.shift
+        return sup
 
     def _ascent(
         self, problem: Problem, model: torch.nn.Module, Z: torch.Tensor, y: torch.Tensor, w: torch.Tensor
