@@ -172,11 +172,16 @@ def redis_url(suite_lock: None) -> str:
 
 @pytest.fixture(scope="session")
 def pg_settings(pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    # Queues named per test session: a stray worker left by an interrupted run on the same Redis DB
+    # must never take this session's jobs (it would run them against another data dir or schema).
+    suffix = f"{os.getpid()}-{time.time_ns()}"
     return Settings(
         data_dir=tmp_path_factory.mktemp("pg-data"),
         database_url=pg_url,
         broker_url=redis_url,
         progress_min_interval_s=0.0,
+        cpu_queue=f"sal-test-{suffix}",
+        gpu_queue=f"gpu-test-{suffix}",
     )
 
 

@@ -35,13 +35,13 @@ def test_create_job_is_queued_after_commit(stub_client: httpx.Client, stub_queue
     }
     assert job["test_environments"] == ["c"]
     assert job["result"] is None and job["error"] is None
-    assert stub_queue.sent == [(job["id"], "sal")]
+    assert stub_queue.sent == [(job["id"], stub_queue.settings.cpu_queue)]
     assert stub_client.get(f"/jobs/{job['id']}").json() == job
 
 
 def test_cuda_jobs_go_to_the_gpu_queue(stub_client: httpx.Client, stub_queue, dataset_ids) -> None:  # type: ignore[no-untyped-def]
     job = stub_client.post("/jobs", json=f.job_body(dataset_ids["regression"], device="cuda")).json()
-    assert stub_queue.sent == [(job["id"], "gpu")]
+    assert stub_queue.sent == [(job["id"], stub_queue.settings.gpu_queue)]
 
 
 def test_broker_down_is_503_and_the_job_is_not_left_queued(pg_settings, pg_app, dataset_ids) -> None:  # type: ignore[no-untyped-def]

@@ -29,7 +29,7 @@ def test_a_duplicate_delivery_through_the_broker_runs_once(
     dataset = f.upload_csv(client, f.frame(seed=501)).json()
     job = client.post("/jobs", json=f.job_body(dataset["id"])).json()
     for _ in range(2):  # the same id delivered twice more, as a redelivery would
-        pg_app.state.queue.enqueue(job["id"], "sal")
+        pg_app.state.queue.enqueue(job["id"], pg_app.state.settings.cpu_queue)
     assert scenario.wait(client, job["id"])["status"] == "succeeded"
     deadline = time.monotonic() + 60
     while pg_worker.log().count("'skipped'") < skipped_before + 2:

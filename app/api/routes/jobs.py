@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from app import artifacts, jobspec, reproducibility
 from app.api import idempotency
-from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep
+from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep, in_session
 from app.api.errors import (
     Conflict,
     NotFound,
@@ -213,8 +213,12 @@ _WITH_RESULT = (JobStatus.SUCCEEDED, JobStatus.CANCELLED)
 
 
 @router.get("/{job_id}", operation_id="get_job", response_model=JobPublic, responses=responses(401, 404))
-def get_job(job_id: str, session: SessionDep, principal: PrincipalDep) -> JobPublic:
-    job = _job_or_404(session, job_id, principal.tenant_id)
+async def get_job(job_id: str, request: Request, principal: PrincipalDep) -> JobPublic:
+    return await in_session(request, _public_job, job_id, principal.tenant_id)
+
+
+def _public_job(session: Session, job_id: str, tenant_id: str) -> JobPublic:
+    job = _job_or_404(session, job_id, tenant_id)
     result = repo.get_result(session, job_id) if job.status in _WITH_RESULT else None
     return to_public(job, result)
 
