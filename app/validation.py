@@ -4,7 +4,7 @@ Two ways a job can hold data out, both recorded on the job (``validation``):
 
 * ``{"fraction": f}``: a seeded share ``f`` of every training environment's rows is held out; the
   model is fitted on the rest (DomainBed's "training-domain validation", no refit). The split is
-  the one ``bench.protocol.split_environments`` draws, so a sweep reproduces the paper benchmark.
+  ``sal_core.data.split_environments``, the one the paper benchmark draws too.
 * ``{"environments": [...]}``: whole environments, neither trained nor tested on (one fold of
   leave-one-environment-out).
 
@@ -21,26 +21,6 @@ import numpy as np
 
 from sal_core import Environment, FittedModel
 from sal_core.metrics import classification_metrics, environment_metrics, regression_metrics
-
-SPLIT_STREAM = 0x5A1  # the second word of the split's seed, so it never shares a stream with the fit
-
-
-def split_rows(
-    envs: Sequence[Environment], fraction: float, seed: int
-) -> tuple[list[Environment], list[Environment]]:
-    """Hold out ``fraction`` of each environment's rows at random: (training parts, validation parts).
-
-    Each part keeps its environment's name; at least one row is held out and at least two kept.
-    """
-    rng = np.random.default_rng([seed, SPLIT_STREAM])
-    train, valid = [], []
-    for env in envs:
-        order = rng.permutation(env.n_rows)
-        n_valid = max(1, min(env.n_rows - 2, round(fraction * env.n_rows)))
-        keep, hold = order[n_valid:], order[:n_valid]
-        train.append(Environment(env.name, env.X[keep], env.y[keep]))
-        valid.append(Environment(env.name, env.X[hold], env.y[hold]))
-    return train, valid
 
 
 def validation_metric(task: str) -> str:

@@ -23,9 +23,9 @@ from bench.protocol import (
     fit_method,
     fit_oracle,
     registered,
-    split_environments,
 )
 from sal_core import get_algorithm
+from sal_core.data import split_environments
 from sal_core.metrics import evaluate, summarize
 from sal_core.synthetic import Setting
 

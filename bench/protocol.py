@@ -64,21 +64,6 @@ def registered(methods: Sequence[str]) -> list[str]:
     return [m for m in methods if m in ALGORITHMS]
 
 
-def split_environments(
-    envs: Sequence[Environment], fraction: float, seed: int
-) -> tuple[list[Environment], list[Environment]]:
-    """Split each environment's rows at random: (training parts, validation parts), same names."""
-    rng = np.random.default_rng([seed, 0x5A1])
-    train, valid = [], []
-    for env in envs:
-        order = rng.permutation(env.n_rows)
-        n_valid = max(1, min(env.n_rows - 2, round(fraction * env.n_rows)))
-        keep, hold = order[n_valid:], order[:n_valid]
-        train.append(Environment(env.name, env.X[keep], env.y[keep]))
-        valid.append(Environment(env.name, env.X[hold], env.y[hold]))
-    return train, valid
-
-
 def select_columns(envs: Sequence[Environment], columns: Sequence[int]) -> list[Environment]:
     return [Environment(e.name, e.X[:, list(columns)], e.y) for e in envs]
 

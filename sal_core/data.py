@@ -107,3 +107,25 @@ def validate_environments(
     if p < 1:
         raise InvalidDataError("there must be at least one covariate", field=field_name)
     return p
+
+
+SPLIT_STREAM = 0x5A1  # the second word of the split's seed, so it never shares a stream with a fit's
+
+
+def split_environments(
+    environments: Sequence[Environment], fraction: float, seed: int
+) -> tuple[list[Environment], list[Environment]]:
+    """Hold out ``fraction`` of each environment's rows at random: (training parts, validation parts).
+
+    The paper's validation protocol (a validation set drawn i.i.d. from the training environments).
+    Each part keeps its environment's name; at least one row is held out and at least two kept.
+    """
+    rng = np.random.default_rng([seed, SPLIT_STREAM])
+    train, valid = [], []
+    for env in environments:
+        order = rng.permutation(env.n_rows)
+        n_valid = max(1, min(env.n_rows - 2, round(fraction * env.n_rows)))
+        keep, hold = order[n_valid:], order[:n_valid]
+        train.append(Environment(env.name, env.X[keep], env.y[keep]))
+        valid.append(Environment(env.name, env.X[hold], env.y[hold]))
+    return train, valid

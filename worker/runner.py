@@ -33,6 +33,7 @@ from app.settings import Settings, get_settings
 from app.tables import Table
 from sal_core import Environment, FitResult, SalError
 from sal_core.algorithms.base import resolve_device
+from sal_core.data import split_environments
 from sal_core.metrics import evaluate
 from worker.leases import Heartbeat
 
@@ -246,7 +247,7 @@ class Runner:
         test = [table.environment(n) for n in job.test_environments]
         valid: list[Environment] = []
         if job.validation is not None and "fraction" in job.validation:
-            train, valid = validation.split_rows(train, job.validation["fraction"], job.seed)
+            train, valid = split_environments(train, job.validation["fraction"], job.seed)
         elif job.validation is not None:
             valid = [table.environment(n) for n in job.validation["environments"]]
         progress = ProgressWriter(self.sessions, job_id, self.settings.progress_min_interval_s, attempt)

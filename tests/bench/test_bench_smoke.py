@@ -8,8 +8,9 @@ import pytest
 
 from bench import paper, speed
 from bench.paper_report import render
-from bench.protocol import METHODS, Protocol, registered, split_environments
+from bench.protocol import METHODS, Protocol, registered
 from bench.targets import check
+from sal_core.data import split_environments
 
 TINY_FITS = Protocol(
     fixed={

@@ -10,8 +10,9 @@ from typing import Any
 import httpx
 import pytest
 
-from app.validation import pooled_error, split_rows
+from app.validation import pooled_error
 from sal_core import get_algorithm, synthetic
+from sal_core.data import split_environments
 from sal_core.metrics import evaluate
 from tests.app import factories as f
 from tests.e2e import scenario
@@ -73,7 +74,7 @@ def test_a_small_sweep_selects_what_sal_core_selects(
     tests: dict[float, list[Any]] = {}
     for lam in (0.01, 10.0):
         for seed in (0, 1):
-            train, valid = split_rows(setting.train, 0.2, seed)
+            train, valid = split_environments(setting.train, 0.2, seed)
             fit = get_algorithm("ridge")({"lambda_": lam}, task="regression", seed=seed).fit(train)
             scores.setdefault(lam, []).append(pooled_error(fit.model, valid))
             tests.setdefault(lam, []).append(evaluate(fit.model, setting.test)[1])
