@@ -16,6 +16,7 @@ from app.api.schemas import DatasetCreate, DatasetUpload, WeightsJSON
 from app.db.session import make_engine, make_sessionmaker
 from app.queue import JobQueue, make_celery
 from app.settings import Settings, get_settings, is_loopback
+from app.ui import router as ui_router
 from sal_core import FittedModel
 
 log = logging.getLogger("app")
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.include_router(reruns.router)
     app.include_router(sweeps.router)
     app.include_router(reports.router)
+    app.include_router(ui_router)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
