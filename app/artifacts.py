@@ -18,6 +18,7 @@ from typing import Any
 from safetensors.torch import load as st_load
 from safetensors.torch import save as st_save
 
+from app.jobs.result import JobResult
 from sal_core import FittedModel
 
 FORMAT_VERSION = "1"
@@ -37,7 +38,7 @@ def unpack(data: bytes) -> FittedModel:
     return FittedModel.from_tensors(st_load(data), metadata_of(data))
 
 
-def to_json(model: FittedModel, metadata: dict[str, str], result: dict[str, Any]) -> dict[str, Any]:
+def to_json(model: FittedModel, metadata: dict[str, str], result: JobResult | None) -> dict[str, Any]:
     """The same model as plain JSON: parameters, standardisation and what was learned."""
     return {
         "format_version": FORMAT_VERSION,
@@ -51,7 +52,7 @@ def to_json(model: FittedModel, metadata: dict[str, str], result: dict[str, Any]
             "scale": model.standardizer.scale.tolist(),
         },
         "state": {k: v.tolist() for k, v in model.state.items()},
-        "coefficients": result.get("coefficients"),
-        "intercept": result.get("intercept"),
-        "covariate_weights": result.get("covariate_weights"),
+        "coefficients": None if result is None else result.coefficients,
+        "intercept": None if result is None else result.intercept,
+        "covariate_weights": None if result is None else result.covariate_weights,
     }

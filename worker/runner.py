@@ -29,6 +29,14 @@ from app import artifacts, jobspec, reproducibility, validation
 from app.db import repository as repo
 from app.db.models import JobStatus
 from app.db.session import make_engine, make_sessionmaker
+from app.jobs.result import (
+    CertificatePublic,
+    EnvironmentResult,
+    JobResult,
+    RoundResult,
+    Summary,
+    ValidationResult,
+)
 from app.settings import Settings, get_settings
 from app.tables import Table
 from sal_core import Environment, FitResult, SalError
@@ -104,8 +112,8 @@ def build_result(
     train: Sequence[Environment],
     test: Sequence[Environment],
     valid: Sequence[Environment] = (),
-) -> dict[str, Any]:
-    """The job's result document (see JobResultPublic); ``valid`` are the held-out validation rows."""
+) -> JobResult:
+    """The job's result document; ``valid`` are the held-out validation rows."""
     environments: list[dict[str, Any]] = []
     summary = None
     for split, envs in (("train", train), ("test", test)):
@@ -116,36 +124,40 @@ def build_result(
             {"name": e.name, "split": split, "n_rows": e.n_rows, **per_env[e.name]} for e in envs
         ]
         if split == "test":
-            summary = {
-                "metric": summ.metric,
-                "mean_error": summ.mean_error,
-                "std_error": summ.std_error,
-                "worst_error": summ.worst_error,
-                "worst_environment": summ.worst_environment,
-            }
+            summary = Summary(
+                metric=summ.metric,
+                mean_error=summ.mean_error,
+                std_error=summ.std_error,
+                worst_error=summ.worst_error,
+                worst_environment=summ.worst_environment,
+            )
 
     def by_feature(values: np.ndarray | None) -> dict[str, float] | None:
         return None if values is None else {n: float(v) for n, v in zip(feature_names, values, strict=True)}
 
     cert = fit.certificate
-    return {
-        "environments": environments,
-        "summary": summary,
-        "coefficients": by_feature(fit.coefficients_original),
-        "intercept": None if fit.intercept_original is None else float(fit.intercept_original),
-        "covariate_weights": by_feature(fit.covariate_weights),
-        "history": _jsonable(fit.history),
-        "certificate": None
+    selection = getattr(fit, "selection", None)
+    return JobResult(
+        environments=[EnvironmentResult.model_validate(e) for e in environments],
+        summary=summary,
+        coefficients=by_feature(fit.coefficients_original),
+        intercept=None if fit.intercept_original is None else float(fit.intercept_original),
+        covariate_weights=by_feature(fit.covariate_weights),
+        history=[RoundResult.of(r) for r in fit.rounds],
+        certificate=None
         if cert is None
-        else {"rho_hat": float(cert.rho_hat), "worst_case_risk": float(cert.worst_case_risk)},
-        "duration_s": float(fit.duration_s),
-        "device": fit.device,
-        "validation": validation.validation_result(fit.model, valid) if valid else None,
-    }
+        else CertificatePublic(rho_hat=float(cert.rho_hat), worst_case_risk=float(cert.worst_case_risk)),
+        duration_s=float(fit.duration_s),
+        device=fit.device,
+        validation=ValidationResult.model_validate(validation.validation_result(fit.model, valid))
+        if valid
+        else None,
+        selection=None if selection is None else _jsonable(selection),
+    )
 
 
 def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
@@ -258,7 +270,7 @@ class Runner:
         weights = artifacts.pack(fit.model, {"job_id": job_id, "algorithm": job.algorithm})
         sha = hashlib.sha256(weights).hexdigest()
         status = _with_db_retries(
-            lambda: self._finish(job_id, attempt, result, weights, sha), self.settings.lease_s
+            lambda: self._finish(job_id, attempt, result.to_json(), weights, sha), self.settings.lease_s
         )
         if status is None:
             log.info("job %s left `running` during the fit; dropping its result", job_id)

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.jobs.result import JobResult
+
 Task = Literal["regression", "classification"]
 Device = Literal["auto", "cpu", "cuda"]
 Status = Literal["queued", "running", "succeeded", "failed", "cancelled"]
@@ -122,40 +124,6 @@ class JobError(BaseModel):
     message: str
 
 
-class EnvironmentResult(BaseModel):
-    """One environment's split and metrics: mse, rmse, mae (regression) or log_loss, accuracy,
-    confidence (classification)."""
-
-    model_config = ConfigDict(extra="allow")
-    __pydantic_extra__: dict[str, float] = Field(init=False)  # type: ignore[assignment]
-
-    name: str
-    split: Literal["train", "test"]
-    n_rows: int
-
-
-class Summary(BaseModel):
-    metric: str
-    mean_error: float
-    std_error: float
-    worst_error: float
-    worst_environment: str | None = None
-
-
-class CertificatePublic(BaseModel):
-    rho_hat: float
-    worst_case_risk: float
-
-
-class ValidationResult(BaseModel):
-    metric: str = Field(
-        description="mse (regression) or log_loss (classification), pooled over the held-out rows."
-    )
-    error: float
-    n_rows: int
-    environments: list[dict[str, Any]]
-
-
 class Reproducibility(BaseModel):
     """Everything needed to run the job again and get the same numbers."""
 
@@ -172,19 +140,6 @@ class Reproducibility(BaseModel):
     device: str | None = Field(description="The device the worker resolved (null until it ran).")
     versions: dict[str, str] | None = Field(description="torch, numpy, sal-service and python on the worker.")
     hostname: str | None
-
-
-class JobResultPublic(BaseModel):
-    environments: list[EnvironmentResult]
-    summary: Summary | None
-    coefficients: dict[str, float] | None
-    intercept: float | None
-    covariate_weights: dict[str, float] | None
-    history: list[dict[str, Any]]
-    certificate: CertificatePublic | None
-    duration_s: float
-    device: str
-    validation: ValidationResult | None = None
 
 
 class Attempt(BaseModel):
@@ -210,7 +165,7 @@ class JobPublic(BaseModel):
     dataset_id: str | None
     train_environments: list[str]
     test_environments: list[str]
-    result: JobResultPublic | None = Field(
+    result: JobResult | None = Field(
         description="When succeeded; also when cancelled while running (the partial fit, history up to the stop)."
     )
     attempts: list[Attempt] = Field(

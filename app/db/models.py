@@ -208,7 +208,7 @@ class Sweep(Base):
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
-class JobResult(Base):
+class JobResultRow(Base):
     __tablename__ = "job_results"
 
     job_id: Mapped[str] = mapped_column(

@@ -18,7 +18,8 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import CursorResult, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.db.models import Dataset, Job, JobResult, JobStatus, Sweep, Tenant, utcnow
+from app.db.models import Dataset, Job, JobResultRow, JobStatus, Sweep, Tenant, utcnow
+from app.jobs.result import JobResult
 
 T = TypeVar("T", Dataset, Job, Sweep)
 
@@ -164,20 +165,23 @@ def list_jobs(
     return _page(session, Job, filters, limit, cursor)
 
 
-def get_result(session: Session, job_id: str) -> dict[str, Any] | None:
-    return session.scalar(select(JobResult.result).where(JobResult.job_id == job_id))
+def get_result(session: Session, job_id: str) -> JobResult | None:
+    stored = session.scalar(select(JobResultRow.result).where(JobResultRow.job_id == job_id))
+    return None if stored is None else JobResult.model_validate(stored)
 
 
-def get_results(session: Session, job_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+def get_results(session: Session, job_ids: Sequence[str]) -> dict[str, JobResult]:
     if not job_ids:
         return {}
-    rows = session.execute(select(JobResult.job_id, JobResult.result).where(JobResult.job_id.in_(job_ids)))
-    return {job_id: result for job_id, result in rows}
+    rows = session.execute(
+        select(JobResultRow.job_id, JobResultRow.result).where(JobResultRow.job_id.in_(job_ids))
+    )
+    return {job_id: JobResult.model_validate(result) for job_id, result in rows}
 
 
 def get_weights(session: Session, job_id: str) -> tuple[bytes, str] | None:
     row = session.execute(
-        select(JobResult.weights, JobResult.weights_sha256).where(JobResult.job_id == job_id)
+        select(JobResultRow.weights, JobResultRow.weights_sha256).where(JobResultRow.job_id == job_id)
     ).first()
     return None if row is None else (row[0], row[1])
 
@@ -257,7 +261,7 @@ def finish_job(
         )
         if _rowcount(updated) == 1:
             session.add(
-                JobResult(job_id=job_id, result=result, weights=weights, weights_sha256=weights_sha256)
+                JobResultRow(job_id=job_id, result=result, weights=weights, weights_sha256=weights_sha256)
             )
             session.flush()
             return status

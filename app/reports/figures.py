@@ -18,6 +18,8 @@ matplotlib.use("Agg")
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from sal_core.history import Round, as_rounds
+
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 STABLE_COLOR, UNSTABLE_COLOR = "#1f4e9c", "#f28e2b"
 
@@ -125,28 +127,29 @@ def coefficients(
     return fig
 
 
-def has_curves(history: Sequence[Mapping[str, Any]]) -> bool:
-    return len(history) > 1 and any("risk" in h or "objective" in h for h in history)
+def has_curves(history: Sequence[Round | Mapping[str, Any]]) -> bool:
+    return len(history) > 1
 
 
 def training_curves(
-    history: Sequence[Mapping[str, Any]], feature_names: Sequence[str] | None = None
+    history: Sequence[Round | Mapping[str, Any]], feature_names: Sequence[str] | None = None
 ) -> Figure:
-    """R(θ) (or the objective) over training rounds, and w per covariate over rounds when the
-    history records it. ``history`` is a job's ``result.history``: [{"round", "risk"|"objective", "w"?}]."""
-    with_w = any("w" in h for h in history)
+    """The minimised risk over training rounds, and w per covariate over rounds when the history
+    records it. ``history`` is a job's ``result.history`` (``Round`` s, or their JSON)."""
+    rounds = as_rounds(history)
+    with_w = any(r.w is not None for r in rounds)
     fig = _figure(height=3.4 if not with_w else 3.6)
     axes = fig.subplots(1, 2 if with_w else 1, squeeze=False)[0]
-    key = "risk" if any("risk" in h for h in history) else "objective"
-    rounds = [h.get("round", i + 1) for i, h in enumerate(history)]
-    axes[0].plot(rounds, [h.get(key) for h in history], color=PALETTE[0], lw=1.5)
+    axes[0].plot([r.round for r in rounds], [r.risk for r in rounds], color=PALETTE[0], lw=1.5)
     axes[0].set_xlabel("round")
-    axes[0].set_ylabel("R(θ)" if key == "risk" else "objective")
-    axes[0].set_title("Worst-case risk R(θ) over rounds" if key == "risk" else "Objective over rounds")
+    # SAL's rounds carry w: their risk is the worst-case risk R(θ); the others' is their objective.
+    axes[0].set_ylabel("R(θ)" if with_w else "objective")
+    axes[0].set_title("Worst-case risk R(θ) over rounds" if with_w else "Objective over rounds")
     axes[0].grid(alpha=0.3)
     if with_w:
-        ws = [h["w"] for h in history if "w" in h]
-        w_rounds = [r for r, h in zip(rounds, history, strict=True) if "w" in h]
+        with_weights = [r for r in rounds if r.w is not None]
+        ws = [r.w for r in with_weights if r.w is not None]
+        w_rounds = [r.round for r in with_weights]
         names = list(feature_names) if feature_names else [f"x{j + 1}" for j in range(len(ws[0]))]
         for j, name in enumerate(names):
             axes[1].plot(w_rounds, [w[j] for w in ws], lw=1.2, color=PALETTE[j % len(PALETTE)], label=name)

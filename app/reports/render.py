@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from matplotlib.figure import Figure
 
+from app.jobs.result import JobResult
 from app.reports import figures as F
 from sal_core.metrics import error_of
 
@@ -25,8 +26,14 @@ ORACLE_LABEL = (
 )
 
 
+# Shown when a job has no result (queued, running, failed, or cancelled before it ran) and when
+# its result is the partial fit of a job cancelled while running, as GET /jobs/{id} shows it.
+NO_RESULT_NOTE = "No result yet: the report fills in once the job has succeeded."
+PARTIAL_RESULT_NOTE = "Cancelled while running: the result is the partial fit, history up to the stop."
+
+
 @dataclass(frozen=True)
-class Table:
+class ReportTable:
     title: str
     columns: list[str]
     rows: list[list[str]]
@@ -37,7 +44,7 @@ class Report:
     title: str
     data: dict[str, Any]
     notes: list[str] = field(default_factory=list)
-    tables: list[Table] = field(default_factory=list)
+    tables: list[ReportTable] = field(default_factory=list)
     # name -> (title, a function drawing it): drawn only when a format needs pictures
     figures: dict[str, tuple[str, Callable[[], Figure]]] = field(default_factory=dict)
 
@@ -65,9 +72,19 @@ def _params(p: Mapping[str, Any]) -> str:
 
 
 def job_report(job: Mapping[str, Any]) -> Report:
-    """The report of one job from its public JSON (``JobPublic``)."""
-    result = job.get("result") or {}
-    summary = result.get("summary")
+    """The report of one job from its public JSON (``JobPublic``); its result is read as the typed
+    :class:`~app.jobs.result.JobResult`."""
+    stored = job.get("result")
+    result = None if stored is None else JobResult.model_validate(stored)
+    summary = None if result is None else result.summary
+    envs = [] if result is None else result.environments
+    theta = None if result is None else result.coefficients
+    w = None if result is None else result.covariate_weights
+    history = [] if result is None else [r.model_dump() for r in result.history]
+
+    def dumped(block: Any) -> Any:
+        return None if block is None else block.model_dump()
+
     report = Report(
         title=f"Job {job['id']}: {job['algorithm']} ({job['task']}), {job['status']}",
         data={
@@ -78,54 +95,57 @@ def job_report(job: Mapping[str, Any]) -> Report:
             "task": job["task"],
             "params": job["params"],
             "reproducibility": job.get("reproducibility"),
-            "summary": summary,
-            "environments": result.get("environments", []),
-            "validation": result.get("validation"),
-            "coefficients": result.get("coefficients"),
-            "intercept": result.get("intercept"),
-            "covariate_weights": result.get("covariate_weights"),
-            "certificate": result.get("certificate"),
-            "history": result.get("history", []),
+            "summary": dumped(summary),
+            "environments": [e.model_dump() for e in envs],
+            "validation": dumped(None if result is None else result.validation),
+            "coefficients": theta,
+            "intercept": None if result is None else result.intercept,
+            "covariate_weights": w,
+            "certificate": dumped(None if result is None else result.certificate),
+            "history": history,
         },
     )
     if job.get("error"):
         report.notes.append(f"Error: {job['error']['type']}: {job['error']['message']}")
-    if not result:
-        report.notes.append("No result yet: the report fills in once the job has succeeded.")
-    if summary:
+    if result is None:
+        report.notes.append(NO_RESULT_NOTE)
+    elif job["status"] == "cancelled":
+        report.notes.append(PARTIAL_RESULT_NOTE)
+    if summary is not None:
         report.tables.append(
-            Table(
+            ReportTable(
                 "Test summary",
                 ["metric", "Mean_Error", "Std_Error", "worst", "worst environment"],
                 [
                     [
-                        summary["metric"],
-                        _num(summary["mean_error"]),
-                        _num(summary["std_error"]),
-                        _num(summary["worst_error"]),
-                        str(summary.get("worst_environment")),
+                        summary.metric,
+                        _num(summary.mean_error),
+                        _num(summary.std_error),
+                        _num(summary.worst_error),
+                        str(summary.worst_environment),
                     ]
                 ],
             )  # fmt: skip
         )
-    envs = result.get("environments", [])
     if envs:
-        metrics = [k for k in envs[0] if k not in ("name", "split", "n_rows")]
+        metrics = list(envs[0].metrics())
         report.tables.append(
-            Table(
+            ReportTable(
                 "Per-environment metrics",
                 ["environment", "split", "rows", *metrics],
-                [[e["name"], e["split"], str(e["n_rows"]), *(_num(e.get(m)) for m in metrics)] for e in envs],
+                [
+                    [e.name, e.split, str(e.n_rows), *(_num(e.metrics().get(m)) for m in metrics)]
+                    for e in envs
+                ],
             )
         )
-    if result.get("validation"):
-        v = result["validation"]
-        report.tables.append(Table("Validation (held out from training)", ["metric", "error", "rows"],
-                                   [[v["metric"], _num(v["error"]), str(v["n_rows"])]]))  # fmt: skip
-    theta, w = result.get("coefficients"), result.get("covariate_weights")
+    if result is not None and result.validation is not None:
+        v = result.validation
+        report.tables.append(ReportTable("Validation (held out from training)", ["metric", "error", "rows"],
+                                         [[v.metric, _num(v.error), str(v.n_rows)]]))  # fmt: skip
     if theta:
         report.tables.append(
-            Table(
+            ReportTable(
                 "Learned parameters per covariate",
                 ["covariate", "θ", "w"],
                 [[f, _num(t), _num(w.get(f)) if w else "–"] for f, t in theta.items()],
@@ -133,30 +153,31 @@ def job_report(job: Mapping[str, Any]) -> Report:
         )
     repro = job.get("reproducibility") or {}
     report.tables.append(
-        Table(
+        ReportTable(
             "Reproducibility",
             ["field", "value"],
             [[k, json.dumps(v) if isinstance(v, dict | list) else _num(v)] for k, v in repro.items()],
         )
     )
     name = job["algorithm"]
-    if envs and summary:
-        metric = summary["metric"]
+    if envs and summary is not None:
+        metric = summary.metric
         errors = {
-            e["name"] + (" (train)" if e["split"] == "train" else ""): error_of(e, metric) for e in envs
+            e.name + (" (train)" if e.split == "train" else ""): error_of(e.metrics(), metric) for e in envs
         }
         report.figures["error-by-environment"] = (
             "Error per environment",
             lambda: F.error_by_environment({name: errors}, metric, title=f"{metric} per environment"),
         )
     if w:
+        weights = w
         report.figures["covariate-weights"] = (
             "Learned w per covariate",
-            lambda: F.covariate_weights({name: w}),
+            lambda: F.covariate_weights({name: weights}),
         )
     if theta:
-        report.figures["coefficients"] = ("θ per covariate", lambda: F.coefficients({name: theta}))
-    history = result.get("history", [])
+        coefficients = theta
+        report.figures["coefficients"] = ("θ per covariate", lambda: F.coefficients({name: coefficients}))
     if F.has_curves(history):
         features = list(theta or w or [])
         report.figures["training-curves"] = (
@@ -201,7 +222,7 @@ def sweep_report(
     rows = board["algorithms"]
     label = " (oracle)" if oracle else ""
     report.tables.append(
-        Table(
+        ReportTable(
             f"Leaderboard{label}: test error, mean ± std over seeds",
             [
                 "rank",
@@ -229,7 +250,7 @@ def sweep_report(
     if rows:
         envs = list(rows[0]["environments"])
         report.tables.append(
-            Table(
+            ReportTable(
                 f"Test {rows[0]['metric']} per environment (mean ± std over seeds)",
                 ["environment", *(r["algorithm"] for r in rows)],
                 [[e, *(_pm(r["environments"][e]) for r in rows)] for e in envs],
@@ -266,7 +287,9 @@ def sweep_report(
             break
     if board.get("unselected"):
         report.tables.append(
-            Table("Not selected", ["algorithm", "reason"], [[k, v] for k, v in board["unselected"].items()])
+            ReportTable(
+                "Not selected", ["algorithm", "reason"], [[k, v] for k, v in board["unselected"].items()]
+            )
         )
     return report
 

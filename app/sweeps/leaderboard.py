@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.jobs.result import JobResult
 from sal_core.metrics import error_of
 
 
@@ -33,7 +34,11 @@ class TrialOutcome:
     seed: int
     fold: str | None  # the held-out environment of a leave-one-environment-out job
     status: str
-    result: Mapping[str, Any] | None
+    result: JobResult | None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.result, Mapping):  # a stored document: read it as the typed result
+            object.__setattr__(self, "result", JobResult.model_validate(self.result))
 
 
 def params_key(params: Mapping[str, Any]) -> str:
@@ -51,20 +56,21 @@ def _finite(x: Any) -> bool:
     return isinstance(x, int | float) and math.isfinite(x)
 
 
-def _test_errors(result: Mapping[str, Any]) -> dict[str, float]:
-    metric = result["summary"]["metric"]
-    return {e["name"]: error_of(e, metric) for e in result["environments"] if e["split"] == "test"}
+def _test_errors(result: JobResult) -> dict[str, float]:
+    assert result.summary is not None
+    metric = result.summary.metric
+    return {e.name: error_of(e.metrics(), metric) for e in result.test_environments()}
 
 
 def _selection_error(trial: TrialOutcome, selection: str) -> float | None:
     if trial.status != "succeeded" or trial.result is None:
         return None
     if selection == "oracle":
-        summary = trial.result.get("summary")
-        value = None if summary is None else summary.get("mean_error")
+        summary = trial.result.summary
+        value = None if summary is None else summary.mean_error
     else:
-        block = trial.result.get("validation")
-        value = None if block is None else block.get("error")
+        block = trial.result.validation
+        value = None if block is None else block.error
     return float(value) if value is not None and _finite(value) else None
 
 
@@ -86,10 +92,7 @@ def _reported(trials: Sequence[TrialOutcome], seeds: Sequence[int]) -> list[Tria
     """The candidate's reported job per seed (the one without a fold), all succeeded, or None."""
     by_seed = {t.seed: t for t in trials if t.fold is None}
     out = [by_seed.get(s) for s in seeds]
-    if any(
-        t is None or t.status != "succeeded" or t.result is None or t.result.get("summary") is None
-        for t in out
-    ):
+    if any(t is None or t.status != "succeeded" or t.result is None or t.result.summary is None for t in out):
         return None
     return out  # type: ignore[return-value]
 
@@ -104,25 +107,25 @@ def _average(maps: Sequence[Mapping[str, float] | None]) -> dict[str, float] | N
 def _entry(
     algorithm: str, params: dict[str, Any], score: float, reported: Sequence[TrialOutcome]
 ) -> dict[str, Any]:
-    results = [t.result for t in reported]
-    summaries = [r["summary"] for r in results]  # type: ignore[index]
-    per_env = [_test_errors(r) for r in results]  # type: ignore[arg-type]
+    results = [t.result for t in reported if t.result is not None]
+    summaries = [r.summary for r in results if r.summary is not None]
+    per_env = [_test_errors(r) for r in results]
     envs = list(per_env[0])
-    worst = Counter(s.get("worst_environment") for s in summaries).most_common(1)[0][0]
+    worst = Counter(s.worst_environment for s in summaries).most_common(1)[0][0]
     return {
         "algorithm": algorithm,
         "selected_params": params,
         "selection_score": score,
         "seeds": [t.seed for t in reported],
         "jobs": [t.job_id for t in reported],
-        "metric": summaries[0]["metric"],
-        "mean_error": mean_std([s["mean_error"] for s in summaries]),
-        "std_error": mean_std([s["std_error"] for s in summaries]),
-        "worst_error": mean_std([s["worst_error"] for s in summaries]),
+        "metric": summaries[0].metric,
+        "mean_error": mean_std([s.mean_error for s in summaries]),
+        "std_error": mean_std([s.std_error for s in summaries]),
+        "worst_error": mean_std([s.worst_error for s in summaries]),
         "worst_environment": worst,
         "environments": {e: mean_std([p[e] for p in per_env]) for e in envs},
-        "coefficients": _average([r.get("coefficients") for r in results]),  # type: ignore[union-attr]
-        "covariate_weights": _average([r.get("covariate_weights") for r in results]),  # type: ignore[union-attr]
+        "coefficients": _average([r.coefficients for r in results]),
+        "covariate_weights": _average([r.covariate_weights for r in results]),
     }
 
 

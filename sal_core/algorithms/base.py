@@ -19,6 +19,7 @@ from torch import nn
 
 from sal_core.data import Environment, FloatArray, Standardizer, default_feature_names, validate_environments
 from sal_core.exceptions import InvalidParameterError
+from sal_core.history import Round, as_rounds
 from sal_core.losses import LossName, Task, pointwise_loss, resolve_loss
 from sal_core.models import ModelSpec
 from sal_core.params import Params
@@ -111,7 +112,8 @@ class Solution:
 
     model: nn.Module
     covariate_weights: torch.Tensor | None = None
-    history: list[dict[str, Any]] = field(default_factory=list)
+    # Rounds; old-shape dicts are still accepted while the algorithms move to Round.
+    history: Sequence[Round | Mapping[str, Any]] = field(default_factory=list)
     certificate: Certificate | None = None
     stopped: bool = False
 
@@ -223,11 +225,12 @@ class FitResult:
     coefficients_original: FloatArray | None  # (p,) in the covariates' own units
     intercept_original: float | None
     covariate_weights: FloatArray | None  # (p,) w ≥ 1 with min 1 (SAL), ones (WDRL), else None
-    history: list[dict[str, Any]]
+    history: Sequence[Round | Mapping[str, Any]]  # as the algorithm recorded it
     certificate: Certificate | None
     device: str
     duration_s: float
     stopped: bool
+    rounds: list[Round] = field(default_factory=list)  # ``history`` typed, one Round per outer round
 
     @property
     def feature_names(self) -> tuple[str, ...]:
@@ -290,7 +293,8 @@ class Algorithm(ABC, Generic[P]):
         standardizer = Standardizer.fit(np.concatenate([e.X for e in environments]))
         problem = self._problem(environments, standardizer)
         solution = self._fit(problem, Reporter(progress, self.total_steps()))
-        return self._package(solution, standardizer, names, time.perf_counter() - started)
+        rounds = as_rounds(solution.history, [e.name for e in environments])
+        return self._package(solution, standardizer, names, time.perf_counter() - started, rounds)
 
     def total_steps(self) -> int:
         """How many progress steps a fit reports (outer rounds)."""
@@ -326,7 +330,12 @@ class Algorithm(ABC, Generic[P]):
         )
 
     def _package(
-        self, solution: Solution, standardizer: Standardizer, names: tuple[str, ...], duration: float
+        self,
+        solution: Solution,
+        standardizer: Standardizer,
+        names: tuple[str, ...],
+        duration: float,
+        rounds: list[Round],
     ) -> FitResult:
         state = {
             k: v.detach().to("cpu", torch.float64).clone() for k, v in solution.model.state_dict().items()
@@ -355,4 +364,5 @@ class Algorithm(ABC, Generic[P]):
             device=str(self.device),
             duration_s=duration,
             stopped=solution.stopped,
+            rounds=rounds,
         )

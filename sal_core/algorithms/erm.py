@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import torch
+
 from sal_core.algorithms.base import Algorithm, Problem, Reporter, Solution
+from sal_core.history import Round
 from sal_core.optim import gradient_fit, least_squares, set_linear
 from sal_core.params import Params, param
 
@@ -41,7 +44,10 @@ class ERM(Algorithm[ERMParams]):
                 lr=self.params.lr,
             )
         losses = problem.env_losses(model).detach()
-        history = [{"round": 1, "env_losses": losses.tolist()}]
+        with torch.no_grad():
+            pooled = float(problem.loss(model(problem.Z), problem.y).mean())
+        env_losses = {e.name: float(v) for e, v in zip(problem.envs, losses.tolist(), strict=True)}
+        history = [Round(round=1, risk=pooled, env_losses=env_losses)]
         reporter(1, {"train_loss": float(losses.mean())})
         return Solution(model=model, history=history)
 

@@ -20,6 +20,7 @@ import torch
 from torch import nn
 
 from sal_core.algorithms.base import Algorithm, Problem, Reporter, Solution
+from sal_core.history import Round
 from sal_core.losses import LossName
 from sal_core.optim import gradient_fit, set_linear
 from sal_core.params import Params, param
@@ -218,7 +219,8 @@ class Lasso(Algorithm[LassoParams]):
             max_iter=self.params.max_iter,
         )
         losses = problem.env_losses(model).detach()
-        history = [{"round": 1, "env_losses": losses.tolist(), "objective": objective / scale}]
+        env_losses = {e.name: float(v) for e, v in zip(problem.envs, losses.tolist(), strict=True)}
+        history = [Round(round=1, risk=objective / scale, env_losses=env_losses)]
         reporter(1, {"train_loss": float(losses.mean()), "objective": objective / scale})
         return Solution(model=model, history=history)
 

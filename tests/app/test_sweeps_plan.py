@@ -90,7 +90,9 @@ def _result(val: float, test: dict[str, float], w: list[float] | None = None) ->
         "validation": {"metric": "mse", "error": val, "n_rows": 5, "environments": []},
         "coefficients": {"x1": 1.0, "x2": 2.0},
         "covariate_weights": None if w is None else {"x1": w[0], "x2": w[1]},
-    }
+        # the rest of a JobResult, which TrialOutcome reads its result as
+        "intercept": 0.0, "certificate": None, "history": [], "duration_s": 0.1, "device": "cpu",
+    }  # fmt: skip
 
 
 def _outcome(i: int, algorithm: str, params: dict[str, Any], seed: int, result: dict[str, Any] | None,

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from app import tables
-from app.db.models import DEFAULT_TENANT_ID, Dataset, Job, JobResult
+from app.db.models import DEFAULT_TENANT_ID, Dataset, Job, JobResultRow
 from app.settings import Settings
 from tests.app import factories as f
 from worker.runner import ProgressWriter, Runner
@@ -67,7 +67,7 @@ def _job_row(runner: Runner, job_id: str) -> Job:
 def _results(runner: Runner, job_id: str) -> int:
     with runner.sessions() as s:
         return int(
-            s.scalar(select(func.count()).select_from(JobResult).where(JobResult.job_id == job_id)) or 0
+            s.scalar(select(func.count()).select_from(JobResultRow).where(JobResultRow.job_id == job_id)) or 0
         )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import numpy as np
 from fastapi import APIRouter, Query, Request, Response
@@ -35,6 +35,7 @@ from app.api.schemas import (
 )
 from app.db import repository as repo
 from app.db.models import Job, JobStatus, utcnow
+from app.jobs.result import JobResult
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ router = APIRouter(prefix="/jobs", tags=["jobs"])
 WEIGHTS_JSON = "application/vnd.sal.weights+json"
 
 
-def to_public(job: Job, result: dict[str, Any] | None) -> JobPublic:
+def to_public(job: Job, result: JobResult | None) -> JobPublic:
     return JobPublic.model_validate(
         {
             "id": job.id,
@@ -289,7 +290,7 @@ def get_job_weights(
             media_type="application/octet-stream",
             headers={"Content-Disposition": f'attachment; filename="job-{job_id}.safetensors"'},
         )
-    result = repo.get_result(session, job_id) or {}
+    result = repo.get_result(session, job_id)
     document = WeightsJSON.model_validate(
         artifacts.to_json(artifacts.unpack(data), artifacts.metadata_of(data), result)
     )

@@ -86,7 +86,7 @@ def get_sweep_report(
     rows = (public.get("leaderboard") or {}).get("algorithms", [])
     for row in sorted(rows, key=lambda r: r["algorithm"] != "sal"):
         if row.get("covariate_weights") and row["jobs"]:
-            result = repo.get_result(session, row["jobs"][0]) or {}  # the sweep's own job: same tenant
-            histories[row["algorithm"]] = result.get("history", [])
+            result = repo.get_result(session, row["jobs"][0])  # the sweep's own job: same tenant
+            histories[row["algorithm"]] = [] if result is None else [r.model_dump() for r in result.history]
             break
     return _render(reports.sweep_report(public, histories), format, figures)

@@ -15,7 +15,7 @@ from worker.runner import build_result
 def job_document(algorithm: str, seed: int = 0) -> dict[str, Any]:
     s = synthetic.selection_bias(n=300, n_test=100, p=6, seed=11, test_rs=(-3.0, -1.5, 1.5, 3.0))
     fit = get_algorithm(algorithm)(task="regression", seed=seed).fit(s.train, feature_names=s.feature_names)
-    result = build_result(fit, s.feature_names, s.train, s.test)
+    result = build_result(fit, s.feature_names, s.train, s.test).to_json()
     return {
         "id": f"job-{algorithm}-{seed}", "status": "succeeded", "algorithm": algorithm, "task": "regression",
         "params": {}, "error": None, "result": result,

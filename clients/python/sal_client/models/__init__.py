@@ -38,10 +38,10 @@ from .job_public_params import JobPublicParams
 from .job_public_status import JobPublicStatus
 from .job_public_task import JobPublicTask
 from .job_public_validation_type_0 import JobPublicValidationType0
-from .job_result_public import JobResultPublic
-from .job_result_public_coefficients_type_0 import JobResultPublicCoefficientsType0
-from .job_result_public_covariate_weights_type_0 import JobResultPublicCovariateWeightsType0
-from .job_result_public_history_item import JobResultPublicHistoryItem
+from .job_result import JobResult
+from .job_result_coefficients_type_0 import JobResultCoefficientsType0
+from .job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0
+from .job_result_selection_type_0 import JobResultSelectionType0
 from .jobs_public import JobsPublic
 from .leaderboard import Leaderboard
 from .leaderboard_row import LeaderboardRow
@@ -72,6 +72,8 @@ from .reproducibility_params import ReproducibilityParams
 from .reproducibility_task import ReproducibilityTask
 from .reproducibility_validation_type_0 import ReproducibilityValidationType0
 from .reproducibility_versions_type_0 import ReproducibilityVersionsType0
+from .round_ import Round
+from .round_env_losses import RoundEnvLosses
 from .summary import Summary
 from .sweep_create import SweepCreate
 from .sweep_create_algorithms import SweepCreateAlgorithms
@@ -136,10 +138,10 @@ __all__ = (
     "JobPublicStatus",
     "JobPublicTask",
     "JobPublicValidationType0",
-    "JobResultPublic",
-    "JobResultPublicCoefficientsType0",
-    "JobResultPublicCovariateWeightsType0",
-    "JobResultPublicHistoryItem",
+    "JobResult",
+    "JobResultCoefficientsType0",
+    "JobResultCovariateWeightsType0",
+    "JobResultSelectionType0",
     "JobsPublic",
     "Leaderboard",
     "LeaderboardRow",
@@ -170,6 +172,8 @@ __all__ = (
     "ReproducibilityTask",
     "ReproducibilityValidationType0",
     "ReproducibilityVersionsType0",
+    "Round",
+    "RoundEnvLosses",
     "Summary",
     "SweepCreate",
     "SweepCreateAlgorithms",

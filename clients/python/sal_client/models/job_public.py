@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..models.job_public_model import JobPublicModel
     from ..models.job_public_params import JobPublicParams
     from ..models.job_public_validation_type_0 import JobPublicValidationType0
-    from ..models.job_result_public import JobResultPublic
+    from ..models.job_result import JobResult
     from ..models.progress import Progress
     from ..models.reproducibility import Reproducibility
 
@@ -40,8 +40,8 @@ class JobPublic:
         model (JobPublicModel):
         params (JobPublicParams):
         progress (Progress):
-        result (JobResultPublic | None): When succeeded; also when cancelled while running (the partial fit, history up
-            to the stop).
+        result (JobResult | None): When succeeded; also when cancelled while running (the partial fit, history up to the
+            stop).
         seed (int):
         started_at (datetime.datetime | None):
         status (JobPublicStatus):
@@ -67,7 +67,7 @@ class JobPublic:
     model: JobPublicModel
     params: JobPublicParams
     progress: Progress
-    result: JobResultPublic | None
+    result: JobResult | None
     seed: int
     started_at: datetime.datetime | None
     status: JobPublicStatus
@@ -85,7 +85,7 @@ class JobPublic:
     def to_dict(self) -> dict[str, Any]:
         from ..models.job_error import JobError  # noqa: PLC0415
         from ..models.job_public_validation_type_0 import JobPublicValidationType0  # noqa: PLC0415
-        from ..models.job_result_public import JobResultPublic  # noqa: PLC0415
+        from ..models.job_result import JobResult  # noqa: PLC0415
         from ..models.reproducibility import Reproducibility  # noqa: PLC0415
 
         algorithm = self.algorithm
@@ -118,7 +118,7 @@ class JobPublic:
         progress = self.progress.to_dict()
 
         result: dict[str, Any] | None
-        if isinstance(self.result, JobResultPublic):
+        if isinstance(self.result, JobResult):
             result = self.result.to_dict()
         else:
             result = self.result
@@ -221,7 +221,7 @@ class JobPublic:
         from ..models.job_public_model import JobPublicModel  # noqa: PLC0415
         from ..models.job_public_params import JobPublicParams  # noqa: PLC0415
         from ..models.job_public_validation_type_0 import JobPublicValidationType0  # noqa: PLC0415
-        from ..models.job_result_public import JobResultPublic  # noqa: PLC0415
+        from ..models.job_result import JobResult  # noqa: PLC0415
         from ..models.progress import Progress  # noqa: PLC0415
         from ..models.reproducibility import Reproducibility  # noqa: PLC0415
 
@@ -277,18 +277,18 @@ class JobPublic:
 
         progress = Progress.from_dict(d.pop("progress"))
 
-        def _parse_result(data: object) -> JobResultPublic | None:
+        def _parse_result(data: object) -> JobResult | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                result_type_0 = JobResultPublic.from_dict(data)
+                result_type_0 = JobResult.from_dict(data)
 
                 return result_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(JobResultPublic | None, data)
+            return cast(JobResult | None, data)
 
         result = _parse_result(d.pop("result"))
 

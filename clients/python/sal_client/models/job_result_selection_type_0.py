@@ -6,11 +6,11 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="JobResultPublicHistoryItem")
+T = TypeVar("T", bound="JobResultSelectionType0")
 
 
 @_attrs_define
-class JobResultPublicHistoryItem:
+class JobResultSelectionType0:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -23,10 +23,10 @@ class JobResultPublicHistoryItem:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        job_result_public_history_item = cls()
+        job_result_selection_type_0 = cls()
 
-        job_result_public_history_item.additional_properties = d
-        return job_result_public_history_item
+        job_result_selection_type_0.additional_properties = d
+        return job_result_selection_type_0
 
     @property
     def additional_keys(self) -> list[str]:

@@ -11,48 +11,53 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.certificate_public import CertificatePublic
     from ..models.environment_result import EnvironmentResult
-    from ..models.job_result_public_coefficients_type_0 import JobResultPublicCoefficientsType0
-    from ..models.job_result_public_covariate_weights_type_0 import JobResultPublicCovariateWeightsType0
-    from ..models.job_result_public_history_item import JobResultPublicHistoryItem
+    from ..models.job_result_coefficients_type_0 import JobResultCoefficientsType0
+    from ..models.job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0
+    from ..models.job_result_selection_type_0 import JobResultSelectionType0
+    from ..models.round_ import Round
     from ..models.summary import Summary
     from ..models.validation_result import ValidationResult
 
 
-T = TypeVar("T", bound="JobResultPublic")
+T = TypeVar("T", bound="JobResult")
 
 
 @_attrs_define
-class JobResultPublic:
-    """
+class JobResult:
+    """What a fit learned and how it scored; the worker writes it, every reader reads it.
+
     Attributes:
         certificate (CertificatePublic | None):
-        coefficients (JobResultPublicCoefficientsType0 | None):
-        covariate_weights (JobResultPublicCovariateWeightsType0 | None):
+        coefficients (JobResultCoefficientsType0 | None):
+        covariate_weights (JobResultCovariateWeightsType0 | None):
         device (str):
         duration_s (float):
         environments (list[EnvironmentResult]):
-        history (list[JobResultPublicHistoryItem]):
+        history (list[Round]):
         intercept (float | None):
         summary (None | Summary):
+        selection (JobResultSelectionType0 | None | Unset): How the algorithm chose its λ, when it chose one itself.
         validation (None | Unset | ValidationResult):
     """
 
     certificate: CertificatePublic | None
-    coefficients: JobResultPublicCoefficientsType0 | None
-    covariate_weights: JobResultPublicCovariateWeightsType0 | None
+    coefficients: JobResultCoefficientsType0 | None
+    covariate_weights: JobResultCovariateWeightsType0 | None
     device: str
     duration_s: float
     environments: list[EnvironmentResult]
-    history: list[JobResultPublicHistoryItem]
+    history: list[Round]
     intercept: float | None
     summary: None | Summary
+    selection: JobResultSelectionType0 | None | Unset = UNSET
     validation: None | Unset | ValidationResult = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.certificate_public import CertificatePublic  # noqa: PLC0415
-        from ..models.job_result_public_coefficients_type_0 import JobResultPublicCoefficientsType0  # noqa: PLC0415
-        from ..models.job_result_public_covariate_weights_type_0 import JobResultPublicCovariateWeightsType0  # noqa: PLC0415
+        from ..models.job_result_coefficients_type_0 import JobResultCoefficientsType0  # noqa: PLC0415
+        from ..models.job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0  # noqa: PLC0415
+        from ..models.job_result_selection_type_0 import JobResultSelectionType0  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
         from ..models.validation_result import ValidationResult  # noqa: PLC0415
 
@@ -63,13 +68,13 @@ class JobResultPublic:
             certificate = self.certificate
 
         coefficients: dict[str, Any] | None
-        if isinstance(self.coefficients, JobResultPublicCoefficientsType0):
+        if isinstance(self.coefficients, JobResultCoefficientsType0):
             coefficients = self.coefficients.to_dict()
         else:
             coefficients = self.coefficients
 
         covariate_weights: dict[str, Any] | None
-        if isinstance(self.covariate_weights, JobResultPublicCovariateWeightsType0):
+        if isinstance(self.covariate_weights, JobResultCovariateWeightsType0):
             covariate_weights = self.covariate_weights.to_dict()
         else:
             covariate_weights = self.covariate_weights
@@ -97,6 +102,14 @@ class JobResultPublic:
         else:
             summary = self.summary
 
+        selection: dict[str, Any] | None | Unset
+        if isinstance(self.selection, Unset):
+            selection = UNSET
+        elif isinstance(self.selection, JobResultSelectionType0):
+            selection = self.selection.to_dict()
+        else:
+            selection = self.selection
+
         validation: dict[str, Any] | None | Unset
         if isinstance(self.validation, Unset):
             validation = UNSET
@@ -120,6 +133,8 @@ class JobResultPublic:
                 "summary": summary,
             }
         )
+        if selection is not UNSET:
+            field_dict["selection"] = selection
         if validation is not UNSET:
             field_dict["validation"] = validation
 
@@ -129,9 +144,10 @@ class JobResultPublic:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.certificate_public import CertificatePublic  # noqa: PLC0415
         from ..models.environment_result import EnvironmentResult  # noqa: PLC0415
-        from ..models.job_result_public_coefficients_type_0 import JobResultPublicCoefficientsType0  # noqa: PLC0415
-        from ..models.job_result_public_covariate_weights_type_0 import JobResultPublicCovariateWeightsType0  # noqa: PLC0415
-        from ..models.job_result_public_history_item import JobResultPublicHistoryItem  # noqa: PLC0415
+        from ..models.job_result_coefficients_type_0 import JobResultCoefficientsType0  # noqa: PLC0415
+        from ..models.job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0  # noqa: PLC0415
+        from ..models.job_result_selection_type_0 import JobResultSelectionType0  # noqa: PLC0415
+        from ..models.round_ import Round  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
         from ..models.validation_result import ValidationResult  # noqa: PLC0415
 
@@ -152,33 +168,33 @@ class JobResultPublic:
 
         certificate = _parse_certificate(d.pop("certificate"))
 
-        def _parse_coefficients(data: object) -> JobResultPublicCoefficientsType0 | None:
+        def _parse_coefficients(data: object) -> JobResultCoefficientsType0 | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                coefficients_type_0 = JobResultPublicCoefficientsType0.from_dict(data)
+                coefficients_type_0 = JobResultCoefficientsType0.from_dict(data)
 
                 return coefficients_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(JobResultPublicCoefficientsType0 | None, data)
+            return cast(JobResultCoefficientsType0 | None, data)
 
         coefficients = _parse_coefficients(d.pop("coefficients"))
 
-        def _parse_covariate_weights(data: object) -> JobResultPublicCovariateWeightsType0 | None:
+        def _parse_covariate_weights(data: object) -> JobResultCovariateWeightsType0 | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                covariate_weights_type_0 = JobResultPublicCovariateWeightsType0.from_dict(data)
+                covariate_weights_type_0 = JobResultCovariateWeightsType0.from_dict(data)
 
                 return covariate_weights_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(JobResultPublicCovariateWeightsType0 | None, data)
+            return cast(JobResultCovariateWeightsType0 | None, data)
 
         covariate_weights = _parse_covariate_weights(d.pop("covariate_weights"))
 
@@ -196,7 +212,7 @@ class JobResultPublic:
         history = []
         _history = d.pop("history")
         for history_item_data in _history:
-            history_item = JobResultPublicHistoryItem.from_dict(history_item_data)
+            history_item = Round.from_dict(history_item_data)
 
             history.append(history_item)
 
@@ -222,6 +238,23 @@ class JobResultPublic:
 
         summary = _parse_summary(d.pop("summary"))
 
+        def _parse_selection(data: object) -> JobResultSelectionType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                selection_type_0 = JobResultSelectionType0.from_dict(data)
+
+                return selection_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobResultSelectionType0 | None | Unset, data)
+
+        selection = _parse_selection(d.pop("selection", UNSET))
+
         def _parse_validation(data: object) -> None | Unset | ValidationResult:
             if data is None:
                 return data
@@ -239,7 +272,7 @@ class JobResultPublic:
 
         validation = _parse_validation(d.pop("validation", UNSET))
 
-        job_result_public = cls(
+        job_result = cls(
             certificate=certificate,
             coefficients=coefficients,
             covariate_weights=covariate_weights,
@@ -249,11 +282,12 @@ class JobResultPublic:
             history=history,
             intercept=intercept,
             summary=summary,
+            selection=selection,
             validation=validation,
         )
 
-        job_result_public.additional_properties = d
-        return job_result_public
+        job_result.additional_properties = d
+        return job_result
 
     @property
     def additional_keys(self) -> list[str]:
