@@ -695,7 +695,9 @@
     const board = s.leaderboard;
     if (!board) return h("p", { text: "The leaderboard appears once every trial has finished." });
     const rows = board.algorithms || [];
-    const envNames = [...new Set(rows.flatMap((r) => Object.keys(r.environments || {})))];
+    const present = new Set(rows.flatMap((r) => Object.keys(r.environments || {})));
+    // In the sweep's own order of test environments, then any others the rows name.
+    const envNames = [...new Set([...(s.test_environments || []).filter((e) => present.has(e)), ...present])];
     const svg = window.Charts.bars({
       title: "Test error per environment by algorithm (mean over seeds)", categories: envNames,
       series: rows.map((r) => ({ name: r.algorithm, values: envNames.map((e) => (r.environments[e] ? r.environments[e].mean : null)) })),
@@ -744,6 +746,7 @@
     if (keyNeeded && !apiKey) { renderKeyForm(null); return; }
     main.replaceChildren(h("p", { text: "Loading…" }));
     main.setAttribute("aria-busy", "true");
+    delete main.dataset.route;
     const pages = {
       datasets: () => (parts[1] ? datasetPage(parts[1]) : datasetsPage()),
       jobs: () => (parts[1] ? jobPage(parts[1]) : jobsPage(query)),
@@ -762,7 +765,10 @@
         e instanceof ApiError && e.status === 404 ? h("p", { id: "not-found", text: `No ${what} here: it does not exist or belongs to another tenant.` }) : null,
         problemBox(e));
     } finally {
-      main.removeAttribute("aria-busy");
+      if (gen === generation) {
+        main.removeAttribute("aria-busy");
+        main.dataset.route = location.hash; // the page for this address is drawn (tests wait on it)
+      }
     }
   }
 

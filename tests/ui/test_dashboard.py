@@ -1,0 +1,297 @@
+"""The dashboard in headless Chromium against a real API (keys required) and Celery worker on
+PostgreSQL + Redis: upload, submit SAL from the form, watch it finish, read its charts, cancel a
+running job, compare a small sweep, and a second tenant's view. Each page is screenshotted into
+docs/screenshots/. The tests run in file order and share the state they make (one session)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from sal_core import synthetic
+from tests.e2e import scenario
+from tests.ui.conftest import drawn, go, screenshot, sign_in
+
+pytestmark = [pytest.mark.services, pytest.mark.slow]
+
+TERMINAL = ("succeeded", "failed", "cancelled")
+
+
+@pytest.fixture(scope="module")
+def setting() -> synthetic.Setting:
+    return synthetic.selection_bias(n=300, n_test=100, p=6, seed=11, test_rs=(-3.0, 3.0))
+
+
+@pytest.fixture(scope="module")
+def state() -> dict[str, Any]:
+    """Ids made by one test and used by the next."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, ui_server: str, tenant_keys: dict[str, str]) -> Any:
+    page = sign_in(browser, ui_server, tenant_keys["a"])
+    yield page
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def api_a(ui_server: str, tenant_keys: dict[str, str]) -> Any:
+    with httpx.Client(base_url=ui_server, headers={"Authorization": f"Bearer {tenant_keys['a']}"}) as c:
+        yield c
+
+
+def wait_status(page: Any, status: str, timeout_s: float = 60) -> None:
+    page.locator(f".job-status [data-status='{status}']").wait_for(timeout=timeout_s * 1000)
+
+
+def figure_rows(page: Any, chart: str) -> list[list[str]]:
+    """The numbers table under a chart: one list of cell texts per row."""
+    rows = page.locator(f"[data-chart='{chart}'] details table tbody tr")
+    return [
+        [c.strip() for c in rows.nth(i).locator("th, td").all_text_contents()] for i in range(rows.count())
+    ]
+
+
+def svg_labels(page: Any, chart: str) -> list[str]:
+    return [t.strip() for t in page.locator(f"[data-chart='{chart}'] svg .bar-label").all_text_contents()]
+
+
+def test_shell_and_assets_need_no_key_and_hold_no_data(ui_server: str) -> None:
+    shell = httpx.get(f"{ui_server}/ui")
+    assert shell.status_code == 200 and "text/html" in shell.headers["content-type"]
+    assert "script-src 'self'" in shell.headers["content-security-policy"]
+    for name in ("app.js", "charts.js", "style.css"):
+        assert httpx.get(f"{ui_server}/ui/static/{name}").status_code == 200
+    assert httpx.get(f"{ui_server}/ui/static/..%2Fapp.js").status_code == 404
+    assert httpx.get(f"{ui_server}/ui/static/routes.py").status_code == 404
+    assert "/ui" not in httpx.get(f"{ui_server}/openapi.json").json()["paths"]
+
+
+def test_upload_a_csv(page: Any, setting: synthetic.Setting, state: dict[str, Any]) -> None:
+    csv = scenario.to_csv(setting)
+    page.locator("#upload-file").set_input_files(
+        {"name": "selection.csv", "mimeType": "text/csv", "buffer": csv}
+    )
+    # The CSV header fills the column pickers.
+    page.locator("select#upload-target option[value='outcome']").wait_for(state="attached")
+    page.get_by_label("Target column", exact=True).select_option("outcome")
+    page.get_by_label("Environment column", exact=True).select_option("site")
+    # A bad feature list is the API's 422, shown next to the form and naming the field.
+    page.get_by_label("Features (optional)", exact=True).fill("S1,nope")
+    page.get_by_role("button", name="Upload").click()
+    alert = page.locator("form .problem[role=alert]")
+    alert.wait_for()
+    assert "422" in alert.inner_text() and "nope" in alert.inner_text()
+    assert page.locator("#upload-features[aria-invalid=true]").count() == 1
+
+    page.get_by_label("Features (optional)", exact=True).fill("")
+    page.get_by_label("Name (optional)", exact=True).fill("selection-bias")
+    page.get_by_role("button", name="Upload").click()
+    page.locator("form .ok").wait_for()
+    n_rows = sum(len(e.y) for e in (*setting.train, *setting.test))
+    assert f"{n_rows} rows, 4 environments, 6 features" in page.locator("form .ok").inner_text()
+    link = page.locator("#datasets-table a", has_text="selection-bias")
+    link.wait_for()
+    screenshot(page, "datasets")
+
+    link.click()
+    page.get_by_role("heading", name=re.compile("Dataset selection-bias")).wait_for()
+    envs = figure_rows(page, "rows")
+    assert [r[0] for r in envs] == [e.name for e in (*setting.train, *setting.test)]
+    assert [int(r[1]) for r in envs] == [len(e.y) for e in (*setting.train, *setting.test)]
+    columns = page.locator("#columns-table tbody th").all_inner_texts()
+    assert columns == [*setting.feature_names, "outcome"]
+    state["dataset_id"] = page.evaluate("location.hash").split("/")[-1]
+    screenshot(page, "dataset")
+
+
+def test_submit_sal_from_the_form_and_watch_it_finish(
+    page: Any, api_a: httpx.Client, setting: synthetic.Setting, state: dict[str, Any]
+) -> None:
+    go(page, f"#/submit?dataset={state['dataset_id']}")
+    page.get_by_role("heading", name="Submit a job").wait_for()
+    page.get_by_label("Algorithm", exact=True).select_option("sal")
+    # The form is built from GET /algorithms: every parameter with its doc, range and default.
+    for p in next(a for a in api_a.get("/algorithms").json() if a["name"] == "sal")["params"]:
+        field = page.locator(f"#param-{p['name']}")
+        assert field.count() == 1, p["name"]
+        shown = field.input_value()
+        assert (float(shown) if p["type"] in ("number", "integer") else shown) == p["default"], p["name"]
+        assert p["doc"][:20] in page.locator(f"#param-{p['name']}-hint").inner_text()
+    train = page.locator("#fs-train_environments")
+    for env in setting.train:
+        train.get_by_label(re.compile(re.escape(env.name) + r" \(")).check()
+    page.locator("#param-rounds").fill("15")
+    screenshot(page, "submit")
+    page.get_by_role("button", name="Submit job").click()
+    page.wait_for_url(re.compile(r"#/jobs/[0-9a-f-]+$"))
+    drawn(page, "#/jobs/")
+    job_id = page.evaluate("location.hash").split("/")[-1]
+    state["sal_job"] = job_id
+    wait_status(page, "succeeded")
+
+    job = api_a.get(f"/jobs/{job_id}").json()
+    assert job["params"].get("rounds") == 15 and job["train_environments"] == [e.name for e in setting.train]
+    result = job["result"]
+    names = list(setting.feature_names)
+    # w and θ charts carry the covariates' names, one bar each, with the API's numbers.
+    page.locator("[data-chart='weights'] svg").wait_for()
+    assert svg_labels(page, "weights") == names == list(result["covariate_weights"])
+    assert svg_labels(page, "coefficients") == names
+    weights = figure_rows(page, "weights")
+    for (name, shown, verdict), value in zip(weights, result["covariate_weights"].values(), strict=True):
+        assert float(shown) == pytest.approx(value, rel=5e-3, abs=1e-9), name
+        assert verdict in ("stable", "unstable", "uniform")
+    theta = {r[0]: float(r[1]) for r in figure_rows(page, "coefficients")}
+    assert theta == pytest.approx(result["coefficients"], rel=5e-3, abs=1e-3)
+    assert page.locator("[data-chart='weights'] svg .bar").count() == len(names)
+    # Stable vs unstable is written beside each bar, not only patterned.
+    notes = page.locator("[data-chart='weights'] svg .bar-note").all_text_contents()
+    assert notes == [r[2] for r in weights]
+    w = result["covariate_weights"]
+    if max(w.values()) >= 2 * min(w.values()):
+        verdicts = {r[0]: r[2] for r in weights}
+        assert verdicts[max(w, key=w.get)] == "stable" and verdicts[min(w, key=w.get)] == "unstable"
+    # Per-environment error, train and test, and the risk per round.
+    envs = {r[0]: r[1] for r in figure_rows(page, "environments")}
+    assert envs == {e["name"]: e["split"] for e in result["environments"]}
+    assert len(figure_rows(page, "history")) == len(result["history"]) == 15
+    assert page.locator("#mean-error").inner_text() != "–"
+    assert "Certificate" in page.locator("#main").inner_text()
+    assert job["reproducibility"]["dataset_sha256"] in page.locator("#main").inner_text()
+    screenshot(page, "job")
+
+    with page.expect_download() as download:
+        page.locator("#job-weights").click()
+    path = download.value.path()
+    assert download.value.suggested_filename.endswith(".safetensors")
+    assert Path(path).read_bytes() == api_a.get(f"/jobs/{job_id}/weights").content
+
+
+def test_cancel_a_running_job(
+    page: Any, api_a: httpx.Client, setting: synthetic.Setting, state: dict[str, Any]
+) -> None:
+    body = {
+        "dataset_id": state["dataset_id"], "algorithm": "sal", "train_environments": [e.name for e in setting.train],
+        "params": {"rounds": 100_000}, "seed": 1,
+    }  # fmt: skip
+    response = api_a.post("/jobs", json=body)
+    assert response.status_code == 202, response.text
+    job_id = response.json()["id"]
+    go(page, f"#/jobs/{job_id}")
+    wait_status(page, "running")
+    page.locator("#job-progress").wait_for()
+    page.get_by_role("button", name="Cancel").click()
+    wait_status(page, "cancelled", timeout_s=30)
+    assert page.locator("#job-cancel").is_disabled()
+    assert api_a.get(f"/jobs/{job_id}").json()["status"] == "cancelled"
+    state["cancelled_job"] = job_id
+
+
+def test_jobs_list_filters(page: Any, state: dict[str, Any]) -> None:
+    go(page, "#/jobs")
+    page.locator("#jobs-table").wait_for()
+    assert page.locator("#jobs-table tbody tr").count() == 2
+    page.get_by_label("Status", exact=True).select_option("cancelled")
+    drawn(page, "status=cancelled")
+    page.locator("#jobs-table tbody tr").first.wait_for()
+    rows = page.locator("#jobs-table tbody tr")
+    assert rows.count() == 1 and state["cancelled_job"][:8] in rows.inner_text()
+    go(page, f"#/jobs?dataset_id={state['dataset_id']}&algorithm=sal")
+    assert page.locator("#jobs-table tbody tr").count() == 2
+    screenshot(page, "jobs")
+
+
+def test_compare_a_small_sweep(
+    page: Any, api_a: httpx.Client, setting: synthetic.Setting, state: dict[str, Any]
+) -> None:
+    go(page, "#/sweeps")
+    page.get_by_role("heading", name="Start a sweep").wait_for()
+    sweep = {
+        "dataset_id": state["dataset_id"], "train_environments": [e.name for e in setting.train],
+        "algorithms": {"erm": {}, "ridge": {"grid": {"lambda_": [0.01, 10.0]}}}, "seeds": [0, 1],
+        "selection": "train_env_validation", "device": "cpu",
+    }  # fmt: skip
+    page.get_by_label(re.compile("Sweep request")).fill(json.dumps(sweep))
+    page.get_by_role("button", name="Start sweep").click()
+    page.wait_for_url(re.compile(r"#/sweeps/[0-9a-f-]+$"))
+    sweep_id = page.evaluate("location.hash").split("/")[-1]
+    state["sweep"] = sweep_id
+    page.locator("#leaderboard").wait_for(timeout=90_000)
+    board = api_a.get(f"/sweeps/{sweep_id}").json()["leaderboard"]
+    assert "train_env_validation" in page.locator("#selection-policy").inner_text()
+    rows = page.locator("#leaderboard tbody tr")
+    assert rows.count() == len(board["algorithms"]) == 2
+    for i, row in enumerate(board["algorithms"]):
+        cells = rows.nth(i).locator("th, td").all_inner_texts()
+        assert cells[1] == row["algorithm"] and "±" in cells[2]
+        assert float(cells[2].split("±")[0]) == pytest.approx(row["mean_error"]["mean"], rel=5e-3)
+    comparison = figure_rows(page, "sweep-environments")
+    assert [r[0] for r in comparison] == [e.name for e in setting.test]
+    assert svg_labels(page, "sweep-environments") == [e.name for e in setting.test]
+    screenshot(page, "sweep")
+    # Each trial links to its job page.
+    first = board["algorithms"][0]["jobs"][0]
+    page.locator(f"#leaderboard a[href='#/jobs/{first}']").click()
+    wait_status(page, "succeeded")
+    go(page, "#/sweeps")
+    page.locator("#sweeps-table").wait_for()
+    screenshot(page, "sweeps")
+
+
+def test_a_second_tenant_sees_404_and_the_key_stays_in_memory(
+    browser: Any, ui_server: str, tenant_keys: dict[str, str], state: dict[str, Any]
+) -> None:
+    other = sign_in(browser, ui_server, tenant_keys["b"])
+    try:
+        for hash_ in (
+            f"#/jobs/{state['sal_job']}",
+            f"#/datasets/{state['dataset_id']}",
+            f"#/sweeps/{state['sweep']}",
+        ):
+            go(other, hash_)
+            other.locator("#not-found").wait_for()
+            assert other.get_by_role("heading", name="Not found").count() == 1
+        go(other, "#/jobs")
+        other.get_by_text("No jobs match.").wait_for()
+        go(other, "#/datasets")
+        other.get_by_text("No datasets yet").wait_for()
+        # The key is nowhere but the page's memory.
+        key = tenant_keys["b"]
+        assert key not in other.url
+        assert other.evaluate("localStorage.length + sessionStorage.length") == 0
+        assert other.context.cookies() == []
+        assert key not in other.content()
+        # A reload forgets it: the page asks again.
+        other.reload()
+        other.get_by_label("API key", exact=True).wait_for()
+        other.get_by_label("API key", exact=True).fill("sal_not-a-key")
+        other.get_by_role("button", name="Use key").click()
+        other.get_by_text("The key was refused").wait_for()
+        screenshot(other, "sign-in")
+    finally:
+        other.context.close()
+
+
+def test_pages_have_labels_and_one_heading(page: Any, state: dict[str, Any]) -> None:
+    """Every form control has a label, and each page one h1 (a keyboard and screen-reader check)."""
+    unlabelled = """() => [...document.querySelectorAll('#main input, #main select, #main textarea')]
+        .filter(n => n.type !== 'hidden' && !(n.labels && n.labels.length) && !n.getAttribute('aria-label'))
+        .map(n => n.id || n.name)"""
+    for hash_ in (
+        "#/datasets",
+        "#/submit",
+        "#/jobs",
+        "#/sweeps",
+        f"#/jobs/{state['sal_job']}",
+        f"#/sweeps/{state['sweep']}",
+    ):
+        go(page, hash_)
+        assert page.evaluate(unlabelled) == [], hash_
+        assert page.locator("#main h1").count() == 1, hash_
