@@ -31,6 +31,12 @@
     return node;
   }
 
+  // replaceChildren without the nulls that optional parts leave (the DOM would print "null").
+  function fill(node, ...children) {
+    node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+    return node;
+  }
+
   function announce(text) {
     statusRegion.textContent = text;
   }
@@ -150,7 +156,7 @@
   // --- auth ---------------------------------------------------------------------------------------
 
   function showAuth() {
-    authStatus.replaceChildren();
+    fill(authStatus, );
     if (keyNeeded === false) authStatus.append("Single-user mode (no key needed)");
     if (keyNeeded && apiKey) {
       authStatus.append("Key set for this tab ", h("button", {
@@ -177,7 +183,7 @@
           showAuth();
           route();
         } catch (e) {
-          if (!(e instanceof NeedKey)) out.replaceChildren(problemBox(e));
+          if (!(e instanceof NeedKey)) fill(out, problemBox(e));
         }
       },
     },
@@ -185,7 +191,7 @@
     h("p", { text: "This service runs with API keys. The key is kept in this tab's memory only: not in the address, not in storage; closing or reloading the tab forgets it." }),
     h("label", { for: "api-key", text: "API key" }), input,
     h("button", { type: "submit", text: "Use key" }), out);
-    main.replaceChildren(form);
+    fill(main, form);
     input.focus();
   }
 
@@ -222,7 +228,7 @@
         const i = lower.findIndex((c) => names.includes(c));
         return columns && (i >= 0 ? columns[i] : fallback);
       };
-      pickers.replaceChildren(
+      fill(pickers, 
         columnField("target", "Target column", columns, pick(["y", "target", "label", "outcome"], columns && columns[columns.length - 1]), columns ? null : "the label column's name"),
         columnField("environment", "Environment column", columns, pick(["env", "environment", "site", "domain", "group"], columns && columns[0]), columns ? null : "the column naming each row's environment"));
     };
@@ -242,18 +248,18 @@
         ev.preventDefault();
         const data = new FormData(form);
         for (const k of ["features", "name"]) if (!String(data.get(k) || "").trim()) data.delete(k);
-        out.replaceChildren(h("p", { text: "Uploading…" }));
+        fill(out, h("p", { text: "Uploading…" }));
         try {
           const ds = await api("/datasets", { method: "POST", body: data });
           markInvalid(form, null);
-          out.replaceChildren(h("p", { class: "ok" }, "Uploaded ", h("a", { href: `#/datasets/${ds.id}`, text: ds.name }),
+          fill(out, h("p", { class: "ok" }, "Uploaded ", h("a", { href: `#/datasets/${ds.id}`, text: ds.name }),
             ` — ${ds.n_rows} rows, ${ds.environments.length} environments, ${ds.feature_names.length} features.`));
           announce(`Dataset ${ds.name} uploaded`);
           onDone(ds);
         } catch (e) {
           if (e instanceof NeedKey) return;
           markInvalid(form, e);
-          out.replaceChildren(problemBox(e));
+          fill(out, problemBox(e));
         }
       },
     },
@@ -272,13 +278,13 @@
     const list = h("div");
     const load = async () => {
       const page = await api("/datasets?limit=200");
-      list.replaceChildren(page.items.length ? table(`${page.items.length} dataset(s), newest first`,
+      fill(list, page.items.length ? table(`${page.items.length} dataset(s), newest first`,
         ["Name", "Rows", "Environments", "Features", "Created", "Id"],
         page.items.map((d) => [h("a", { href: `#/datasets/${d.id}`, text: d.name }), String(d.n_rows), String(d.environments.length),
           String(d.feature_names.length), when(d.created_at), h("code", { text: short(d.id) })]), { id: "datasets-table" })
         : h("p", { text: "No datasets yet: upload one above." }));
     };
-    main.replaceChildren(h("h1", { text: "Datasets" }), uploadForm(load), h("h2", { text: "Your datasets" }), list);
+    fill(main, h("h1", { text: "Datasets" }), uploadForm(load), h("h2", { text: "Your datasets" }), list);
     await load();
   }
 
@@ -288,7 +294,7 @@
     const chart = window.Charts.bars({
       title: "Rows per environment", categories: envs.map((e) => e.name), series: [{ name: "rows", values: envs.map((e) => e.n_rows) }], axisLabel: "rows",
     });
-    main.replaceChildren(
+    fill(main, 
       h("h1", {}, "Dataset ", h("span", { text: d.name })),
       h("p", {}, h("a", { class: "button", href: `#/submit?dataset=${d.id}`, text: "Train a model on it" }), " ",
         h("a", { class: "button secondary", href: `#/jobs?dataset_id=${d.id}`, text: "Jobs on it" })),
@@ -343,7 +349,7 @@
     for (const k of ["status", "algorithm", "dataset_id"]) if (query.get(k)) q.set(k, query.get(k));
     const load = async () => {
       const page = await api(`/jobs?${q}`);
-      body.replaceChildren(page.items.length ? table(`${page.items.length} job(s), newest first`,
+      fill(body, page.items.length ? table(`${page.items.length} job(s), newest first`,
         ["Job", "Status", "Algorithm", "Dataset", "Progress", "Mean error", "Created"],
         page.items.map((j) => [h("a", { href: `#/jobs/${j.id}`, text: short(j.id) }), badge(j.status), j.algorithm,
           j.dataset_id ? h("a", { href: `#/datasets/${j.dataset_id}`, text: names[j.dataset_id] || short(j.dataset_id) }) : "–",
@@ -351,7 +357,7 @@
         : h("p", { text: "No jobs match." }));
       return page.items.some((j) => !TERMINAL.has(j.status));
     };
-    main.replaceChildren(h("h1", { text: "Jobs" }), h("p", {}, h("a", { class: "button", href: "#/submit", text: "Submit a job" })), form, body);
+    fill(main, h("h1", { text: "Jobs" }), h("p", {}, h("a", { class: "button", href: "#/submit", text: "Submit a job" })), form, body);
     // Live: refresh while a listed job is still queued or running.
     if (await load()) { const stop = every(2000, async () => { if (!(await load())) stop(); }); }
   }
@@ -442,21 +448,21 @@
       try {
         const j = await api(`/jobs/${job.id}/cancel`, { method: "POST" });
         announce(j.status === "cancelled" ? "Job cancelled" : "Cancel requested: the job stops at its next checkpoint");
-        out.replaceChildren(h("p", { class: "ok", text: j.status === "cancelled" ? "Cancelled." : "Cancel requested: the job stops at its next checkpoint." }));
+        fill(out, h("p", { class: "ok", text: j.status === "cancelled" ? "Cancelled." : "Cancel requested: the job stops at its next checkpoint." }));
         await refresh();
-      } catch (e) { if (!(e instanceof NeedKey)) out.replaceChildren(problemBox(e)); }
+      } catch (e) { if (!(e instanceof NeedKey)) fill(out, problemBox(e)); }
     } });
     const rerun = h("button", { type: "button", id: "job-rerun", class: "secondary", text: "Rerun", onclick: async () => {
       try {
         const j = await api(`/jobs/${job.id}/rerun`, { method: "POST" });
         location.hash = `#/jobs/${j.id}`;
-      } catch (e) { if (!(e instanceof NeedKey)) out.replaceChildren(problemBox(e)); }
+      } catch (e) { if (!(e instanceof NeedKey)) fill(out, problemBox(e)); }
     } });
     const weights = h("button", { type: "button", id: "job-weights", class: "secondary", text: "Download weights (safetensors)", onclick: async () => {
-      try { await download(`/jobs/${job.id}/weights?format=safetensors`, `${job.algorithm}-${short(job.id)}.safetensors`); } catch (e) { if (!(e instanceof NeedKey)) out.replaceChildren(problemBox(e)); }
+      try { await download(`/jobs/${job.id}/weights?format=safetensors`, `${job.algorithm}-${short(job.id)}.safetensors`); } catch (e) { if (!(e instanceof NeedKey)) fill(out, problemBox(e)); }
     } });
     const weightsJson = h("button", { type: "button", id: "job-weights-json", class: "secondary", text: "Download weights (JSON)", onclick: async () => {
-      try { await download(`/jobs/${job.id}/weights?format=json`, `${job.algorithm}-${short(job.id)}.json`); } catch (e) { if (!(e instanceof NeedKey)) out.replaceChildren(problemBox(e)); }
+      try { await download(`/jobs/${job.id}/weights?format=json`, `${job.algorithm}-${short(job.id)}.json`); } catch (e) { if (!(e instanceof NeedKey)) fill(out, problemBox(e)); }
     } });
     const body = h("div");
     let shown = null;
@@ -465,7 +471,7 @@
       const p = job.progress || {};
       const total = p.total || null;
       const pct = total ? Math.round((100 * Math.min(p.step || 0, total)) / total) : null;
-      head.replaceChildren(
+      fill(head, 
         h("p", { class: "job-status" }, "Status: ", badge(job.status), job.cancel_requested && !TERMINAL.has(job.status) ? " (cancel requested)" : "",
           job.sweep_id ? h("span", {}, " · trial of ", h("a", { href: `#/sweeps/${job.sweep_id}`, text: `sweep ${short(job.sweep_id)}` })) : "",
           job.rerun_of ? h("span", {}, " · rerun of ", h("a", { href: `#/jobs/${job.rerun_of}`, text: short(job.rerun_of) })) : ""),
@@ -482,7 +488,7 @@
       const s = r && r.summary;
       const cert = r && r.certificate;
       const attempts = job.attempts || [];
-      body.replaceChildren(
+      fill(body, 
         dl([["Algorithm", job.algorithm], ["Task", job.task],
           ["Dataset", job.dataset_id ? h("a", { href: `#/datasets/${job.dataset_id}`, text: short(job.dataset_id) }) : "–"],
           ["Train environments", (job.train_environments || []).join(", ")], ["Test environments", (job.test_environments || []).join(", ") || "–"],
@@ -509,7 +515,7 @@
       return !TERMINAL.has(job.status);
     }
 
-    main.replaceChildren(h("h1", {}, "Job ", h("code", { text: short(job.id) }), " · ", job.algorithm),
+    fill(main, h("h1", {}, "Job ", h("code", { text: short(job.id) }), " · ", job.algorithm),
       head, h("div", { class: "actions" }, cancel, rerun, weights, weightsJson), out, body);
     // Conditional polling: only while the job can still change, paused while the tab is hidden.
     if (await refresh()) {
@@ -550,7 +556,7 @@
   async function submitPage(query) {
     const [algorithms, datasets] = await Promise.all([api("/algorithms"), datasetNames()]);
     if (!datasets.length) {
-      main.replaceChildren(h("h1", { text: "Submit a job" }), h("p", {}, "Upload a dataset first: ", h("a", { href: "#/datasets", text: "Datasets" }), "."));
+      fill(main, h("h1", { text: "Submit a job" }), h("p", {}, "Upload a dataset first: ", h("a", { href: "#/datasets", text: "Datasets" }), "."));
       return;
     }
     const byName = Object.fromEntries(algorithms.map((a) => [a.name, a]));
@@ -570,14 +576,14 @@
     function renderEnvs() {
       const d = datasets.find((x) => x.id === dsSelect.value) || datasets[0];
       const envs = d.environments || [];
-      envBox.replaceChildren(
+      fill(envBox, 
         envChecks("train_environments", "Train environments", envs, (e, i) => i < 2, "SAL and IRM need at least two."),
         envChecks("test_environments", "Test environments", envs, () => false, "None ticked: every environment not trained on."));
     }
     function renderParams() {
       const a = byName[algSelect.value];
       algSummary.textContent = `${a.summary || ""} Needs at least ${a.min_environments} training environment(s)${a.linear_only ? "; linear models only" : ""}.`;
-      paramBox.replaceChildren(h("legend", { text: `${a.name} parameters (defaults filled in)` }), ...a.params.map(paramField));
+      fill(paramBox, h("legend", { text: `${a.name} parameters (defaults filled in)` }), ...a.params.map(paramField));
     }
     renderEnvs();
     renderParams();
@@ -602,7 +608,7 @@
           seed: Number(form.querySelector("#submit-seed").value || 0), device: form.querySelector("#submit-device").value,
         };
         if (test.length) body.test_environments = test;
-        out.replaceChildren(h("p", { text: "Submitting…" }));
+        fill(out, h("p", { text: "Submitting…" }));
         try {
           const job = await api("/jobs", { method: "POST", json: body });
           announce("Job submitted");
@@ -610,7 +616,7 @@
         } catch (e) {
           if (e instanceof NeedKey) return;
           markInvalid(form, e);
-          out.replaceChildren(problemBox(e));
+          fill(out, problemBox(e));
           out.querySelector(".problem")?.focus?.();
         }
       },
@@ -627,7 +633,7 @@
       h("div", { class: "field" }, h("label", { for: "submit-model", text: "Model" }), modelSelect), mlpBox),
     paramBox,
     h("button", { type: "submit", id: "submit-job", text: "Submit job" }), out);
-    main.replaceChildren(form);
+    fill(main, form);
   }
 
   // --- sweeps -------------------------------------------------------------------------------------
@@ -653,16 +659,16 @@
     const form = h("form", { class: "card", "aria-labelledby": "sweep-new-title", onsubmit: async (ev) => {
       ev.preventDefault();
       let body;
-      try { body = JSON.parse(text.value); } catch (e) { out.replaceChildren(problemBox(new Error("Not valid JSON: " + e.message))); return; }
+      try { body = JSON.parse(text.value); } catch (e) { fill(out, problemBox(new Error("Not valid JSON: " + e.message))); return; }
       try {
         const s = await api("/sweeps", { method: "POST", json: body });
         location.hash = `#/sweeps/${s.id}`;
-      } catch (e) { if (!(e instanceof NeedKey)) out.replaceChildren(problemBox(e)); }
+      } catch (e) { if (!(e instanceof NeedKey)) fill(out, problemBox(e)); }
     } },
     h("h2", { id: "sweep-new-title", text: "Start a sweep" }),
     h("label", { for: "sweep-body", text: "Sweep request (JSON, as POST /sweeps takes it; {} searches an algorithm's default grid)" }), text,
     h("button", { type: "submit", id: "submit-sweep", text: "Start sweep" }), out);
-    main.replaceChildren(h("h1", { text: "Sweeps" }),
+    fill(main, h("h1", { text: "Sweeps" }),
       page.items.length ? table(`${page.items.length} sweep(s), newest first`, ["Sweep", "Status", "Selection", "Algorithms", "Trials done", "Created"],
         page.items.map((s) => [h("a", { href: `#/sweeps/${s.id}`, text: short(s.id) }), badge(s.status), s.oracle ? "oracle (test-set selection)" : s.selection,
           Object.keys(s.algorithms || {}).join(", "), `${s.progress ? s.progress.done : "?"} / ${s.progress ? s.progress.total : "?"}`, when(s.created_at)]), { id: "sweeps-table" })
@@ -677,17 +683,17 @@
     const load = async () => {
       const s = await api(`/sweeps/${encodeURIComponent(id)}`);
       const p = s.progress || {};
-      head.replaceChildren(
+      fill(head, 
         h("p", {}, "Status: ", badge(s.status), ` · trials ${p.done ?? "?"} of ${p.total ?? "?"} done (${p.succeeded ?? 0} succeeded, ${p.failed ?? 0} failed, ${p.running ?? 0} running, ${p.queued ?? 0} queued)`),
         h("label", { for: "sweep-progress", text: "Trials done" }), h("progress", { id: "sweep-progress", max: p.total || 1, value: p.done || 0 }),
         h("p", { class: s.oracle ? "problem" : "policy", id: "selection-policy" }, h("strong", { text: "Selection: " }), `${s.selection} — ${SELECTION[s.selection] || ""}`),
         dl([["Dataset", s.dataset_id ? h("a", { href: `#/datasets/${s.dataset_id}`, text: short(s.dataset_id) }) : "–"],
           ["Train environments", (s.train_environments || []).join(", ")], ["Test environments", (s.test_environments || []).join(", ")], ["Seeds", (s.seeds || []).join(", ")]]));
       const key = JSON.stringify(s.leaderboard);
-      if (key !== shown) { shown = key; body.replaceChildren(leaderboard(s)); }
+      if (key !== shown) { shown = key; fill(body, leaderboard(s)); }
       return s.status === "running";
     };
-    main.replaceChildren(h("h1", {}, "Sweep ", h("code", { text: short(id) })), head, body);
+    fill(main, h("h1", {}, "Sweep ", h("code", { text: short(id) })), head, body);
     if (await load()) { const stop = every(1500, async () => { if (!(await load())) { stop(); announce("Sweep finished"); } }); }
   }
 
@@ -744,7 +750,7 @@
       } catch (e) { return; }
     }
     if (keyNeeded && !apiKey) { renderKeyForm(null); return; }
-    main.replaceChildren(h("p", { text: "Loading…" }));
+    fill(main, h("p", { text: "Loading…" }));
     main.setAttribute("aria-busy", "true");
     delete main.dataset.route;
     const pages = {
@@ -761,7 +767,7 @@
     } catch (e) {
       if (e instanceof NeedKey || gen !== generation) return;
       const what = parts[1] ? `${section.replace(/s$/, "")} ${parts[1]}` : section;
-      main.replaceChildren(h("h1", { text: e instanceof ApiError && e.status === 404 ? "Not found" : "Something went wrong" }),
+      fill(main, h("h1", { text: e instanceof ApiError && e.status === 404 ? "Not found" : "Something went wrong" }),
         e instanceof ApiError && e.status === 404 ? h("p", { id: "not-found", text: `No ${what} here: it does not exist or belongs to another tenant.` }) : null,
         problemBox(e));
     } finally {

@@ -25,6 +25,15 @@
     return Number(v.toPrecision(3)).toString();
   }
 
+  // Round axis limits out to a 1, 2, 2.5 or 5 step so ticks read as round numbers.
+  function niceRange(lo, hi) {
+    if (hi === lo) hi = lo + 1;
+    const raw = (hi - lo) / 4;
+    const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = mag * ([1, 2, 2.5, 5, 10].find((m) => m * mag >= raw) || 10);
+    return [Math.floor(lo / step + 1e-9) * step, Math.ceil(hi / step - 1e-9) * step, step];
+  }
+
   function patternDef(defs, id, kind, colour) {
     const p = el("pattern", { id, patternUnits: "userSpaceOnUse", width: 8, height: 8 });
     p.appendChild(el("rect", { width: 8, height: 8, fill: kind === "solid" ? colour : "#fff" }));
@@ -80,19 +89,19 @@
     const { svg, id, defs } = frame(opts.title, width, height);
     const all = series.flatMap((s) => s.values).filter((v) => v !== null && v !== undefined && Number.isFinite(v));
     const log = Boolean(opts.log) && all.length > 0 && all.every((v) => v > 0);
-    let lo, hi;
+    let lo, hi, step;
     if (log) {
       lo = Math.floor(Math.log10(Math.min(...all)));
       hi = Math.ceil(Math.log10(Math.max(...all)));
       if (hi === lo) hi = lo + 1;
     } else {
-      lo = Math.min(0, ...all);
-      hi = Math.max(0, ...all);
-      if (hi === lo) hi = lo + 1;
+      [lo, hi, step] = niceRange(Math.min(0, ...all), Math.max(0, ...all));
     }
+    // Room left of the plot for the value printed beside a negative bar.
+    const padL = !log && lo < 0 ? 52 : 0;
     const t = (v) => (log ? Math.log10(v) : v);
-    const x = (v) => labelW + ((t(v) - lo) / (hi - lo)) * plotW;
-    const x0 = log ? labelW : x(0);
+    const x = (v) => labelW + padL + ((t(v) - lo) / (hi - lo)) * (plotW - padL);
+    const x0 = log ? x(Math.pow(10, lo)) : x(0);
 
     const fills = series.map((s, i) => {
       const pid = `${id}-p${i}`;
@@ -114,7 +123,7 @@
     const axisY = top + cats.length * rowH + 4;
     const ticks = [];
     if (log) for (let k = lo; k <= hi; k++) ticks.push([Math.pow(10, k), k === 0 ? "1" : `10^${k}`]);
-    else for (let k = 0; k <= 4; k++) { const v = lo + ((hi - lo) * k) / 4; ticks.push([v, fmt(v)]); }
+    else for (let v = lo; v <= hi + step / 2; v += step) ticks.push([v, fmt(Math.abs(v) < step / 1e6 ? 0 : v)]);
     const axis = svg.appendChild(el("g", { class: "axis" }));
     for (const [v, label] of ticks) {
       axis.appendChild(el("line", { x1: x(v), x2: x(v), y1: top - 4, y2: axisY, stroke: "#ccc" }));
@@ -162,14 +171,12 @@
     const xs = opts.xs;
     const vals = opts.series.flatMap((s) => s.values).filter((v) => Number.isFinite(v));
     if (!xs.length || !vals.length) return svg;
-    let ylo = Math.min(...vals), yhi = Math.max(...vals);
-    if (yhi === ylo) { yhi += 1; ylo -= 1; }
+    const [ylo, yhi, ystep] = niceRange(Math.min(...vals), Math.max(...vals));
     const xlo = Math.min(...xs), xhi = Math.max(...xs) === xlo ? xlo + 1 : Math.max(...xs);
     const px = (v) => left + ((v - xlo) / (xhi - xlo)) * (width - left - right);
     const py = (v) => top + (1 - (v - ylo) / (yhi - ylo)) * (height - top - bottom);
     const axis = svg.appendChild(el("g", { class: "axis" }));
-    for (let k = 0; k <= 4; k++) {
-      const v = ylo + ((yhi - ylo) * k) / 4;
+    for (let v = ylo; v <= yhi + ystep / 2; v += ystep) {
       axis.appendChild(el("line", { x1: left, x2: width - right, y1: py(v), y2: py(v), stroke: "#ddd" }));
       axis.appendChild(el("text", { x: left - 6, y: py(v) + 4, "text-anchor": "end" }, fmt(v)));
     }
