@@ -25,10 +25,11 @@ from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from app import artifacts, jobspec, reproducibility, validation
+from app.datasets.tables import Table
 from app.db import repository as repo
 from app.db.models import JobStatus
 from app.db.session import make_engine, make_sessionmaker
+from app.jobs import artifacts, reproducibility, validation
 from app.jobs.result import (
     CertificatePublic,
     EnvironmentResult,
@@ -37,8 +38,8 @@ from app.jobs.result import (
     Summary,
     ValidationResult,
 )
+from app.jobs.spec import build_algorithm
 from app.settings import Settings, get_settings
-from app.tables import Table
 from sal_core import Environment, FitResult, SalError
 from sal_core.algorithms.base import resolve_device
 from sal_core.data import split_environments
@@ -252,7 +253,7 @@ class Runner:
             table = self._table(session, job.dataset_id)
             session.commit()
         self._record_runtime(job_id, job.device)
-        algorithm = jobspec.build_algorithm(
+        algorithm = build_algorithm(
             job.algorithm, params=job.params, task=job.task, model=job.model, seed=job.seed, device=job.device
         )
         train = [table.environment(n) for n in job.train_environments]

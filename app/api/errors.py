@@ -1,4 +1,5 @@
-"""Errors the API raises on purpose, rendered by one handler as RFC 9457 problem+json.
+"""One handler renders every error as RFC 9457 problem+json. The errors raised on purpose (the
+tree below) live in ``app.errors``, where services raise them; they are re-exported here.
 
     ApiError                 status 500 unless a subclass says otherwise
     ├── BadRequest           400
@@ -29,16 +30,40 @@ from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalErr
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.errors import (
+    ApiError,
+    BadRequest,
+    Conflict,
+    FieldError,
+    NotFound,
+    PayloadTooLarge,
+    ServiceUnavailable,
+    TooManyRequests,
+    Unauthorized,
+    UnprocessableEntity,
+)
 from sal_core import SalError
+
+__all__ = [
+    "ApiError",
+    "BadRequest",
+    "Conflict",
+    "FieldError",
+    "NotFound",
+    "PayloadTooLarge",
+    "Problem",
+    "ServiceUnavailable",
+    "TooManyRequests",
+    "Unauthorized",
+    "UnprocessableEntity",
+    "install",
+    "problem_response",
+    "responses",
+]
 
 log = logging.getLogger(__name__)
 
 PROBLEM_JSON = "application/problem+json"
-
-
-class FieldError(BaseModel):
-    field: str
-    message: str
 
 
 class Problem(BaseModel):
@@ -49,63 +74,6 @@ class Problem(BaseModel):
     status: int
     detail: str
     errors: list[FieldError] = []
-
-
-class ApiError(Exception):
-    status: int = 500
-    title: str = "Internal Server Error"
-    slug: str = "internal"
-
-    def __init__(
-        self, detail: str, *, errors: Sequence[tuple[str, str]] = (), headers: dict[str, str] | None = None
-    ):
-        super().__init__(detail)
-        self.detail = detail
-        self.errors = [FieldError(field=f, message=m) for f, m in errors]
-        self.headers = headers
-
-
-class BadRequest(ApiError):
-    status, title, slug = 400, "Bad Request", "bad-request"
-
-
-class Unauthorized(ApiError):
-    status, title, slug = 401, "Unauthorized", "unauthorized"
-
-    def __init__(self, detail: str, *, invalid: bool = False) -> None:
-        challenge = 'Bearer realm="sal"' + (', error="invalid_token"' if invalid else "")
-        super().__init__(detail, headers={"WWW-Authenticate": challenge})
-
-
-class NotFound(ApiError):
-    status, title, slug = 404, "Not Found", "not-found"
-
-
-class Conflict(ApiError):
-    status, title, slug = 409, "Conflict", "conflict"
-
-
-class PayloadTooLarge(ApiError):
-    status, title, slug = 413, "Payload Too Large", "payload-too-large"
-
-
-class UnprocessableEntity(ApiError):
-    status, title, slug = 422, "Unprocessable Content", "validation"
-
-    @classmethod
-    def on(cls, field: str, message: str) -> UnprocessableEntity:
-        return cls(message, errors=[(field, message)])
-
-
-class TooManyRequests(ApiError):
-    status, title, slug = 429, "Too Many Requests", "too-many-requests"
-
-    def __init__(self, detail: str, *, retry_after_s: int) -> None:
-        super().__init__(detail, headers={"Retry-After": str(retry_after_s)})
-
-
-class ServiceUnavailable(ApiError):
-    status, title, slug = 503, "Service Unavailable", "unavailable"
 
 
 def problem_type(slug: str) -> str:

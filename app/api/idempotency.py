@@ -9,7 +9,12 @@ created. A repeat with the same key then gets:
     another body                      422 naming the Idempotency-Key header
 
 A request that fails (any 4xx/5xx) forgets its key, so a corrected retry may reuse it. Keys belong
-to a tenant: two tenants may use the same key.
+to a tenant: two tenants may use the same key. Routes use the one context manager :func:`claim`::
+
+    with idempotency.claim(session, tenant, key, "create_job", body, in_flight_s=...) as claimed:
+        if claimed.replay is not None:
+            return claimed.replay
+        ...                                   # create, then claimed.complete(...) before the commit
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Header
@@ -24,9 +32,9 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.api.errors import Conflict, UnprocessableEntity
 from app.db import tenancy
 from app.db.models import utcnow
+from app.errors import Conflict, UnprocessableEntity
 
 HEADER = "Idempotency-Key"
 FIELD = "Idempotency-Key"  # as request validation names a header
@@ -94,3 +102,48 @@ def forget(session: Session, tenant_id: str, key: str, *, completed_too: bool = 
     session.rollback()
     tenancy.forget_idempotent(session, tenant_id, key)
     session.commit()
+
+
+@dataclass
+class Claim:
+    """This request's hold on an ``Idempotency-Key`` (a no-op without a key)."""
+
+    session: Session
+    tenant_id: str
+    key: str | None
+    replay: JSONResponse | None = None
+    released: bool = False
+
+    def complete(self, status_code: int, body: Any, location: str | None) -> None:
+        """Store the response, to be committed together with what the request created."""
+        if self.key is not None:
+            complete(self.session, self.tenant_id, self.key, status_code, body, location)
+
+    def release(self) -> None:
+        """The request failed after its response was stored (the job was committed but could not
+        be queued): free the key in the caller's next commit."""
+        if self.key is not None and not self.released:
+            forget(self.session, self.tenant_id, self.key, completed_too=True)
+            self.released = True
+
+
+@contextmanager
+def claim(
+    session: Session, tenant_id: str, key: str | None, operation: str, body: Any, *, in_flight_s: float
+) -> Iterator[Claim]:
+    """Own ``key`` for this request (or find the response to replay: ``Claim.replay``); if the
+    block raises, roll back what it did and free the key, so a corrected retry may reuse it."""
+    held = Claim(session, tenant_id, key)
+    if key is None:
+        yield held
+        return
+    held.replay = begin(session, tenant_id, key, fingerprint(operation, body), in_flight_s=in_flight_s)
+    if held.replay is not None:
+        yield held
+        return
+    try:
+        yield held
+    except Exception:
+        if not held.released:
+            forget(session, tenant_id, key)
+        raise

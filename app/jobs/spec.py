@@ -30,7 +30,7 @@ class CheckedJob:
 def check_validation(
     validation: Mapping[str, Any] | None, train_environments: Sequence[str], known: Sequence[str]
 ) -> dict[str, Any] | None:
-    """``{"fraction": f}`` or ``{"environments": [...]}`` (see app.validation), or None."""
+    """``{"fraction": f}`` or ``{"environments": [...]}`` (see app.jobs.validation), or None."""
     if validation is None:
         return None
     fraction, names = validation.get("fraction"), validation.get("environments")

@@ -36,7 +36,7 @@ class Candidate:
 
 @dataclass(frozen=True)
 class TrialSpec:
-    """One job of a sweep. ``validation`` is the job's validation block (see app.validation);
+    """One job of a sweep. ``validation`` is the job's validation block (see app.jobs.validation);
     ``fold`` the held-out environment of a leave-one-environment-out job."""
 
     algorithm: str

@@ -53,6 +53,11 @@ def test_a_running_job_stops_at_its_next_checkpoint_keeping_its_history(
     assert 2 <= len(history) < 100000 and done["progress"]["step"] < done["progress"]["total"]
     f.assert_problem(client.post(f"/jobs/{job['id']}/cancel"), 409)
     f.assert_problem(client.get(f"/jobs/{job['id']}/weights"), 409)  # a partial fit is not a model to serve
+    # The report shows what GET /jobs/{id} shows: the partial fit, labelled as such.
+    report = client.get(f"/jobs/{job['id']}/report").json()
+    assert len(report["history"]) == len(history) and report["summary"] == done["result"]["summary"]
+    assert any("partial fit" in note for note in report["notes"])
+    assert not any("No result yet" in note for note in report["notes"])
     assert (
         scenario.wait(client, client.post("/jobs", json=f.job_body(dataset["id"])).json()["id"])["status"]
         == "succeeded"

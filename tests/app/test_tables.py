@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app import tables
+from app.datasets import tables
 from sal_core import InvalidDataError
 from tests.app import factories as f
 

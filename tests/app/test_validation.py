@@ -1,4 +1,4 @@
-"""app.validation: the seeded split of training environments (the paper benchmark's split)."""
+"""app.jobs.validation: the seeded split of training environments (the paper benchmark's split)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 
 import bench.cells
 import worker.runner
-from app.validation import pooled_error, validation_result
+from app.jobs.validation import pooled_error, validation_result
 from sal_core import Environment, get_algorithm
 from sal_core.data import split_environments
 

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.validation import pooled_error
+from app.jobs.validation import pooled_error
 from sal_core import get_algorithm, synthetic
 from sal_core.data import split_environments
 from sal_core.metrics import evaluate

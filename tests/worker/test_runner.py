@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, update
 
-from app import tables
+from app.datasets import tables
 from app.db.models import DEFAULT_TENANT_ID, Dataset, Job, JobResultRow
 from app.settings import Settings
 from tests.app import factories as f

@@ -3,23 +3,22 @@ content from two tenants is two datasets). Another tenant's dataset is a 404, li
 
 from __future__ import annotations
 
-import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from app import tables
 from app.api import idempotency
 from app.api.deps import PrincipalDep, SessionDep, SettingsDep
 from app.api.errors import Conflict, NotFound, PayloadTooLarge, UnprocessableEntity, responses
 from app.api.idempotency import IdempotencyKeyHeader
 from app.api.schemas import DatasetCreate, DatasetEnvironment, DatasetPublic, DatasetsPublic
+from app.datasets import service as datasets_service
+from app.datasets import tables
 from app.db import repository as repo
 from app.db.models import Dataset
 from app.settings import Settings
@@ -124,55 +123,21 @@ def _create(
     session: Session, tenant_id: str, table: tables.Table, name: str, key: str | None, settings: Settings
 ) -> tuple[DatasetPublic, int] | JSONResponse:
     """Store the table (or find it) under the tenant; with an Idempotency-Key, once."""
-    if key is not None:
-        fp = idempotency.fingerprint("create_dataset", [table.sha256(), name])
-        replay = idempotency.begin(session, tenant_id, key, fp, in_flight_s=settings.idempotency_in_flight_s)
-        if replay is not None:
-            return replay
-    try:
-        dataset, created = _store(session, tenant_id, table, name)
+    with idempotency.claim(
+        session,
+        tenant_id,
+        key,
+        "create_dataset",
+        [table.sha256(), name],
+        in_flight_s=settings.idempotency_in_flight_s,
+    ) as claimed:
+        if claimed.replay is not None:
+            return claimed.replay
+        dataset, created = datasets_service.store(session, tenant_id, table, name)
         public, status = to_public(dataset), 201 if created else 200
-        if key is not None:
-            idempotency.complete(
-                session, tenant_id, key, status, public.model_dump(mode="json"), f"/datasets/{dataset.id}"
-            )
-            session.commit()
-    except Exception:
-        if key is not None:
-            idempotency.forget(session, tenant_id, key)
-        raise
-    return public, status
-
-
-def _store(session: Session, tenant_id: str, table: tables.Table, name: str) -> tuple[Dataset, bool]:
-    sha = table.sha256()
-    existing = repo.get_dataset_by_sha256(session, sha, tenant_id=tenant_id)
-    if existing is not None:
-        return existing, False
-    data = table.to_parquet()
-    dataset = Dataset(
-        id=str(uuid.uuid4()),
-        tenant_id=tenant_id,
-        name=name,
-        sha256=sha,
-        n_rows=table.n_rows,
-        feature_names=list(table.feature_names),
-        target=table.target,
-        environments=table.summary(),
-        size_bytes=len(data),
-        data=data,
-    )
-    try:
-        repo.add_dataset(session, dataset)
+        claimed.complete(status, public.model_dump(mode="json"), f"/datasets/{dataset.id}")
         session.commit()
-    except IntegrityError:
-        # The same content was stored concurrently: return that one.
-        session.rollback()
-        existing = repo.get_dataset_by_sha256(session, sha, tenant_id=tenant_id)
-        if existing is None:
-            raise
-        return existing, False
-    return dataset, True
+    return public, status
 
 
 @router.post(

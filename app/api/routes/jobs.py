@@ -4,7 +4,6 @@ caller's tenant's: another tenant's job is a 404, like a missing one."""
 from __future__ import annotations
 
 import logging
-import uuid
 from typing import Annotated, Literal
 
 import numpy as np
@@ -12,18 +11,16 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
-from app import artifacts, jobspec, reproducibility
 from app.api import idempotency
 from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep, in_session
 from app.api.errors import (
     Conflict,
     NotFound,
-    ServiceUnavailable,
-    TooManyRequests,
     UnprocessableEntity,
     responses,
 )
 from app.api.idempotency import IdempotencyKeyHeader
+from app.api.public import job_public
 from app.api.schemas import (
     JobCreate,
     JobPublic,
@@ -34,50 +31,13 @@ from app.api.schemas import (
     WeightsJSON,
 )
 from app.db import repository as repo
-from app.db.models import Job, JobStatus, utcnow
-from app.jobs.result import JobResult
-from app.settings import Settings
+from app.db.models import Job, JobStatus
+from app.jobs import artifacts
+from app.jobs import service as jobs_service
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/jobs", tags=["jobs"])
 WEIGHTS_JSON = "application/vnd.sal.weights+json"
-
-
-def to_public(job: Job, result: JobResult | None) -> JobPublic:
-    return JobPublic.model_validate(
-        {
-            "id": job.id,
-            "status": job.status,
-            "progress": {"step": job.progress_step, "total": job.progress_total},
-            "created_at": job.created_at,
-            "started_at": job.started_at,
-            "finished_at": job.finished_at,
-            "error": job.error,
-            "algorithm": job.algorithm,
-            "task": job.task,
-            "params": job.params,
-            "model": job.model,
-            "seed": job.seed,
-            "device": job.device,
-            "dataset_id": job.dataset_id,
-            "train_environments": job.train_environments,
-            "test_environments": job.test_environments,
-            "result": result,
-            "attempts": job.attempts,
-            "cancel_requested": job.cancel_requested_at is not None,
-            "validation": job.validation,
-            "sweep_id": job.sweep_id,
-            "rerun_of": job.rerun_of,
-            "reproducibility": reproducibility.record(job),
-        }
-    )
-
-
-def _job_or_404(session: Session, job_id: str, tenant_id: str) -> Job:
-    job = repo.get_job(session, job_id, tenant_id=tenant_id)
-    if job is None:
-        raise NotFound(f"no job {job_id}")
-    return job
 
 
 @router.post(
@@ -100,84 +60,33 @@ def create_job(
 
     With an ``Idempotency-Key`` a retry returns the first response instead of a second job. More
     than ``max_active_jobs_per_tenant`` queued plus running jobs is a 429 with Retry-After."""
-    tenant = principal.tenant_id
-    if idempotency_key is not None:
-        fp = idempotency.fingerprint("create_job", body.model_dump(mode="json"))
-        replay = idempotency.begin(
-            session, tenant, idempotency_key, fp, in_flight_s=settings.idempotency_in_flight_s
+    stored: list[JobPublic] = []
+
+    def record(job: Job) -> None:  # in the job's own commit: a retry replays this response
+        stored.append(job_public(job, None))
+        claimed.complete(202, stored[0].model_dump(mode="json"), f"/jobs/{job.id}")
+
+    with idempotency.claim(
+        session,
+        principal.tenant_id,
+        idempotency_key,
+        "create_job",
+        body.model_dump(mode="json"),
+        in_flight_s=settings.idempotency_in_flight_s,
+    ) as claimed:
+        if claimed.replay is not None:
+            return claimed.replay
+        job = jobs_service.queue_job(
+            session,
+            queue,
+            settings,
+            principal.tenant_id,
+            body,
+            before_commit=record,
+            on_enqueue_failure=claimed.release,
         )
-        if replay is not None:
-            return replay
-    try:
-        job = _add_job(body, session, queue, tenant, settings)
-        public = to_public(job, None)
-        if idempotency_key is not None:
-            idempotency.complete(
-                session, tenant, idempotency_key, 202, public.model_dump(mode="json"), f"/jobs/{job.id}"
-            )
-        session.commit()
-    except Exception:
-        if idempotency_key is not None:
-            idempotency.forget(session, tenant, idempotency_key)
-        raise
-    # Only after the commit: a worker that receives the id must find the row.
-    try:
-        queue.enqueue(job.id, job.queue)
-    except Exception as exc:
-        log.exception("could not enqueue job %s", job.id)
-        repo.fail_job(
-            session, job.id, {"type": "enqueue_failed", "message": str(exc)}, from_status=[JobStatus.QUEUED]
-        )
-        if idempotency_key is not None:
-            idempotency.forget(session, tenant, idempotency_key, completed_too=True)
-        session.commit()
-        raise ServiceUnavailable("the job could not be queued: the broker is unreachable") from None
     response.headers["Location"] = f"/jobs/{job.id}"
-    return public
-
-
-def _add_job(body: JobCreate, session: Session, queue: QueueDep, tenant_id: str, settings: Settings) -> Job:
-    dataset = repo.get_dataset(session, body.dataset_id, tenant_id=tenant_id)
-    if dataset is None:
-        raise UnprocessableEntity.on("dataset_id", f"no dataset {body.dataset_id}")
-    checked = jobspec.check_job(
-        algorithm=body.algorithm,
-        params=body.params,
-        task=body.task,
-        model=body.model.to_mapping(),
-        seed=body.seed,
-        train_environments=body.train_environments,
-        test_environments=body.test_environments,
-        dataset_environments=dataset.environments,
-        validation=body.validation.model_dump(exclude_none=True) if body.validation else None,
-    )
-    active = repo.active_jobs_of(session, tenant_id)
-    if active >= settings.max_active_jobs_per_tenant:
-        raise TooManyRequests(
-            f"{active} jobs are queued or running, the most one tenant may have; retry when some have finished",
-            retry_after_s=settings.retry_after_s,
-        )
-    job = Job(
-        id=str(uuid.uuid4()),
-        tenant_id=tenant_id,
-        dataset_id=dataset.id,
-        status=JobStatus.QUEUED,
-        algorithm=body.algorithm,
-        task=body.task,
-        params=checked.params,
-        model=checked.model,
-        seed=body.seed,
-        device=body.device,
-        queue=queue.queue_for(body.device),
-        train_environments=list(body.train_environments),
-        test_environments=checked.test_environments,
-        progress_step=0,
-        enqueued_at=utcnow(),
-        attempts=[],
-        validation=checked.validation,
-        dataset_sha256=dataset.sha256,
-    )
-    return repo.add_job(session, job)
+    return stored[0]
 
 
 @router.get("", operation_id="list_jobs", response_model=JobsPublic, responses=responses(422))
@@ -203,14 +112,10 @@ def list_jobs(
         )
     except repo.InvalidCursor as exc:
         raise UnprocessableEntity.on("cursor", str(exc)) from None
-    results = repo.get_results(session, [j.id for j in page.items if j.status in _WITH_RESULT])
+    results = jobs_service.results_of(session, page.items)
     return JobsPublic(
-        items=[to_public(j, results.get(j.id)) for j in page.items], next_cursor=page.next_cursor
+        items=[job_public(j, results.get(j.id)) for j in page.items], next_cursor=page.next_cursor
     )
-
-
-# A job cancelled while running keeps the result of its partial fit (history up to the stop).
-_WITH_RESULT = (JobStatus.SUCCEEDED, JobStatus.CANCELLED)
 
 
 @router.get("/{job_id}", operation_id="get_job", response_model=JobPublic, responses=responses(401, 404))
@@ -219,9 +124,8 @@ async def get_job(job_id: str, request: Request, principal: PrincipalDep) -> Job
 
 
 def _public_job(session: Session, job_id: str, tenant_id: str) -> JobPublic:
-    job = _job_or_404(session, job_id, tenant_id)
-    result = repo.get_result(session, job_id) if job.status in _WITH_RESULT else None
-    return to_public(job, result)
+    job = jobs_service.get_job(session, job_id, tenant_id)
+    return job_public(job, jobs_service.result_of(session, job))
 
 
 @router.post(
@@ -244,7 +148,7 @@ def cancel_job(job_id: str, response: Response, session: SessionDep, principal: 
     if outcome == "unchanged":
         raise Conflict(f"job {job_id} is {job.status}; a finished job cannot be cancelled")
     response.status_code = 200 if outcome == "cancelled" else 202
-    return to_public(job, None)
+    return job_public(job, None)
 
 
 def _weights_or_409(session: Session, job: Job) -> bytes:
@@ -283,7 +187,7 @@ def get_job_weights(
 ) -> Response:
     """θ, w, feature names, standardisation and model config. Load the safetensors file with
     ``FittedModel.from_tensors`` (see app/artifacts.py) to predict exactly as the service does."""
-    data = _weights_or_409(session, _job_or_404(session, job_id, principal.tenant_id))
+    data = _weights_or_409(session, jobs_service.get_job(session, job_id, principal.tenant_id))
     if format == "safetensors":
         return Response(
             data,
@@ -307,7 +211,9 @@ def predict(
     job_id: str, body: PredictRequest, request: Request, session: SessionDep, principal: PrincipalDep
 ) -> PredictResponse:
     """Predict with a succeeded job's model from ``X`` (rows in feature order) or ``rows`` (dicts)."""
-    job = _job_or_404(session, job_id, principal.tenant_id)  # before the cache, which is every tenant's
+    job = jobs_service.get_job(
+        session, job_id, principal.tenant_id
+    )  # before the cache, which is every tenant's
     cache = request.app.state.models
     model = cache.get(job_id)
     if model is None:

@@ -9,11 +9,11 @@ from fastapi.responses import JSONResponse
 
 from app import reports
 from app.api.deps import PrincipalDep, SessionDep
-from app.api.errors import NotFound, responses
-from app.api.routes import sweeps as sweep_routes
-from app.api.routes.jobs import to_public
+from app.api.errors import responses
+from app.api.public import job_public, sweep_public
 from app.db import repository as repo
-from app.db.models import JobStatus
+from app.jobs import service as jobs_service
+from app.sweeps import service as sweeps_service
 
 router = APIRouter(tags=["reports"])
 
@@ -57,12 +57,11 @@ def get_job_report(
     figures: FigureFormat = "png",
 ) -> Response:
     """Per-environment error, learned w and θ per covariate, R(θ) and w over rounds, and the
-    reproducibility record."""
-    job = repo.get_job(session, job_id, tenant_id=principal.tenant_id)
-    if job is None:
-        raise NotFound(f"no job {job_id}")
-    result = repo.get_result(session, job_id) if job.status == JobStatus.SUCCEEDED else None
-    public = to_public(job, result).model_dump(mode="json")
+    reproducibility record. Shows the result GET /jobs/{id} shows: a job cancelled while running
+    reports its partial fit (and says so)."""
+    job = jobs_service.get_job(session, job_id, principal.tenant_id)
+    # The same result GET /jobs/{id} shows: a job cancelled while running reports its partial fit.
+    public = job_public(job, jobs_service.result_of(session, job)).model_dump(mode="json")
     return _render(reports.job_report(public), format, figures)
 
 
@@ -81,7 +80,9 @@ def get_sweep_report(
 ) -> Response:
     """The leaderboard (labelled when selection is oracle), per-environment test error by method,
     w and θ per covariate of the selected models, and R(θ) and w over rounds."""
-    public = sweep_routes.load(session, sweep_id, principal.tenant_id).model_dump(mode="json")
+    public = sweep_public(*sweeps_service.get_sweep(session, sweep_id, principal.tenant_id)).model_dump(
+        mode="json"
+    )
     histories: dict[str, Any] = {}
     rows = (public.get("leaderboard") or {}).get("algorithms", [])
     for row in sorted(rows, key=lambda r: r["algorithm"] != "sal"):

@@ -1,0 +1,204 @@
+"""Jobs below the routes: build a job row (one place for POST /jobs, sweeps and reruns), commit
+it, then enqueue its id; say which statuses carry a result.
+
+A transaction ends at the boundary: the functions here that queue commit once, before the broker
+sees the id (a worker that receives it must find the row). Errors are ``app.errors`` classes,
+which carry their HTTP status.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.api.schemas import JobCreate
+from app.db import repository as repo
+from app.db.models import Dataset, Job, JobStatus, utcnow
+from app.errors import Conflict, NotFound, ServiceUnavailable, TooManyRequests, UnprocessableEntity
+from app.jobs.result import JobResult
+from app.jobs.spec import check_job
+from app.queue import JobQueue
+from app.settings import Settings
+
+log = logging.getLogger(__name__)
+
+# A job cancelled while running keeps the result of its partial fit (history up to the stop):
+# GET /jobs/{id}, the job list and the job report all show it.
+WITH_RESULT: tuple[str, ...] = (JobStatus.SUCCEEDED, JobStatus.CANCELLED)
+
+
+def new_job(
+    *,
+    tenant_id: str,
+    dataset: Dataset,
+    queue: str,
+    algorithm: str,
+    task: str,
+    params: dict[str, Any],
+    model: dict[str, Any],
+    seed: int,
+    device: str,
+    train_environments: list[str],
+    test_environments: list[str],
+    validation: dict[str, Any] | None,
+    sweep_id: str | None = None,
+    rerun_of: str | None = None,
+) -> Job:
+    """A queued job row on ``dataset`` (not yet added to a session)."""
+    return Job(
+        id=str(uuid.uuid4()),
+        tenant_id=tenant_id,
+        dataset_id=dataset.id,
+        status=JobStatus.QUEUED,
+        algorithm=algorithm,
+        task=task,
+        params=params,
+        model=model,
+        seed=seed,
+        device=device,
+        queue=queue,
+        train_environments=train_environments,
+        test_environments=test_environments,
+        progress_step=0,
+        enqueued_at=utcnow(),
+        attempts=[],
+        validation=validation,
+        dataset_sha256=dataset.sha256,
+        sweep_id=sweep_id,
+        rerun_of=rerun_of,
+    )
+
+
+def commit_and_enqueue(
+    session: Session,
+    queue: JobQueue,
+    jobs: Sequence[Job],
+    *,
+    on_failure: Callable[[], None] | None = None,
+) -> None:
+    """Commit, then enqueue each job. If the broker fails, the jobs not yet sent end ``failed``
+    (``enqueue_failed``), ``on_failure`` runs in that same commit (an Idempotency-Key is released),
+    and the request gets a 503."""
+    session.commit()
+    for i, job in enumerate(jobs):
+        try:
+            queue.enqueue(job.id, job.queue)
+        except Exception as exc:
+            log.exception("could not enqueue job %s", job.id)
+            for unsent in jobs[i:]:
+                repo.fail_job(
+                    session,
+                    unsent.id,
+                    {"type": "enqueue_failed", "message": str(exc)},
+                    from_status=[JobStatus.QUEUED],
+                )
+            if on_failure is not None:
+                on_failure()
+            session.commit()
+            raise ServiceUnavailable("the job could not be queued: the broker is unreachable") from None
+
+
+def queue_job(
+    session: Session,
+    queue: JobQueue,
+    settings: Settings,
+    tenant_id: str,
+    spec: JobCreate,
+    *,
+    before_commit: Callable[[Job], None] | None = None,
+    on_enqueue_failure: Callable[[], None] | None = None,
+) -> Job:
+    """Check ``spec`` against its dataset and the tenant's quota, store the job, commit (with what
+    ``before_commit`` adds to the transaction), then enqueue it. 422 for a bad spec, 429 over the
+    quota, 503 when the broker is unreachable."""
+    dataset = repo.get_dataset(session, spec.dataset_id, tenant_id=tenant_id)
+    if dataset is None:
+        raise UnprocessableEntity.on("dataset_id", f"no dataset {spec.dataset_id}")
+    checked = check_job(
+        algorithm=spec.algorithm,
+        params=spec.params,
+        task=spec.task,
+        model=spec.model.to_mapping(),
+        seed=spec.seed,
+        train_environments=spec.train_environments,
+        test_environments=spec.test_environments,
+        dataset_environments=dataset.environments,
+        validation=spec.validation.model_dump(exclude_none=True) if spec.validation else None,
+    )
+    active = repo.active_jobs_of(session, tenant_id)
+    if active >= settings.max_active_jobs_per_tenant:
+        raise TooManyRequests(
+            f"{active} jobs are queued or running, the most one tenant may have; retry when some have finished",
+            retry_after_s=settings.retry_after_s,
+        )
+    job = new_job(
+        tenant_id=tenant_id,
+        dataset=dataset,
+        queue=queue.queue_for(spec.device),
+        algorithm=spec.algorithm,
+        task=spec.task,
+        params=checked.params,
+        model=checked.model,
+        seed=spec.seed,
+        device=spec.device,
+        train_environments=list(spec.train_environments),
+        test_environments=checked.test_environments,
+        validation=checked.validation,
+    )
+    repo.add_job(session, job)
+    if before_commit is not None:
+        before_commit(job)
+    commit_and_enqueue(session, queue, [job], on_failure=on_enqueue_failure)
+    return job
+
+
+def rerun_job(session: Session, queue: JobQueue, tenant_id: str, job_id: str) -> Job:
+    """Queue the same job again from its reproducibility record: same dataset (checked by
+    sha256), algorithm, resolved parameters, model, environments, validation, seed and device."""
+    job = get_job(session, job_id, tenant_id)
+    dataset = (
+        repo.get_dataset(session, job.dataset_id, tenant_id=tenant_id) if job.dataset_id is not None else None
+    )
+    if dataset is None:
+        raise Conflict(f"job {job_id}'s dataset has been deleted; upload it again and submit a new job")
+    if job.dataset_sha256 is not None and dataset.sha256 != job.dataset_sha256:
+        raise Conflict(f"job {job_id}'s dataset no longer has sha256 {job.dataset_sha256}")
+    again = new_job(
+        tenant_id=tenant_id,
+        dataset=dataset,
+        queue=job.queue,
+        algorithm=job.algorithm,
+        task=job.task,
+        params=job.params,
+        model=job.model,
+        seed=job.seed,
+        device=job.device,
+        train_environments=job.train_environments,
+        test_environments=job.test_environments,
+        validation=job.validation,
+        rerun_of=job.id,
+    )
+    repo.add_job(session, again)
+    commit_and_enqueue(session, queue, [again])
+    return again
+
+
+def get_job(session: Session, job_id: str, tenant_id: str) -> Job:
+    """The tenant's job; another tenant's is a 404, like a missing one."""
+    job = repo.get_job(session, job_id, tenant_id=tenant_id)
+    if job is None:
+        raise NotFound(f"no job {job_id}")
+    return job
+
+
+def result_of(session: Session, job: Job) -> JobResult | None:
+    """The job's result when its status carries one (see ``WITH_RESULT``)."""
+    return repo.get_result(session, job.id) if job.status in WITH_RESULT else None
+
+
+def results_of(session: Session, jobs: Sequence[Job]) -> dict[str, JobResult]:
+    return repo.get_results(session, [j.id for j in jobs if j.status in WITH_RESULT])
