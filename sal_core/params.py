@@ -10,11 +10,15 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, TypeVar, get_type_hints
+from typing import Any, ClassVar, TypeVar, get_args, get_type_hints
 
 from sal_core.exceptions import InvalidParameterError
 
 P = TypeVar("P", bound="Params")
+
+AUTO = "auto"
+"""A parameter typed ``float | str`` or ``int | str`` takes a number or this word: the algorithm
+then chooses the value itself (and says how in its result)."""
 
 
 def param(
@@ -57,7 +61,14 @@ class ParamSpec:
 class Params:
     """Base of every algorithm's parameter dataclass. Subclasses add fields made by :func:`param`."""
 
-    _type_names: ClassVar[dict[type, str]] = {int: "integer", float: "number", str: "string", bool: "boolean"}
+    _type_names: ClassVar[dict[Any, str]] = {
+        int: "integer",
+        float: "number",
+        str: "string",
+        bool: "boolean",
+        float | str: "number or 'auto'",
+        int | str: "integer or 'auto'",
+    }
 
     def __post_init__(self) -> None:
         hints = get_type_hints(type(self))
@@ -111,6 +122,15 @@ class Params:
 
 def _coerce(name: str, value: Any, expected: Any) -> Any:
     where = f"params.{name}"
+    args = get_args(expected)
+    if len(args) == 2 and str in args:  # a number or "auto"
+        if value == AUTO:
+            return AUTO
+        number = next(a for a in args if a is not str)
+        if isinstance(value, str):
+            kind = "an integer" if number is int else "a number"
+            raise InvalidParameterError(f"{name} must be {kind} or 'auto', got {value!r}", field=where)
+        return _coerce(name, value, number)
     if expected is bool:
         if isinstance(value, bool):
             return value
@@ -135,6 +155,8 @@ def _coerce(name: str, value: Any, expected: Any) -> Any:
 def _check_range(f: dataclasses.Field[Any], value: Any) -> None:
     m = f.metadata
     where = f"params.{f.name}"
+    if value == AUTO and m.get("choices") is None:
+        return
     choices = m.get("choices")
     if choices is not None and value not in choices:
         raise InvalidParameterError(f"{f.name} must be one of {list(choices)}, got {value!r}", field=where)

@@ -116,6 +116,7 @@ class Solution:
     history: Sequence[Round | Mapping[str, Any]] = field(default_factory=list)
     certificate: Certificate | None = None
     stopped: bool = False
+    selection: dict[str, Any] | None = None  # how a hyper-parameter set to "auto" was chosen
 
 
 class Reporter:
@@ -231,6 +232,7 @@ class FitResult:
     duration_s: float
     stopped: bool
     rounds: list[Round] = field(default_factory=list)  # ``history`` typed, one Round per outer round
+    selection: dict[str, Any] | None = None  # candidates and criterion of an "auto" hyper-parameter
 
     @property
     def feature_names(self) -> tuple[str, ...]:
@@ -365,4 +367,5 @@ class Algorithm(ABC, Generic[P]):
             duration_s=duration,
             stopped=solution.stopped,
             rounds=rounds,
+            selection=solution.selection,
         )

@@ -1,32 +1,70 @@
 """Wasserstein distributionally robust learning (Sinha et al.) in the Lagrangian-penalty form.
 
-min_θ mean_i sup_x̃ ℓ(θ; x̃, y_i) − λ‖x̃ − x_i‖²: SAL with w ≡ 1 and no w learning. Shares SAL's
-θ-step: exact on the ridge path for a linear model with squared loss, closed-form adversary for
-other linear losses, gradient ascent for MLPs.
+min_θ mean_i sup_x̃ ℓ(θ; x̃, y_i) − λ‖w ⊙ (x̃ − x_i)‖² with a *fixed* covariate weight w (w ≡ 1 for
+WDRL itself). :class:`~sal_core.algorithms.sal.SAL` subclasses it and adds the learning of w.
+
+Two ways to fit θ, picked from the model, the loss and ``adversary``:
+
+* **exact ridge path** (linear model, squared loss): the θ-step is solved exactly on the
+  generalised-ridge path (:mod:`sal_core.robust_linear`); a θ-step costs O(p³), independent of n.
+* **gradient path** (any other case): Adam steps on θ against the closed-form adversary (linear
+  models) or m steps of gradient ascent for X̃ (:mod:`sal_core.robust_gradient`).
+
+``lambda_ = "auto"`` (the default) chooses λ on held-out rows of the training environments
+(:mod:`sal_core.lambda_selection`) and reports the candidates and the criterion in the fit's
+``selection``. Regression targets are divided by their pooled standard deviation inside the fit,
+so a numeric ``lambda_`` is unit-free; results are reported in the target's own units.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
-from sal_core.algorithms.sal import SAL
-from sal_core.params import Params, param
+import numpy as np
+import torch
+
+from sal_core import lambda_selection as ls
+from sal_core import robust_gradient as rg
+from sal_core import robust_linear as rl
+from sal_core.algorithms.base import Algorithm, Certificate, Problem, Reporter, Solution
+from sal_core.exceptions import InvalidParameterError
+from sal_core.history import Round
+from sal_core.optim import set_linear
+from sal_core.params import AUTO, Params, param
 
 
 @dataclass(frozen=True)
 class WDRLParams(Params):
-    lambda_: float = param(
-        1.0,
+    lambda_: float | str = param(
+        AUTO,
         low=0.0,
         low_inclusive=False,
         high=1e6,
-        doc="λ, price per unit of transport cost ‖x̃ − x‖² (unit-free: covariates and targets are "
-        "standardised). The paper searches the radius ρ; in the Lagrangian form smaller λ = larger ball.",
+        doc="λ, the price per unit of transport cost paid by the adversary (unit-free: covariates and "
+        "targets are standardised); smaller λ = larger uncertainty set. 'auto' (default) chooses it on "
+        "held-out rows of the training environments (see selection_tolerance); the result's `selection` "
+        "lists the candidates and their scores.",
         grid=(0.3, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0),
     )
+    selection_tolerance: float = param(
+        0.0,
+        low=0.0,
+        high=10.0,
+        doc="lambda_='auto' keeps the smallest λ whose worst-training-environment validation error is within "
+        "this fraction of the best candidate's. WDRL: 0 (the best candidate; a larger ball only shrinks "
+        "every coefficient alike).",
+    )
+    holdout_fraction: float = param(
+        0.2,
+        low=0.0,
+        low_inclusive=False,
+        high=0.5,
+        doc="lambda_='auto': the fraction of each training environment's rows held out to score candidates.",
+    )
     adversary: str = param(
-        "auto",
-        choices=("auto", "closed_form", "gradient"),
+        AUTO,
+        choices=(AUTO, "closed_form", "gradient"),
         doc="Inner supremum: closed form for linear models ('auto'), or m steps of gradient ascent.",
     )
     theta_steps: int = param(2000, low=1, high=1_000_000, doc="Adam steps on θ (gradient paths only).")
@@ -39,14 +77,219 @@ class WDRLParams(Params):
     )
 
 
-class WDRL(SAL):
-    """SAL with the isotropic cost ‖x̃ − x‖² (w ≡ 1)."""
+EXACT_GRID: tuple[float, ...] = (1e-2, 1e-1, 1.0, 10.0, 1e3)
+"""WDRL's relative λ candidates on the exact path (× the pooled OLS MSE); 10³ is ERM in effect."""
+GRADIENT_GRID: tuple[float, ...] = (0.1, 1.0, 100.0)
+"""WDRL's λ candidates elsewhere (unit-free); each is a full gradient fit, so the grid is short."""
+
+
+class WDRL(Algorithm[WDRLParams]):
+    """Wasserstein DRO with a fixed transport cost ‖w ⊙ (x̃ − x)‖², w ≡ 1."""
 
     name = "wdrl"
-    params_type = WDRLParams  # type: ignore[assignment]
+    params_type = WDRLParams
     min_environments = 1
-    learns_weights = False
     summary = "Wasserstein DRO with an isotropic transport cost (SAL with w ≡ 1)."
+    exact_grid: ClassVar[tuple[float, ...]] = EXACT_GRID
+    gradient_grid: ClassVar[tuple[float, ...]] = GRADIENT_GRID
+
+    # ---------------------------------------------------------------------------------- orchestration
+    def _fit(self, problem: Problem, reporter: Reporter) -> Solution:
+        self._check_options(problem)
+        y_scale = _target_scale(problem)
+        lam = self.params.lambda_
+        selection = self._select_lambda(problem, y_scale) if lam == AUTO else None
+        if selection is not None:
+            lam = selection.lambda_
+        assert isinstance(lam, float)
+        solution = self._fit_at(problem, lam, reporter, y_scale)
+        solution.selection = None if selection is None else selection.to_dict()
+        return solution
+
+    def _select_lambda(self, problem: Problem, y_scale: float) -> ls.Selection:
+        """Fit every candidate on the kept rows, score it on the held-out rows (worst environment)."""
+        p = self.params
+        fit_part, held_out = ls.split_problem(problem, p.holdout_fraction, problem.seed)
+        exact = self.uses_ridge_path()
+        base = _ols_mse(_moments(fit_part, y_scale)[0]) if exact else 1.0
+        grid = self.exact_grid if exact else self.gradient_grid
+        silent = Reporter(None, self.total_steps())
+        candidates = []
+        for relative in grid:
+            lam = relative * base
+            model = self._fit_at(fit_part, lam, silent, y_scale).model
+            scores = ls.env_errors(problem, model, held_out)
+            candidates.append(ls.Candidate(relative, lam, max(scores.values()), scores))
+        chosen = ls.pick_most_robust([c.score for c in candidates], p.selection_tolerance)
+        criterion = (
+            "worst_env_validation_rmse" if problem.loss_name == "squared" else "worst_env_validation_loss"
+        )
+        return ls.Selection(
+            criterion, p.selection_tolerance, p.holdout_fraction, base, tuple(candidates), chosen
+        )
+
+    def _fit_at(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
+        """Fit θ at one λ with w ≡ 1."""
+        w = np.ones(problem.n_features)
+        if self.uses_ridge_path():
+            return fit_ridge_path(problem, lam, w, y_scale, reporter)
+        return self._fit_gradient_fixed_w(problem, lam, reporter, y_scale)
+
+    # ------------------------------------------------------------------------------------ options
+    def _check_options(self, problem: Problem) -> None:
+        if self.params.adversary == "closed_form" and not problem.model_spec.is_linear:
+            raise InvalidParameterError(
+                "the closed-form adversary needs a linear model", field="params.adversary"
+            )
+
+    def closed_form(self) -> bool:
+        return self.model_spec.is_linear and self.params.adversary != "gradient"
+
+    def uses_ridge_path(self) -> bool:
+        return self.closed_form() and self.loss_name == "squared"
+
+    # ------------------------------------------------------------------------------- gradient path
+    def _fit_gradient_fixed_w(
+        self, problem: Problem, lam: float, reporter: Reporter, y_scale: float
+    ) -> Solution:
+        p = self.params
+        Z, y = problem.Z, problem.y / y_scale
+        model = problem.new_model()
+        optimizer = torch.optim.Adam(model.parameters(), lr=p.theta_lr)
+        w = torch.ones(problem.n_features, dtype=Z.dtype, device=Z.device)
+        closed_form = self.closed_form()
+        state = rg.AdversaryState()
+        for _ in range(p.theta_steps):
+            optimizer.zero_grad(set_to_none=True)
+            self._theta_objective(problem, model, Z, y, w, lam, closed_form, state).backward()
+            optimizer.step()
+        loss_scale = _loss_scale(problem, y_scale)
+        losses = problem.env_means(problem.loss(model(Z), y)).detach().cpu().double().numpy() * loss_scale
+        history = [_round(1, float(losses.mean()), None, losses, problem)]
+        stopped = reporter(1, {"risk": float(losses.mean())})
+        cert = rg.certificate(
+            problem, model, Z, y, w, lam, closed_form=closed_form, loss_scale=loss_scale,
+            ascent_steps=p.ascent_steps, ascent_lr=p.ascent_lr, state=state,
+        )  # fmt: skip
+        _rescale_output(model, y_scale)
+        return Solution(
+            model=model, covariate_weights=w.cpu(), history=history, certificate=cert, stopped=stopped
+        )
+
+    def _theta_objective(
+        self,
+        problem: Problem,
+        model: torch.nn.Module,
+        Z: torch.Tensor,
+        y: torch.Tensor,
+        w: torch.Tensor,
+        lam: float,
+        closed_form: bool,
+        state: rg.AdversaryState,
+    ) -> torch.Tensor:
+        """mean_i sup_x̃ ℓ − λ c_w at the current θ (closed form, or after m ascent steps)."""
+        if closed_form:
+            return rg.closed_form_sup(problem, model, Z, y, w, lam, state).value.mean()
+        delta, _ = rg.ascent(problem, model, Z, y, w, lam, self.params.ascent_steps, self.params.ascent_lr)
+        return (problem.loss(model(Z + delta), y) - lam * ((w * delta) ** 2).sum(1)).mean()
+
+
+# ------------------------------------------------------------------------------ exact ridge path
+def fit_ridge_path(
+    problem: Problem, lam: float, w: np.ndarray, y_scale: float, reporter: Reporter
+) -> Solution:
+    """The exact θ-step at a fixed w, packaged as a one-round solution (WDRL; SAL's last step)."""
+    moments, y_mean = _moments(problem, y_scale)
+    step = rl.solve_theta(moments, w, lam)
+    risk, _, losses = rl.risk_and_grad_theta(step.theta, moments, 0.0, "std")
+    history = [_round(1, risk * y_scale**2, None, losses * y_scale**2, problem)]
+    stopped = reporter(1, {"risk": risk * y_scale**2})
+    return ridge_solution(problem, step, lam, w, y_scale, y_mean, history, stopped)
+
+
+def ridge_solution(
+    problem: Problem,
+    step: rl.ThetaStep,
+    lam: float,
+    w: np.ndarray,
+    y_scale: float,
+    y_mean: float,
+    history: list[Round],
+    stopped: bool,
+) -> Solution:
+    cert = rl.certificate(step, lam)
+    model = problem.new_model()
+    theta = torch.as_tensor(step.theta * y_scale, dtype=problem.Z.dtype, device=problem.Z.device)
+    bias = y_mean - theta @ problem.Z.mean(0)  # rows are centred on the pooled mean
+    set_linear(model, theta, bias)
+    return Solution(
+        model=model,
+        covariate_weights=torch.as_tensor(w),
+        history=history,
+        certificate=Certificate(cert.rho_hat, cert.worst_case_risk * y_scale**2, lam),
+        stopped=stopped,
+    )
+
+
+def _moments(problem: Problem, y_scale: float) -> tuple[rl.Moments, float]:
+    """Moments of the centred rows (targets divided by ``y_scale``) and the pooled mean of y.
+
+    One pass of O(n·p²) matrix products on the fit's device; everything after works on p×p arrays.
+    """
+    z_mean, y_mean = problem.Z.mean(0), problem.y.mean()
+    env_gram, env_cross, env_yy = [], [], []
+    for env in problem.envs:
+        Ze, ye = env.Z - z_mean, (env.y - y_mean) / y_scale
+        env_gram.append(Ze.T @ Ze / Ze.shape[0])
+        env_cross.append(Ze.T @ ye / Ze.shape[0])
+        env_yy.append((ye * ye).mean())
+    g = torch.stack(env_gram).double().cpu().numpy()
+    c = torch.stack(env_cross).double().cpu().numpy()
+    yy = torch.stack(env_yy).double().cpu().numpy()
+    counts = np.array([env.Z.shape[0] for env in problem.envs], dtype=np.float64)
+    weights = counts / counts.sum()
+    moments = rl.Moments(
+        gram=np.einsum("e,eij->ij", weights, g),
+        cross=weights @ c,
+        yy=float(weights @ yy),
+        env_gram=g,
+        env_cross=c,
+        env_yy=yy,
+    )
+    return moments, float(y_mean)
+
+
+def _ols_mse(m: rl.Moments) -> float:
+    """Pooled least-squares training MSE of the standardised problem (the exact grid's unit)."""
+    theta = np.asarray(np.linalg.lstsq(m.gram, m.cross, rcond=None)[0], dtype=np.float64)
+    return max(float(rl.mse(theta, m.gram, m.cross, m.yy)), 1e-12)
+
+
+def _target_scale(problem: Problem) -> float:
+    scale = float(problem.y.std()) if problem.task == "regression" else 1.0
+    return scale if scale > 0 else 1.0
+
+
+def _loss_scale(problem: Problem, y_scale: float) -> float:
+    return y_scale**2 if problem.loss_name == "squared" else y_scale
+
+
+def _round(index: int, risk: float, w: np.ndarray | None, losses: np.ndarray, problem: Problem) -> Round:
+    return Round(
+        round=index,
+        risk=float(risk),
+        env_losses={e.name: float(v) for e, v in zip(problem.envs, losses, strict=True)},
+        w=None if w is None else [float(v) for v in w],
+    )
+
+
+def _rescale_output(model: torch.nn.Module, y_scale: float) -> None:
+    """Undo the target standardisation: the last layer's weight and bias times y_scale."""
+    if y_scale == 1.0:
+        return
+    with torch.no_grad():
+        for tensor in list(model.parameters())[-2:]:
+            tensor.mul_(y_scale)
 
 
 ALGORITHM = WDRL

@@ -1,0 +1,158 @@
+"""The gradient paths of WDRL and SAL: any loss, any model, as pure functions of (problem, model, w).
+
+Used where the exact ridge path (:mod:`sal_core.robust_linear`) does not apply: a linear model with
+absolute or logistic loss (closed-form adversary, ∂R/∂w by implicit differentiation through
+autograd), or any model with the gradient adversary (m ascent steps for X̃ and the paper's Section
+4.2.1 approximation of ∂R/∂w).
+
+Shapes: ``Z`` (n, p) standardised rows, ``y`` (n,), ``w`` (p,) covariate weights, all on the fit's
+device and dtype. Gradients handed to the w update come back as float64 numpy (p,).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch.func import functional_call
+
+from sal_core.adversary import InnerSup, kappa, linear_inner_sup
+from sal_core.algorithms.base import Certificate, Problem
+
+Trace = list[tuple[dict[str, torch.Tensor], torch.Tensor, torch.Tensor]]
+"""(θ_t, X̃_t, ∂X̃_t/∂w) per θ-step, for the paper's approximation of ∂R/∂w."""
+
+
+@dataclass
+class AdversaryState:
+    """Warm start of the logistic closed-form adversary: its last roots, reused while shapes match."""
+
+    shift: torch.Tensor | None = None
+
+
+def closed_form_sup(
+    problem: Problem,
+    model: torch.nn.Module,
+    Z: torch.Tensor,
+    y: torch.Tensor,
+    w: torch.Tensor,
+    lam: float,
+    state: AdversaryState,
+) -> InnerSup:
+    """sup_x̃ ℓ(θ; x̃, y) − λ‖w ⊙ (x̃ − x)‖² per row, in closed form for a linear model."""
+    weight: torch.Tensor = model.weight  # type: ignore[assignment]
+    warm = state.shift if state.shift is not None and state.shift.shape == y.shape else None
+    sup = linear_inner_sup(problem.loss_name, model(Z), y, kappa(weight, w), lam, warm)
+    state.shift = sup.shift
+    return sup
+
+
+def ascent(
+    problem: Problem,
+    model: torch.nn.Module,
+    Z: torch.Tensor,
+    y: torch.Tensor,
+    w: torch.Tensor,
+    lam: float,
+    steps: int,
+    lr: float,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """m ascent steps on ℓ(X̃) − λ‖w ⊙ (X̃ − X)‖²; returns δ = X̃ − X and the paper's ∂X̃/∂w (n, p)."""
+    delta = torch.zeros_like(Z)
+    d_dw = torch.zeros_like(Z)
+    w2 = w**2
+    for _ in range(steps):
+        d_dw = d_dw - 4.0 * lr * lam * w * delta
+        delta.requires_grad_(True)
+        gain = problem.loss(model(Z + delta), y).sum() - lam * (w2 * delta**2).sum()
+        (grad,) = torch.autograd.grad(gain, delta)
+        delta = (delta + lr * grad).detach()
+    return delta, d_dw
+
+
+def risk_grad_params(
+    problem: Problem, model: torch.nn.Module, y: torch.Tensor, d_losses: np.ndarray, names: list[str]
+) -> list[torch.Tensor]:
+    """∇_θ R = Σ_e ∂R/∂L^e · ∇_θ L^e, one tensor per named parameter."""
+    losses = problem.env_means(problem.loss(model(problem.Z), y))
+    weights = torch.as_tensor(d_losses, dtype=losses.dtype, device=losses.device)
+    params = dict(model.named_parameters())
+    return list(torch.autograd.grad((weights * losses).sum(), [params[n] for n in names]))
+
+
+def implicit_grad_w(
+    problem: Problem,
+    model: torch.nn.Module,
+    Z: torch.Tensor,
+    y: torch.Tensor,
+    w: torch.Tensor,
+    lam: float,
+    grad_r: list[torch.Tensor],
+    names: list[str],
+) -> np.ndarray:
+    """−(H⁻¹∇_θR)ᵀ ∂²J/∂θ∂w for a linear model with the closed-form adversary (J = mean s_λ)."""
+    theta0 = torch.cat([model.weight.detach(), model.bias.detach().reshape(1)])  # type: ignore[operator]
+    p_ = problem.n_features
+
+    def objective(theta: torch.Tensor, w_: torch.Tensor) -> torch.Tensor:
+        out = Z @ theta[:p_] + theta[p_]
+        return linear_inner_sup(problem.loss_name, out, y, kappa(theta[:p_], w_), lam).value.mean()
+
+    hess = torch.autograd.functional.hessian(lambda th: objective(th, w), theta0)
+    g = torch.cat([grad_r[names.index("weight")], grad_r[names.index("bias")].reshape(1)])
+    v = torch.linalg.solve(hess + 1e-10 * torch.eye(p_ + 1, dtype=hess.dtype, device=hess.device), g)
+    w_req = w.detach().clone().requires_grad_(True)
+    theta_req = theta0.clone().requires_grad_(True)
+    (grad_theta,) = torch.autograd.grad(objective(theta_req, w_req), theta_req, create_graph=True)
+    (mixed,) = torch.autograd.grad(grad_theta @ v, w_req)
+    return np.asarray(-mixed.detach().cpu().double().numpy(), dtype=np.float64)
+
+
+def paper_grad_w(
+    problem: Problem,
+    model: torch.nn.Module,
+    y: torch.Tensor,
+    trace: Trace,
+    grad_r: list[torch.Tensor],
+    theta_lr: float,
+) -> np.ndarray:
+    """Section 4.2.1: ∂R/∂w ≈ Σ_t −ε_θ ∂(∇_θRᵀ∇_θℓ(θ_t; X̃_t))/∂X̃ ⊙ ∂X̃_t/∂w, summed over rows."""
+    total = torch.zeros(problem.n_features, dtype=problem.Z.dtype, device=problem.Z.device)
+    names = [n for n, _ in model.named_parameters()]
+    for params_t, x_tilde, d_dw in trace:
+        x_req = x_tilde.detach().requires_grad_(True)
+        leaves = {k: v.detach().requires_grad_(True) for k, v in params_t.items()}
+        loss = problem.loss(functional_call(model, leaves, (x_req,)), y).mean()
+        grads = torch.autograd.grad(loss, [leaves[n] for n in names], create_graph=True)
+        inner = torch.stack([(g * r).sum() for g, r in zip(grads, grad_r, strict=True)]).sum()
+        (d_x,) = torch.autograd.grad(inner, x_req)
+        total = total + (-theta_lr * d_x * d_dw).sum(0)
+    return np.asarray(total.detach().cpu().double().numpy(), dtype=np.float64)
+
+
+def certificate(
+    problem: Problem,
+    model: torch.nn.Module,
+    Z: torch.Tensor,
+    y: torch.Tensor,
+    w: torch.Tensor,
+    lam: float,
+    *,
+    closed_form: bool,
+    loss_scale: float,
+    ascent_steps: int,
+    ascent_lr: float,
+    state: AdversaryState,
+) -> Certificate:
+    """Theorem 1 at the fitted model: ρ̂ = mean transport cost of the worst case, E[s_λ] + λρ̂."""
+    with torch.enable_grad():
+        if closed_form:
+            sup = closed_form_sup(problem, model, Z, y, w, lam, state)
+            value, cost = sup.value.detach(), sup.cost.detach()
+        else:
+            delta, _ = ascent(problem, model, Z, y, w, lam, ascent_steps, ascent_lr)
+            cost = ((w * delta) ** 2).sum(1)
+            value = problem.loss(model(Z + delta), y).detach() - lam * cost
+    rho = float(cost.mean())
+    return Certificate(rho, (float(value.mean()) + lam * rho) * loss_scale, lam)
