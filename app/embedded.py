@@ -21,28 +21,10 @@ import uvicorn
 
 from app.db import migrate
 from app.main import create_app
+from app.queue import worker_command
 from app.settings import get_settings
 
 log = logging.getLogger("app.embedded")
-
-
-def worker_command(queues: list[str], concurrency: int) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "worker.celery_app",
-        "worker",
-        "--pool=prefork",
-        f"--concurrency={concurrency}",
-        "-Q",
-        ",".join(queues),
-        "--without-gossip",
-        "--without-mingle",
-        "--without-heartbeat",
-        "--loglevel=INFO",
-    ]
 
 
 def _die_with_parent() -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from fastapi import FastAPI
@@ -13,6 +11,7 @@ from app.api import errors
 from app.api.errors import Problem
 from app.api.routes import datasets, jobs, meta, reports, reruns, sweeps
 from app.api.schemas import DatasetCreate, DatasetUpload, WeightsJSON
+from app.cache import LRUCache
 from app.db.session import make_engine, make_sessionmaker
 from app.queue import JobQueue, make_celery
 from app.settings import Settings, get_settings, is_loopback
@@ -25,28 +24,6 @@ SINGLE_USER_BANNER = (
     "Set SAL_AUTH=keys (and create keys with `python -m app.admin keys create --tenant NAME`) "
     "before anyone else can reach this address."
 )
-
-
-class ModelCache:
-    """Fitted models by job id for /predict; a job's weights never change once written."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._items: OrderedDict[str, FittedModel] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> FittedModel | None:
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-            return None
-
-    def put(self, key: str, model: FittedModel) -> None:
-        with self._lock:
-            self._items[key] = model
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
 
 
 def create_app(settings: Settings | None = None, *, queue: JobQueue | None = None) -> FastAPI:
@@ -63,7 +40,7 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.state.engine = engine
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.queue = queue or JobQueue(make_celery(settings), settings)
-    app.state.models = ModelCache(settings.model_cache_size)
+    app.state.models = LRUCache[str, FittedModel](settings.model_cache_size)
     errors.install(app)
     app.include_router(datasets.router)
     app.include_router(jobs.router)

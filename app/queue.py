@@ -4,11 +4,28 @@ only a hint that a job may be ready to run."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+
 from celery import Celery
 
 from app.settings import Settings
 
 RUN_JOB = "sal.run_job"
+
+
+def worker_command(
+    queues: Sequence[str], concurrency: int = 1, *, loglevel: str = "INFO", hostname: str | None = None
+) -> list[str]:
+    """The one command line of a worker (``python -m worker`` runs it; embedded mode, tests,
+    benchmarks and compose spell it through that). One prefork process per fit, gossip, mingle and
+    broker heartbeats off: the SQL row is the truth, the broker only delivers, so the chatter
+    between workers buys nothing."""
+    return [
+        sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker", "--pool=prefork",
+        f"--concurrency={concurrency}", "-Q", ",".join(queues), "--without-gossip", "--without-mingle",
+        "--without-heartbeat", f"--loglevel={loglevel}", *([f"--hostname={hostname}"] if hostname else []),
+    ]  # fmt: skip
 
 
 def make_celery(settings: Settings) -> Celery:

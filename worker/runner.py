@@ -14,9 +14,7 @@ import hashlib
 import logging
 import os
 import socket
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,6 +23,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.cache import LRUCache
 from app.datasets.tables import Table
 from app.db import repository as repo
 from app.db.models import JobStatus
@@ -47,30 +46,6 @@ from sal_core.metrics import evaluate
 from worker.leases import Heartbeat
 
 log = logging.getLogger(__name__)
-
-
-class DatasetCache:
-    """Decoded datasets by sha256, so a sweep over one dataset fetches it once per worker."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._items: OrderedDict[str, Table] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, sha256: str) -> Table | None:
-        with self._lock:
-            table = self._items.get(sha256)
-            if table is not None:
-                self._items.move_to_end(sha256)
-            return table
-
-    def put(self, sha256: str, table: Table) -> None:
-        if self._size == 0:
-            return
-        with self._lock:
-            self._items[sha256] = table
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
 
 
 class ProgressWriter:
@@ -175,7 +150,7 @@ class Runner:
     def __init__(self, sessions: sessionmaker[Session], settings: Settings) -> None:
         self.sessions = sessions
         self.settings = settings
-        self.cache = DatasetCache(settings.dataset_cache_size)
+        self.cache = LRUCache[str, Table](settings.dataset_cache_size)  # decoded datasets by sha256
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None) -> Runner:
