@@ -122,7 +122,8 @@ def test_submit_sal_from_the_form_and_watch_it_finish(
         field = page.locator(f"#param-{p['name']}")
         assert field.count() == 1, p["name"]
         shown = field.input_value()
-        assert (float(shown) if p["type"] in ("number", "integer") else shown) == p["default"], p["name"]
+        numeric = p["type"] in ("number", "integer") or isinstance(p["default"], (int, float))
+        assert (float(shown) if numeric else shown) == p["default"], p["name"]
         assert p["doc"][:20] in page.locator(f"#param-{p['name']}-hint").inner_text()
     train = page.locator("#fs-train_environments")
     for env in setting.train:
@@ -130,8 +131,8 @@ def test_submit_sal_from_the_form_and_watch_it_finish(
     page.locator("#param-rounds").fill("15")
     screenshot(page, "submit")
     page.get_by_role("button", name="Submit job").click()
-    page.wait_for_url(re.compile(r"#/jobs/[0-9a-f-]+$"))
-    drawn(page, "#/jobs/")
+    page.locator("#main[data-route^='#/jobs/'], form .problem").first.wait_for()
+    assert page.locator("form .problem").count() == 0, page.locator("form .problem").inner_text()
     job_id = page.evaluate("location.hash").split("/")[-1]
     state["sal_job"] = job_id
     wait_status(page, "succeeded")
@@ -179,7 +180,7 @@ def test_cancel_a_running_job(
 ) -> None:
     body = {
         "dataset_id": state["dataset_id"], "algorithm": "sal", "train_environments": [e.name for e in setting.train],
-        "params": {"rounds": 100_000}, "seed": 1,
+        "params": {"rounds": 100_000, "lambda_": 0.1, "w_lr": 0.3}, "seed": 1,
     }  # fmt: skip
     response = api_a.post("/jobs", json=body)
     assert response.status_code == 202, response.text
@@ -295,3 +296,24 @@ def test_pages_have_labels_and_one_heading(page: Any, state: dict[str, Any]) -> 
         go(page, hash_)
         assert page.evaluate(unlabelled) == [], hash_
         assert page.locator("#main h1").count() == 1, hash_
+
+
+def test_bar_charts_use_a_log_scale_and_patterns(page: Any) -> None:
+    """w spanning decades is drawn on decades (10^k ticks); series differ by pattern, and each bar
+    carries its printed value, so nothing is read from colour alone."""
+    drawn_chart = """() => {
+        const svg = Charts.bars({title: "w", categories: ["S1", "V1"], series: [{name: "w", values: [10000, 1]}],
+                                 log: true, barPattern: (i) => i, notes: ["stable", "unstable"]});
+        const grouped = Charts.bars({title: "e", categories: ["a"], series: [{name: "erm", values: [0.5]}, {name: "sal", values: [0.4]}]});
+        return {
+            ticks: [...svg.querySelectorAll(".axis text")].map((t) => t.textContent),
+            values: [...svg.querySelectorAll(".bar-value")].map((t) => t.textContent),
+            fills: [...grouped.querySelectorAll(".bar")].map((r) => r.getAttribute("fill")),
+            patterns: [...grouped.querySelectorAll("pattern")].map((p) => p.childElementCount),
+        };
+    }"""
+    got = page.evaluate(drawn_chart)
+    assert got["ticks"][:5] == ["1", "10^1", "10^2", "10^3", "10^4"] and "w (log scale)" not in got["ticks"]
+    assert any("log scale" in t for t in got["ticks"])
+    assert got["values"] == ["10000", "1"]
+    assert len(set(got["fills"])) == 2 and got["patterns"][1] > 1  # the second series is hatched

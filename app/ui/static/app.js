@@ -537,6 +537,9 @@
       control = h("select", { id, name: p.name, "aria-describedby": hintId }, p.choices.map((c) => h("option", { value: String(c), text: String(c), selected: c === p.default })));
     } else if (p.type === "boolean") {
       control = h("select", { id, name: p.name, "aria-describedby": hintId }, ["true", "false"].map((c) => h("option", { value: c, text: c, selected: String(p.default) === c })));
+    } else if (p.type !== "integer" && p.type !== "number" && /integer|number/.test(p.type || "")) {
+      // A number or a word (e.g. "number or 'auto'"): free text, sent as a number when it reads as one.
+      control = h("input", { id, name: p.name, value: p.default === null ? "" : String(p.default), inputmode: "decimal", "aria-describedby": hintId });
     } else if (p.type === "integer" || p.type === "number") {
       control = h("input", { id, name: p.name, type: "number", step: p.type === "integer" ? "1" : "any", value: String(p.default), "aria-describedby": hintId, min: p.low ?? null, max: p.high ?? null });
     } else {
@@ -597,7 +600,8 @@
         for (const n of paramBox.querySelectorAll("input, select")) {
           if (n.value === "" || n.value === n.dataset.default) continue;
           const t = n.dataset.type;
-          params[n.name] = t === "integer" || t === "number" ? Number(n.value) : t === "boolean" ? n.value === "true" : n.value;
+          const numeric = /integer|number/.test(t) && n.value.trim() !== "" && Number.isFinite(Number(n.value));
+          params[n.name] = numeric ? Number(n.value) : t === "boolean" ? n.value === "true" : n.value;
         }
         const model = { kind: modelSelect.value };
         if (model.kind === "mlp") model.hidden = form.querySelector("#submit-hidden").value.split(",").map((s) => parseInt(s, 10)).filter((v) => !Number.isNaN(v));
