@@ -18,6 +18,7 @@ so a numeric ``lambda_`` is unit-free; results are reported in the target's own 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -98,27 +99,45 @@ class WDRL(Algorithm[WDRLParams]):
         self._check_options(problem)
         y_scale = _target_scale(problem)
         lam = self.params.lambda_
-        selection = self._select_lambda(problem, y_scale) if lam == AUTO else None
-        if selection is not None:
-            lam = selection.lambda_
-        assert isinstance(lam, float)
-        solution = self._fit_at(problem, lam, reporter, y_scale)
-        solution.selection = None if selection is None else selection.to_dict()
+        if lam != AUTO:
+            assert isinstance(lam, float)
+            return self._fit_at(problem, lam, reporter, y_scale)
+        selection = self._select_lambda(problem, y_scale, reporter)
+        if isinstance(selection, Solution):  # stopped while fitting a candidate
+            return selection
+        offset = len(self.candidate_grid()) * self.steps_per_fit()
+        solution = self._fit_at(problem, selection.lambda_, _Offset(reporter, offset), y_scale)
+        solution.selection = selection.to_dict()
         return solution
 
-    def _select_lambda(self, problem: Problem, y_scale: float) -> ls.Selection:
-        """Fit every candidate on the kept rows, score it on the held-out rows (worst environment)."""
+    def total_steps(self) -> int:
+        """Progress steps: one fit per λ candidate (lambda_='auto'), then the final fit."""
+        fits = len(self.candidate_grid()) + 1 if self.params.lambda_ == AUTO else 1
+        return fits * self.steps_per_fit()
+
+    def steps_per_fit(self) -> int:
+        return 1
+
+    def candidate_grid(self) -> tuple[float, ...]:
+        return self.exact_grid if self.uses_ridge_path() else self.gradient_grid
+
+    def _select_lambda(self, problem: Problem, y_scale: float, reporter: Reporter) -> ls.Selection | Solution:
+        """Fit every candidate on the kept rows, score it on the held-out rows (worst environment).
+
+        Candidates report progress (so a job can be watched and cancelled while λ is chosen); a stop
+        request returns that candidate's partial solution instead of a selection.
+        """
         p = self.params
         fit_part, held_out = ls.split_problem(problem, p.holdout_fraction, problem.seed)
         exact = self.uses_ridge_path()
         base = _ols_mse(_moments(fit_part, y_scale)[0]) if exact else 1.0
-        grid = self.exact_grid if exact else self.gradient_grid
-        silent = Reporter(None, self.total_steps())
         candidates = []
-        for relative in grid:
+        for k, relative in enumerate(self.candidate_grid()):
             lam = relative * base
-            model = self._fit_at(fit_part, lam, silent, y_scale).model
-            scores = ls.env_errors(problem, model, held_out)
+            solution = self._fit_at(fit_part, lam, _Offset(reporter, k * self.steps_per_fit()), y_scale)
+            if solution.stopped:
+                return solution
+            scores = ls.env_errors(problem, solution.model, held_out)
             candidates.append(ls.Candidate(relative, lam, max(scores.values()), scores))
         chosen = ls.pick_most_robust([c.score for c in candidates], p.selection_tolerance)
         criterion = (
@@ -192,6 +211,19 @@ class WDRL(Algorithm[WDRLParams]):
             return rg.closed_form_sup(problem, model, Z, y, w, lam, state).value.mean()
         delta, _ = rg.ascent(problem, model, Z, y, w, lam, self.params.ascent_steps, self.params.ascent_lr)
         return (problem.loss(model(Z + delta), y) - lam * ((w * delta) ** 2).sum(1)).mean()
+
+
+class _Offset(Reporter):
+    """Reports a sub-fit's steps after ``offset`` steps of the same progress bar."""
+
+    def __init__(self, parent: Reporter, offset: int) -> None:
+        super().__init__(None, parent.total)
+        self._parent = parent
+        self._offset = offset
+
+    def __call__(self, step: int, metrics: Mapping[str, float] | None = None) -> bool:
+        self.stop_requested = self._parent(self._offset + step, metrics)
+        return self.stop_requested
 
 
 # ------------------------------------------------------------------------------ exact ridge path
