@@ -28,8 +28,10 @@ tolerance  anti-causal Scenario 1  selection bias S1    no shift (all stable)
 robust fit costs much more on some training environment than the best candidate: the fit is then
 not robust but broken (e.g. a predictive covariate pinned at w = 1 and shrunk away). With no shift
 at all SAL pays about 5% over ERM: W pins one covariate at w = 1 and a strong adversary shrinks it.
-The largest grid point (10³ · base) is the adversary switched off in effect, i.e. ERM, so a fit
-whose robust candidates are all far worse than ERM on a training environment falls back to ERM.
+The last grid point, :data:`OFF`, switches the adversary off (λ = 10⁶ on standardised targets,
+where κ ≤ ‖θ‖² is of order 1): that is ERM, so a fit whose robust candidates are all far worse than
+ERM on some training environment falls back to ERM. (A multiple of MSE_OLS cannot stand for ERM: on
+the anti-causal data MSE_OLS is 0.3% of var(y), and 10³ · MSE_OLS still shrinks θ.)
 """
 
 from __future__ import annotations
@@ -44,11 +46,19 @@ import torch
 from sal_core.algorithms.base import EnvTensors, Problem
 
 HOLDOUT_STREAM = 0x1A5  # seeds the holdout split apart from the fit's own stream
+OFF = float("inf")
+"""The grid point that switches the adversary off (ERM); fitted at λ = :data:`OFF_LAMBDA`."""
+OFF_LAMBDA = 1e6
+
+
+def candidate_lambda(relative: float, base: float) -> float:
+    """λ for a grid point: ``relative · base``, or :data:`OFF_LAMBDA` for :data:`OFF`."""
+    return OFF_LAMBDA if relative == OFF else relative * base
 
 
 @dataclass(frozen=True)
 class Candidate:
-    relative: float  # c in λ = c · base
+    relative: float | None  # c in λ = c · base; None for the adversary switched off
     lambda_: float
     score: float  # worst training environment's held-out error
     env_scores: dict[str, float]

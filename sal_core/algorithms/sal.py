@@ -27,6 +27,7 @@ from typing import ClassVar
 import numpy as np
 import torch
 
+from sal_core import lambda_selection as ls
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
 from sal_core.algorithms.base import Problem, Reporter, Solution
@@ -117,8 +118,9 @@ class SALParams(WDRLParams):
     )
 
 
-EXACT_GRID: tuple[float, ...] = (1e-3, 1e-2, 1e-1, 1.0, 1e3)
-"""SAL's relative λ candidates on the exact path (× the pooled OLS MSE), most robust first."""
+EXACT_GRID: tuple[float, ...] = (1e-3, 1e-2, 1e-1, 1.0, ls.OFF)
+"""SAL's relative λ candidates on the exact path (× the pooled OLS MSE), most robust first; the
+last one switches the adversary off (ERM)."""
 GRADIENT_GRID: tuple[float, ...] = (0.1, 1.0)
 """SAL's λ candidates on gradient paths (unit-free); each is a full fit of 40 rounds."""
 

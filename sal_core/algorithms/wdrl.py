@@ -78,9 +78,9 @@ class WDRLParams(Params):
     )
 
 
-EXACT_GRID: tuple[float, ...] = (1e-2, 1e-1, 1.0, 10.0, 1e3)
-"""WDRL's relative λ candidates on the exact path (× the pooled OLS MSE); 10³ is ERM in effect."""
-GRADIENT_GRID: tuple[float, ...] = (0.1, 1.0, 100.0)
+EXACT_GRID: tuple[float, ...] = (1e-2, 1e-1, 1.0, 10.0, ls.OFF)
+"""WDRL's relative λ candidates on the exact path (× the pooled OLS MSE); the last one is ERM."""
+GRADIENT_GRID: tuple[float, ...] = (0.1, 1.0, ls.OFF)
 """WDRL's λ candidates elsewhere (unit-free); each is a full gradient fit, so the grid is short."""
 
 
@@ -133,12 +133,13 @@ class WDRL(Algorithm[WDRLParams]):
         base = _ols_mse(_moments(fit_part, y_scale)[0]) if exact else 1.0
         candidates = []
         for k, relative in enumerate(self.candidate_grid()):
-            lam = relative * base
+            lam = ls.candidate_lambda(relative, base)
             solution = self._fit_at(fit_part, lam, _Offset(reporter, k * self.steps_per_fit()), y_scale)
             if solution.stopped:
                 return solution
             scores = ls.env_errors(problem, solution.model, held_out)
-            candidates.append(ls.Candidate(relative, lam, max(scores.values()), scores))
+            rel = None if relative == ls.OFF else relative
+            candidates.append(ls.Candidate(rel, lam, max(scores.values()), scores))
         chosen = ls.pick_most_robust([c.score for c in candidates], p.selection_tolerance)
         criterion = (
             "worst_env_validation_rmse" if problem.loss_name == "squared" else "worst_env_validation_loss"
