@@ -112,7 +112,7 @@ def build_result(
         return None if values is None else {n: float(v) for n, v in zip(feature_names, values, strict=True)}
 
     cert = fit.certificate
-    selection = getattr(fit, "selection", None)
+    selection = fit.selection
     return JobResult(
         environments=[EnvironmentResult.model_validate(e) for e in environments],
         summary=summary,

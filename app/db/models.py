@@ -12,6 +12,7 @@ sweeps        a hyper-parameter sweep: its resolved request and, once every tria
 from __future__ import annotations
 
 import datetime as dt
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
@@ -57,14 +58,19 @@ class Base(DeclarativeBase):
     pass
 
 
-class JobStatus:
+class JobStatus(StrEnum):
+    """A job's status, stored as its string. queued -> running -> succeeded | failed | cancelled
+    (the transitions are app.db.repository's conditional UPDATEs)."""
+
     QUEUED = "queued"
     RUNNING = "running"
     SUCCEEDED = "succeeded"
     FAILED = "failed"
     CANCELLED = "cancelled"
-    ACTIVE = (QUEUED, RUNNING)
-    TERMINAL = (SUCCEEDED, FAILED, CANCELLED)
+
+
+JOB_ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
+JOB_TERMINAL = (JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED)
 
 
 # Single-user mode acts as this tenant; migration 0002 creates it and gives it the rows that
@@ -179,7 +185,10 @@ class Job(Base):
     )
 
 
-class SweepStatus:
+class SweepStatus(StrEnum):
+    """A sweep's status: running until every trial is terminal, then succeeded (a leaderboard),
+    failed (no algorithm selected) or cancelled."""
+
     RUNNING = "running"
     SUCCEEDED = "succeeded"
     FAILED = "failed"

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import CursorResult, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.db.models import Dataset, Job, JobResultRow, JobStatus, Sweep, Tenant, utcnow
+from app.db.models import JOB_ACTIVE, Dataset, Job, JobResultRow, JobStatus, Sweep, Tenant, utcnow
 from app.jobs.result import JobResult
 
 T = TypeVar("T", Dataset, Job, Sweep)
@@ -100,7 +100,7 @@ def active_jobs_using(session: Session, dataset_id: str) -> int:
         session.scalar(
             select(func.count())
             .select_from(Job)
-            .where(Job.dataset_id == dataset_id, Job.status.in_(JobStatus.ACTIVE))
+            .where(Job.dataset_id == dataset_id, Job.status.in_(JOB_ACTIVE))
         )
         or 0
     )
@@ -139,7 +139,7 @@ def active_jobs_of(session: Session, tenant_id: str) -> int:
         session.scalar(
             select(func.count())
             .select_from(Job)
-            .where(Job.tenant_id == tenant_id, Job.status.in_(JobStatus.ACTIVE))
+            .where(Job.tenant_id == tenant_id, Job.status.in_(JOB_ACTIVE))
         )
         or 0
     )

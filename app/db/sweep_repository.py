@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from app.db import repository as repo
 from app.db.models import Job, JobStatus, Sweep, SweepStatus, utcnow
 
-STATUSES = ("queued", "running", "succeeded", "failed", "cancelled")
+STATUSES: tuple[str, ...] = tuple(s.value for s in JobStatus)  # a sweep's trials, counted by status
 
 
 def add_sweep(session: Session, sweep: Sweep, jobs: Sequence[Job]) -> Sweep:
