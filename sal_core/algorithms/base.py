@@ -156,7 +156,8 @@ class FittedModel:
             raise ValueError(f"X must have shape (n, {len(self.feature_names)}), got {X.shape}")
         z = torch.from_numpy(self.standardizer.transform(X))
         with torch.no_grad():
-            return self.module()(z).numpy()
+            out: FloatArray = self.module()(z).numpy()
+        return out
 
     def predict_proba(self, X: FloatArray) -> FloatArray:
         """P(y = 1) per row (classification only)."""

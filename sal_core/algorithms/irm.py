@@ -105,7 +105,7 @@ class IRM(Algorithm[IRMParams]):
                 if weight > 1.0:
                     objective = objective / weight
                 optimizer.zero_grad(set_to_none=True)
-                objective.backward()
+                objective.backward()  # type: ignore[no-untyped-call]  # torch's own annotation is missing
                 optimizer.step()
                 step += 1
             risks, penalties = irm_penalties(problem, model(problem.Z), create_graph=False)
