@@ -200,11 +200,7 @@ class Runner:
             repo.fail_job(session, job_id, error, from_status=[JobStatus.RUNNING], attempt=attempt)
             session.commit()
 
-    def _record_runtime(self, job_id: str, requested: str) -> None:
-        try:
-            device = str(resolve_device(requested))
-        except SalError:
-            device = requested  # the fit fails on it and says why
+    def _record_runtime(self, job_id: str, device: str) -> None:
         with self.sessions() as session:
             repo.record_runtime(session, job_id, reproducibility.runtime(device))
             session.commit()
@@ -227,9 +223,10 @@ class Runner:
             assert job is not None
             table = self._table(session, job.dataset_id)
             session.commit()
-        self._record_runtime(job_id, job.device)
+        device = _resolve(job.device)  # the one decision: recorded, then fitted on
+        self._record_runtime(job_id, device)
         algorithm = build_algorithm(
-            job.algorithm, params=job.params, task=job.task, model=job.model, seed=job.seed, device=job.device
+            job.algorithm, params=job.params, task=job.task, model=job.model, seed=job.seed, device=device
         )
         train = [table.environment(n) for n in job.train_environments]
         test = [table.environment(n) for n in job.test_environments]
@@ -259,6 +256,15 @@ class Runner:
             status = repo.finish_job(session, job_id, result, weights, sha, attempt=attempt)
             session.commit()
         return status
+
+
+def _resolve(requested: str) -> str:
+    """The device this worker fits a job on ("auto" picks CUDA when there is one). A request it
+    cannot honour stays as asked: building the algorithm then fails the job and says why."""
+    try:
+        return str(resolve_device(requested))
+    except SalError:
+        return requested
 
 
 def _with_db_retries(store: Any, within_s: float) -> Any:

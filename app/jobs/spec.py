@@ -73,9 +73,10 @@ def check_job(
     """Validate a job against the registry and its dataset; returns params with defaults filled in.
 
     ``dataset_environments`` is the dataset's [{"name", "n_rows", "binary"}]. The device is
-    resolved by the worker, so it is not checked against this machine's hardware here.
+    resolved once, by the worker that runs the job, so it is not checked against this machine.
     """
-    instance = build_algorithm(algorithm, params=params, task=task, model=model, seed=seed, device="cpu")
+    cls = get_algorithm(algorithm)
+    config = cls.check_params(params, task=task, model=model, seed=seed)  # type: ignore[arg-type]
     by_name = {e["name"]: e for e in dataset_environments}
     for field, names in (
         ("train_environments", train_environments),
@@ -105,7 +106,7 @@ def check_job(
             raise InvalidDataError(
                 f"environments {overlap} are in both validation and test", field="test_environments"
             )
-    needed = type(instance).min_environments
+    needed = cls.min_environments
     if len(train_environments) < needed:
         raise InvalidDataError(
             f"{algorithm} needs at least {needed} training environments, got {len(train_environments)}",
@@ -124,8 +125,8 @@ def check_job(
                         f"classification needs labels 0 or 1; environment {name!r} has others", field=field
                     )
     return CheckedJob(
-        params=instance.params.to_dict(),
-        model=instance.model_spec.to_dict(),
+        params=config.params.to_dict(),
+        model=config.model_spec.to_dict(),
         test_environments=test,
         validation=checked_validation,
     )

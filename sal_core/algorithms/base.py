@@ -243,6 +243,17 @@ class FitResult:
         return self.model.predict(X)
 
 
+@dataclass(frozen=True)
+class AlgorithmConfig:
+    """An algorithm's checked configuration (see :meth:`Algorithm.check_params`)."""
+
+    params: Params
+    task: Task
+    loss_name: LossName
+    model_spec: ModelSpec
+    seed: int
+
+
 class Algorithm(ABC, Generic[P]):
     """Base of every learner. Subclasses set ``name``, ``params_type`` and implement ``_fit``."""
 
@@ -263,20 +274,38 @@ class Algorithm(ABC, Generic[P]):
         device: str = "cpu",
         dtype: torch.dtype = torch.float64,
     ) -> None:
-        resolved = params if isinstance(params, self.params_type) else self.params_type.from_mapping(params)  # type: ignore[arg-type]
-        self.params: P = resolved  # type: ignore[assignment]
-        self.task = task
-        self.loss_name = resolve_loss(task, loss)
-        self.model_spec = model if isinstance(model, ModelSpec) else ModelSpec.from_mapping(model)
-        if self.linear_only and not self.model_spec.is_linear:
-            raise InvalidParameterError(f"{self.name} supports linear models only", field="model.kind")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidParameterError("seed must be an integer", field="seed")
-        self.seed = seed
+        config = self.check_params(params, task=task, loss=loss, model=model, seed=seed)
+        self.params: P = config.params  # type: ignore[assignment]
+        self.task = config.task
+        self.loss_name = config.loss_name
+        self.model_spec = config.model_spec
+        self.seed = config.seed
         self.device = resolve_device(device)
         if dtype not in (torch.float32, torch.float64):
             raise InvalidParameterError("dtype must be torch.float32 or torch.float64", field="dtype")
         self.dtype = dtype
+
+    @classmethod
+    def check_params(
+        cls,
+        params: Params | Mapping[str, Any] | None = None,
+        *,
+        task: Task = "regression",
+        loss: LossName | None = None,
+        model: ModelSpec | Mapping[str, Any] | None = None,
+        seed: int = 0,
+    ) -> AlgorithmConfig:
+        """Validate what a fit is configured with (not the device: that is the machine's), without
+        building an algorithm; parameters come back with their defaults filled in. Raises a
+        ``SalError`` naming the field."""
+        resolved = params if isinstance(params, cls.params_type) else cls.params_type.from_mapping(params)  # type: ignore[arg-type]
+        loss_name = resolve_loss(task, loss)
+        model_spec = model if isinstance(model, ModelSpec) else ModelSpec.from_mapping(model)
+        if cls.linear_only and not model_spec.is_linear:
+            raise InvalidParameterError(f"{cls.name} supports linear models only", field="model.kind")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidParameterError("seed must be an integer", field="seed")
+        return AlgorithmConfig(resolved, task, loss_name, model_spec, seed)
 
     def fit(
         self,
