@@ -1,0 +1,96 @@
+"""What every ``sal`` command shares: the session's options, the client, calling an endpoint and
+turning a problem response into a one-line error, printing tables or JSON, fetching a report."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+
+from sal_cli import output
+
+JOB_FIELDS = ("id", "status", "algorithm", "task", "dataset_id", "seed", "params", "train_environments",
+              "test_environments", "created_at", "finished_at", "error", "sweep_id")  # fmt: skip
+
+
+class State:
+    url: str = "http://127.0.0.1:8000"
+    api_key: str | None = None
+    as_json: bool = False
+    interval: float = 0.5
+    sleep: Callable[[float], None] = time.sleep
+
+
+state = State()
+
+
+def client() -> Any:
+    from sal_client import AuthenticatedClient, Client
+
+    if state.api_key:
+        return AuthenticatedClient(base_url=state.url, token=state.api_key, timeout=None)  # type: ignore[arg-type]
+    return Client(base_url=state.url, timeout=None)  # type: ignore[arg-type]
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def call(endpoint: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call a generated endpoint; a problem response becomes a one-line error and exit status 1."""
+    import httpx
+
+    with client() as c:
+        try:
+            response = endpoint.sync_detailed(*args, client=c, **kwargs)
+        except httpx.HTTPError as exc:
+            fail(f"cannot reach {state.url}: {exc}")
+    if response.status_code >= 400:
+        try:
+            problem = json.loads(response.content)
+            fields = "; ".join(f"{e['field']}: {e['message']}" for e in problem.get("errors", []))
+            fail(
+                f"{problem.get('title', response.status_code)}: {problem.get('detail', '')}"
+                + (f" [{fields}]" if fields else "")
+            )
+        except (ValueError, AttributeError):
+            fail(f"HTTP {int(response.status_code)}: {response.content[:500]!r}")
+    return response.parsed
+
+
+def show(doc: dict[str, Any], render: Callable[[dict[str, Any]], None]) -> None:
+    if state.as_json:
+        output.print_json(doc)
+    else:
+        render(doc)
+
+
+def fetch_report(path: str, format: str, out: Path | None) -> None:
+    # Reports have several content types; the raw httpx client of the generated one serves them all.
+    import httpx
+
+    with client() as c:
+        try:
+            response = c.get_httpx_client().get(path, params={"format": format})
+        except httpx.HTTPError as exc:
+            fail(f"cannot reach {state.url}: {exc}")
+    if response.status_code >= 400:
+        problem = response.json()
+        fail(f"{problem.get('title')}: {problem.get('detail')}")
+    if out is None:
+        sys.stdout.write(response.text)
+    else:
+        out.write_bytes(response.content)
+        typer.echo(f"wrote {len(response.content)} bytes to {out}")
+
+
+def finish(doc: dict[str, Any], render: Callable[[dict[str, Any]], None]) -> None:
+    show(doc, render)
+    if doc["status"] != "succeeded":
+        raise typer.Exit(2)
