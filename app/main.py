@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from app.api import errors
+from app.api.bodies import JsonBodyGate
 from app.api.errors import Problem
 from app.api.routes import datasets, jobs, meta, reports, reruns, sweeps
 from app.api.schemas import DatasetCreate, DatasetUpload, WeightsJSON
@@ -42,6 +43,7 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.state.queue = queue or JobQueue(make_celery(settings), settings)
     app.state.models = LRUCache[str, FittedModel](settings.model_cache_size)
     errors.install(app)
+    app.add_middleware(JsonBodyGate, max_bytes=settings.max_json_body_bytes)
     app.include_router(datasets.router)
     app.include_router(jobs.router)
     app.include_router(meta.router)

@@ -42,8 +42,16 @@ class Settings(BaseSettings):
     )
 
     max_upload_bytes: int = Field(default=200 * 1024 * 1024, ge=1)
+    max_json_body_bytes: int = Field(
+        default=8 * 1024 * 1024, ge=1024, description="JSON bodies other than dataset uploads; more is a 413."
+    )
     max_rows: int = Field(default=10_000_000, ge=1, description="Rows a dataset may have.")
     max_features: int = Field(default=10_000, ge=1, description="Feature columns a dataset may have.")
+    max_cells: int = Field(
+        default=50_000_000,
+        ge=1,
+        description="Rows x columns a dataset may have (8 bytes a cell decoded), checked before decoding.",
+    )
     max_active_jobs_per_tenant: int = Field(
         default=100, ge=1, description="Queued plus running jobs one tenant may have; more is a 429."
     )
@@ -59,11 +67,24 @@ class Settings(BaseSettings):
     # Crash recovery. A running job's lease is renewed by its worker every heartbeat_s; a reaper
     # (a thread in every worker process) re-queues a job whose lease expired, up to max_attempts,
     # and re-sends a queued job no worker claimed within requeue_after_s (its message was lost).
-    lease_s: float = Field(default=60.0, gt=0)
-    heartbeat_s: float = Field(default=10.0, gt=0)
-    reaper_interval_s: float = Field(default=15.0, gt=0)
+    # Defaults meet "worker killed -> second attempt within 15 s": a pool child's redelivered
+    # message takes over at once (its pid is dead); a whole host's jobs wait for lease_s plus a
+    # reaper pass (<= 8 + 3 s).
+    lease_s: float = Field(default=8.0, gt=0, description="A running job's lease; renewed every heartbeat_s.")
+    heartbeat_s: float = Field(
+        default=2.0, gt=0, description="How often a running job's worker renews its lease."
+    )
+    reaper_interval_s: float = Field(
+        default=2.0, gt=0, description="How often each worker's reaper looks (jittered)."
+    )
     max_attempts: int = Field(default=3, ge=1)
     requeue_after_s: float = Field(default=600.0, gt=0)
+    idle_resend_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="A worker idle this long re-sends queued jobs of its queues sent this long ago (lost messages).",
+    )
+    idle_resend_batch: int = Field(default=50, ge=1, description="Most jobs one idle re-send pass sends.")
     dataset_cache_size: int = Field(
         default=8, ge=0, description="Datasets a worker keeps decoded, by sha256."
     )

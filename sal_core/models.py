@@ -14,6 +14,10 @@ from sal_core.exceptions import InvalidParameterError
 ModelKind = Literal["linear", "mlp"]
 Activation = Literal["relu", "tanh", "gelu"]
 _ACTIVATIONS: dict[str, type[nn.Module]] = {"relu": nn.ReLU, "tanh": nn.Tanh, "gelu": nn.GELU}
+# Bounds on an MLP: wider or deeper nets are beyond what these tabular fits need, and a width of
+# 10^12 would only fail later, allocating in the worker.
+MAX_HIDDEN_WIDTH = 4096
+MAX_HIDDEN_LAYERS = 16
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,11 @@ class ModelSpec:
         ):
             raise InvalidParameterError(
                 "model.hidden must be a non-empty list of positive integers", field="model.hidden"
+            )
+        if self.kind == "mlp" and (len(hidden) > MAX_HIDDEN_LAYERS or max(hidden) > MAX_HIDDEN_WIDTH):
+            raise InvalidParameterError(
+                f"model.hidden allows at most {MAX_HIDDEN_LAYERS} layers of at most {MAX_HIDDEN_WIDTH} units",
+                field="model.hidden",
             )
         if self.activation not in _ACTIVATIONS:
             raise InvalidParameterError(

@@ -7,6 +7,10 @@ whose message was lost.
     lease expired, attempt < max_attempts    -> queued again (attempt + 1 when claimed)
     lease expired, attempt = max_attempts    -> failed, type "worker_lost"
     queued, sent over requeue_after_s ago    -> sent again (a duplicate claims nothing)
+    queued on my queues over idle_resend_s,  -> sent again: the message was lost (broker restart),
+      and this worker idle that long            or it would have reached an idle worker
+    holder on this host and its pid dead     -> taken over at once by the worker the message is
+                                                redelivered to (worker.runner), no lease wait
 
 The reaper's changes are conditional UPDATEs (app.db.leases), so reapers in many workers at once
 are harmless; the job id is sent only after the change is committed.
@@ -16,9 +20,12 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import os
 import random
+import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import TracebackType
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -76,17 +83,71 @@ class Heartbeat:
                 return
 
 
+def recover(session: Session, job: leases.Expired, now: dt.datetime, settings: Settings) -> str:
+    """The table above for one job whose worker is gone: "cancelled", "failed", "requeued", or
+    "none" when another reaper (or a worker taking over) changed it first. Does not commit."""
+    limit = settings.task_time_limit
+    if job.cancel_requested:
+        return "cancelled" if leases.end_expired(session, job, now, JobStatus.CANCELLED, None) else "none"
+    if job.started_at is not None and (now - job.started_at).total_seconds() > limit:
+        error = {
+            "type": "timeout",
+            "message": f"the job exceeded the hard time limit of {limit} s and was killed",
+        }
+        return "failed" if leases.end_expired(session, job, now, JobStatus.FAILED, error) else "none"
+    if job.attempt >= settings.max_attempts:
+        error = {
+            "type": "worker_lost",
+            "message": f"the worker running it was lost on each of {job.attempt} attempts (max_attempts)",
+        }
+        return "failed" if leases.end_expired(session, job, now, JobStatus.FAILED, error) else "none"
+    return "requeued" if leases.requeue_expired(session, job, now) else "none"
+
+
+def holder_gone(worker: str, hostname: str | None = None, pid: int | None = None) -> bool:
+    """True when the worker "host:pid" that holds a job is provably not running it: it is on this
+    host and its process is dead (or a zombie), or it is this very process, which runs one task at
+    a time and is starting another. A holder on another host is gone only when its lease expires."""
+    hostname = hostname or socket.gethostname()
+    pid = os.getpid() if pid is None else pid
+    host, _, pid_text = worker.rpartition(":")
+    if host != hostname or not pid_text.isdigit():
+        return False
+    holder = int(pid_text)
+    if holder == pid:
+        return True
+    try:
+        os.kill(holder, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:  # killed but not yet reaped by its parent: a zombie runs nothing
+        return Path(f"/proc/{holder}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
+
+
 class Reaper:
     """``run_once`` is one pass; ``start`` runs passes every ``reaper_interval_s`` (jittered, so
     the reapers of many workers spread out) in a daemon thread."""
 
     def __init__(
-        self, sessions: sessionmaker[Session], queue: JobQueue, settings: Settings, clock: Clock = utcnow
+        self,
+        sessions: sessionmaker[Session],
+        queue: JobQueue,
+        settings: Settings,
+        clock: Clock = utcnow,
+        *,
+        queues: Sequence[str] = (),
+        idle_for: Callable[[], float] | None = None,
     ):
         self.sessions = sessions
         self.queue = queue
         self.settings = settings
         self.clock = clock
+        self.queues = list(queues)
+        self.idle_for = idle_for  # seconds this worker process has had nothing to run
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -115,35 +176,34 @@ class Reaper:
                 )
                 self._send(job_id, queue)
                 counts["resent"] += 1
+        counts["resent"] += self._resend_while_idle(now)
         return counts
 
-    def _recover(self, job: leases.Expired, now: dt.datetime) -> str:
-        limit = self.settings.task_time_limit
+    def _resend_while_idle(self, now: dt.datetime) -> int:
+        """An idle worker that sees queued jobs on its own queues, sent over ``idle_resend_s`` ago,
+        sends them again: their messages were lost (a broker restart without persistence), or they
+        would have reached it. A message still on its way only makes a duplicate, which claims
+        nothing. This is what makes queued work resume seconds after a broker restart."""
+        if self.idle_for is None or not self.queues or self.idle_for() < self.settings.idle_resend_s:
+            return 0
+        older_than = now - dt.timedelta(seconds=self.settings.idle_resend_s)
         with self.sessions() as session:
-            if job.cancel_requested:
-                outcome = (
-                    "cancelled"
-                    if leases.end_expired(session, job, now, JobStatus.CANCELLED, None)
-                    else "none"
-                )
-            elif job.started_at is not None and (now - job.started_at).total_seconds() > limit:
-                error = {
-                    "type": "timeout",
-                    "message": f"the job exceeded the hard time limit of {limit} s and was killed",
-                }
-                outcome = (
-                    "failed" if leases.end_expired(session, job, now, JobStatus.FAILED, error) else "none"
-                )
-            elif job.attempt >= self.settings.max_attempts:
-                error = {
-                    "type": "worker_lost",
-                    "message": f"the worker running it was lost on each of {job.attempt} attempts (max_attempts)",
-                }
-                outcome = (
-                    "failed" if leases.end_expired(session, job, now, JobStatus.FAILED, error) else "none"
-                )
-            else:
-                outcome = "requeued" if leases.requeue_expired(session, job, now) else "none"
+            stale = leases.queued_on(session, self.queues, older_than, limit=self.settings.idle_resend_batch)
+            session.commit()
+        sent = 0
+        for job_id, queue, seen in stale:
+            with self.sessions() as session:
+                won = leases.mark_resent(session, job_id, seen, now)
+                session.commit()
+            if won:
+                log.warning("idle with job %s queued since before %s; sending it again", job_id, seen)
+                self._send(job_id, queue)
+                sent += 1
+        return sent
+
+    def _recover(self, job: leases.Expired, now: dt.datetime) -> str:
+        with self.sessions() as session:
+            outcome = recover(session, job, now, self.settings)
             session.commit()
         if outcome == "requeued":
             log.warning("job %s lost its worker on attempt %d; queued again", job.id, job.attempt)

@@ -24,7 +24,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.cache import LRUCache
-from app.datasets.tables import Table
+from app.datasets.tables import CorruptDatasetError, Table
 from app.db import repository as repo
 from app.db.models import JobStatus
 from app.db.session import make_engine, make_sessionmaker
@@ -46,6 +46,15 @@ from sal_core.metrics import evaluate
 from worker.leases import Heartbeat
 
 log = logging.getLogger(__name__)
+
+
+class NonFiniteResult(ValueError):
+    """The fit's scores or learned numbers are not finite (see JobResult.non_finite_field)."""
+
+
+# Errors whose message is about the job's own input, shown to its tenant as they are; any other
+# error is reported as "internal" without its text.
+SHOWN_TO_TENANTS: tuple[type[Exception], ...] = (LookupError, ValueError, TypeError, CorruptDatasetError)
 
 
 class ProgressWriter:
@@ -189,9 +198,20 @@ class Runner:
             message = exc.message if exc.field is None else f"{exc.field}: {exc.message}"
             self._fail(job_id, attempt, type(exc).__name__, message)
             return "failed"
-        except Exception as exc:
+        except NonFiniteResult as exc:
+            self._fail(job_id, attempt, "non_finite_result", str(exc))
+            return "failed"
+        except SHOWN_TO_TENANTS as exc:
             log.exception("job %s failed", job_id)
             self._fail(job_id, attempt, type(exc).__name__, str(exc) or repr(exc))
+            return "failed"
+        except Exception:
+            # A database error's text carries its SQL and parameters, and other internals are no
+            # business of a tenant: the job names only a reference into this worker's log.
+            reference = f"{worker}/{job_id}"
+            log.exception("job %s failed with an internal error (reference %s)", job_id, reference)
+            message = f"an internal error stopped the job; the operator's worker log has it under {reference}"
+            self._fail(job_id, attempt, "internal", message)
             return "failed"
 
     def _fail(self, job_id: str, attempt: int, type_: str, message: str) -> None:
@@ -240,6 +260,12 @@ class Runner:
         # A fit stopped for a requested cancel keeps its partial result (finish_job ends the job
         # `cancelled`); one stopped because the job was taken over stores nothing.
         result = build_result(fit, table.feature_names, train, test, valid)
+        bad = result.non_finite_field()
+        if bad is not None:
+            raise NonFiniteResult(
+                f"the fit's {bad} is not finite (it overflowed or diverged); rescale the target and "
+                "features, or lower the step size"
+            )
         weights = artifacts.pack(fit.model, {"job_id": job_id, "algorithm": job.algorithm})
         sha = hashlib.sha256(weights).hexdigest()
         status = _with_db_retries(

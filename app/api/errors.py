@@ -105,10 +105,13 @@ def _field_of(loc: Sequence[Any]) -> str:
     return out or "body"
 
 
+MAX_LISTED_ERRORS = 20  # a problem lists this many bad fields at most, whatever the body
+
+
 def _validation_errors(exc: RequestValidationError) -> list[FieldError]:
     return [
-        FieldError(field=_field_of(e.get("loc", ())), message=str(e.get("msg", "invalid")))
-        for e in exc.errors()
+        FieldError(field=_field_of(e.get("loc", ())), message=str(e.get("msg", "invalid"))[:500])
+        for e in list(exc.errors())[:MAX_LISTED_ERRORS]
     ]
 
 
@@ -155,8 +158,9 @@ def install(app: FastAPI) -> None:
     async def _data_error(request: Request, exc: DataError) -> JSONResponse:
         # SQLSTATE class 22: a value the database cannot store or compare (a NUL character in a
         # text parameter, a number out of range) is the request's fault, not the server's.
+        # The database's own words stay in the log: a tenant is never shown SQL or which database.
         log.info("rejected a value on %s %s: %s", request.method, request.url.path, exc.orig)
-        message = f"a value in the request is not acceptable: {str(exc.orig).splitlines()[0]}"
+        message = "a value in the request cannot be stored (out of range, or a character that is not allowed)"
         return problem_response(
             422,
             UnprocessableEntity.title,

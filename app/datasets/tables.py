@@ -15,6 +15,7 @@ import csv
 import hashlib
 import io
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,6 +31,25 @@ PARQUET_MAGIC = b"PAR1"
 # A text cell starting with one of these is a formula to a spreadsheet that opens an export of it
 # (CSV injection); numbers like "-1.5" are not text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# Every value of a dataset is finite and at most this large in magnitude: squares and sums of
+# squares of such values (the metrics) stay finite in float64 (1e300 ** 2 would overflow to inf).
+MAX_ABS_VALUE = 1e100
+
+
+class CorruptDatasetError(RuntimeError):
+    """Stored Parquet bytes whose content no longer has the dataset's sha256."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The shape a dataset may have, checked before the work that scales with it: Parquet from its
+    metadata, CSV from its header line and a count of its lines, so a small file that would
+    decode to gigabytes is refused before it is decoded. ``max_cells`` bounds rows x columns, and
+    with it the decoded size (8 bytes a cell per copy)."""
+
+    max_rows: int
+    max_columns: int
+    max_cells: int
 
 
 @dataclass(frozen=True)
@@ -98,7 +118,7 @@ class Table:
         )
         actual = table.sha256()
         if actual != expected_sha256:
-            raise RuntimeError(f"stored dataset is corrupt: sha256 {actual} != {expected_sha256}")
+            raise CorruptDatasetError(f"stored dataset is corrupt: sha256 {actual} != {expected_sha256}")
         return table
 
 
@@ -108,6 +128,8 @@ def _group(
     order: dict[str, list[int]] = {}
     for i, name in enumerate(env):
         order.setdefault(name, []).append(i)
+    for name in order:
+        check_text(name, "environment")
     envs = []
     for name, idx in order.items():
         rows = np.asarray(idx)
@@ -118,8 +140,21 @@ def _group(
     return Table(tuple(features), target, tuple(envs))
 
 
+def check_text(value: str, field: str) -> str:
+    """A name the service stores: no NUL character (PostgreSQL cannot store one, so neither
+    database is given one) and not a spreadsheet formula."""
+    if "\x00" in value:
+        raise InvalidDataError("must not contain the NUL character (\\u0000)", field=field)
+    if _is_formula(value):
+        raise InvalidDataError(f"{value[:40]!r} looks like a spreadsheet formula", field=field)
+    return value
+
+
 def _check_names(feature_names: Sequence[str], target: str) -> None:
     names = [*feature_names, target]
+    for name in names:
+        if "\x00" in name:
+            raise InvalidDataError("column names must not contain the NUL character", field="feature_names")
     if len(set(names)) != len(names):
         raise InvalidDataError(
             f"feature and target names must be distinct, got {names}", field="feature_names"
@@ -138,6 +173,29 @@ def _check_names(feature_names: Sequence[str], target: str) -> None:
 def _check_finite(values: np.ndarray, field: str) -> None:
     if not np.all(np.isfinite(values)):
         raise InvalidDataError("contains NaN, infinite or missing values", field=field)
+    if values.size and float(np.max(np.abs(values))) > MAX_ABS_VALUE:
+        raise InvalidDataError(
+            f"contains a value larger than {MAX_ABS_VALUE:g} in magnitude; rescale the column", field=field
+        )
+
+
+def _check_shape(n_rows: int, n_columns: int, limits: Limits | None) -> None:
+    if limits is None:
+        return
+    if n_columns > limits.max_columns:
+        raise InvalidDataError(
+            f"{n_columns} columns; files are limited to {limits.max_columns} (2 x max_features + 2)",
+            field="file",
+        )
+    if n_rows > limits.max_rows:
+        raise InvalidDataError(
+            f"{n_rows} rows; datasets are limited to {limits.max_rows} (max_rows)", field="file"
+        )
+    if n_rows * n_columns > limits.max_cells:
+        raise InvalidDataError(
+            f"{n_rows} rows x {n_columns} columns; datasets are limited to {limits.max_cells} cells (max_cells)",
+            field="file",
+        )
 
 
 def from_arrays(
@@ -156,6 +214,7 @@ def from_arrays(
         where = f"environments[{k}]"
         if not name:
             raise InvalidDataError("environment name must not be empty", field=f"{where}.name")
+        check_text(name, f"{where}.name")
         if name in seen:
             raise InvalidDataError(f"duplicate environment name {name!r}", field=f"{where}.name")
         if _is_formula(name):
@@ -178,7 +237,7 @@ def from_arrays(
     return Table(tuple(feature_names), target, tuple(envs))
 
 
-def _read_frame(data: bytes, filename: str | None) -> pd.DataFrame:
+def _read_frame(data: bytes, filename: str | None, limits: Limits | None = None) -> pd.DataFrame:
     if not data:
         raise InvalidDataError("the uploaded file is empty", field="file")
     is_parquet = data[:4] == PARQUET_MAGIC
@@ -186,6 +245,8 @@ def _read_frame(data: bytes, filename: str | None) -> pd.DataFrame:
         raise InvalidDataError("the file is named .parquet but is not a Parquet file", field="file")
     if is_parquet:
         try:
+            metadata = pq.ParquetFile(io.BytesIO(data)).metadata  # the footer only: nothing decoded
+            _check_shape(metadata.num_rows, metadata.num_columns, limits)
             return pq.read_table(io.BytesIO(data)).to_pandas()
         except (pa.ArrowException, OSError) as exc:
             raise InvalidDataError(f"unreadable Parquet file: {exc}", field="file") from None
@@ -193,8 +254,12 @@ def _read_frame(data: bytes, filename: str | None) -> pd.DataFrame:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InvalidDataError("the CSV file is not valid UTF-8", field="file") from None
-    header = next(csv.reader(io.StringIO(text)), [])
-    duplicates = sorted({h for h in header if header.count(h) > 1})
+    first_line = text[: text.find("\n") + 1 or len(text)]
+    header = next(csv.reader(io.StringIO(first_line)), [])
+    # Lines bound rows from above (a quoted cell may span lines): linear, before any parsing.
+    _check_shape(max(text.count("\n") - 1, 0), len(header), limits)
+    counts = Counter(header)  # linear; header.count per cell was quadratic in the columns
+    duplicates = sorted(h for h, n in counts.items() if n > 1)
     if duplicates:
         raise InvalidDataError(f"duplicate column names {duplicates}", field="file")
     try:
@@ -254,10 +319,17 @@ def _numeric(frame: pd.DataFrame, column: str, field: str) -> np.ndarray:
 
 
 def from_file(
-    data: bytes, *, filename: str | None, target: str, environment: str, features: Sequence[str] | None
+    data: bytes,
+    *,
+    filename: str | None,
+    target: str,
+    environment: str,
+    features: Sequence[str] | None,
+    limits: Limits | None = None,
 ) -> Table:
-    """Parse an uploaded CSV or Parquet file into the canonical table."""
-    frame = _read_frame(data, filename)
+    """Parse an uploaded CSV or Parquet file into the canonical table, refusing one over ``limits``
+    before decoding it."""
+    frame = _read_frame(data, filename, limits)
     columns = [str(c) for c in frame.columns]
     frame.columns = pd.Index(columns)
     _check_no_formulas(frame)

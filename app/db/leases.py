@@ -33,11 +33,15 @@ def renew_lease(session: Session, job_id: str, attempt: int, now: dt.datetime, l
 
 @dataclass(frozen=True)
 class Expired:
+    """A running job whose worker is gone: its lease expired or, with ``holder_gone``, its
+    holder is provably dead (see worker.leases.holder_gone)."""
+
     id: str
     attempt: int
     queue: str
     started_at: dt.datetime | None
     cancel_requested: bool
+    holder_gone: bool = False
 
 
 def expired_leases(session: Session, now: dt.datetime, *, lease_s: float, limit: int = 100) -> list[Expired]:
@@ -58,12 +62,34 @@ def expired_leases(session: Session, now: dt.datetime, *, lease_s: float, limit:
 
 
 def _still_expired(job: Expired, now: dt.datetime) -> list[Any]:
-    return [
-        Job.id == job.id,
-        Job.status == JobStatus.RUNNING,
-        Job.attempt == job.attempt,
-        or_(Job.lease_expires_at < now, Job.lease_expires_at.is_(None)),
-    ]
+    where = [Job.id == job.id, Job.status == JobStatus.RUNNING, Job.attempt == job.attempt]
+    if not job.holder_gone:
+        where.append(or_(Job.lease_expires_at < now, Job.lease_expires_at.is_(None)))
+    return where
+
+
+def holder(session: Session, job_id: str) -> tuple[Expired, str] | None:
+    """A running job and the worker ("host:pid") of its current attempt; None if not running."""
+    job = session.get(Job, job_id, populate_existing=True)
+    if job is None or job.status != JobStatus.RUNNING or not job.attempts:
+        return None
+    expired = Expired(
+        job.id, job.attempt, job.queue, job.started_at, job.cancel_requested_at is not None, holder_gone=True
+    )
+    return expired, str(job.attempts[-1].get("worker", ""))
+
+
+def queued_on(
+    session: Session, queues: list[str], older_than: dt.datetime, *, limit: int = 100
+) -> list[tuple[str, str, dt.datetime | None]]:
+    """Queued jobs on ``queues`` last sent before ``older_than``, oldest first: (id, queue, enqueued_at)."""
+    rows = session.execute(
+        select(Job.id, Job.queue, Job.enqueued_at)
+        .where(Job.status == JobStatus.QUEUED, Job.queue.in_(queues), Job.enqueued_at < older_than)
+        .order_by(Job.created_at)
+        .limit(limit)
+    )
+    return [(r[0], r[1], r[2]) for r in rows]
 
 
 def requeue_expired(session: Session, job: Expired, now: dt.datetime) -> bool:

@@ -46,8 +46,9 @@ def _decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
         when = dt.datetime.fromisoformat(created)
         if when.tzinfo is None or not isinstance(id_, str):
             raise ValueError
-        return when, id_
-    except (ValueError, TypeError, json.JSONDecodeError):
+        # In UTC here, as the column is compared: 0001-01-01T00:00+14:00 has no UTC datetime.
+        return when.astimezone(dt.UTC), id_
+    except (ValueError, TypeError, OverflowError, json.JSONDecodeError):
         raise InvalidCursor("cursor is not one this service issued") from None
 
 
@@ -129,12 +130,17 @@ def get_job(session: Session, job_id: str, *, tenant_id: str | None) -> Job | No
 
 
 def active_jobs_of(session: Session, tenant_id: str) -> int:
-    """Queued plus running jobs of a tenant. On PostgreSQL the tenant row stays locked until the
-    caller commits, so concurrent POST /jobs of one tenant count one after another (a cap holds
-    exactly); SQLite has one writer at a time anyway."""
-    # FOR NO KEY UPDATE: inserts that reference the tenant (its datasets, jobs) take key-share
-    # locks on its row, which this does not block.
-    session.execute(select(Tenant.id).where(Tenant.id == tenant_id).with_for_update(key_share=True))
+    """Queued plus running jobs of a tenant. The tenant row stays locked until the caller commits
+    (on SQLite: the database's write lock), so concurrent POST /jobs of one tenant count one after
+    another and a cap holds exactly."""
+    if session.get_bind().dialect.name == "sqlite":
+        # SQLite ignores FOR UPDATE, and a read does not begin its transaction: a no-op write takes
+        # the database's one write lock first, so concurrent counts happen one after another.
+        session.execute(update(Tenant).where(Tenant.id == tenant_id).values(name=Tenant.name))
+    else:
+        # FOR NO KEY UPDATE: inserts that reference the tenant (its datasets, jobs) take key-share
+        # locks on its row, which this does not block.
+        session.execute(select(Tenant.id).where(Tenant.id == tenant_id).with_for_update(key_share=True))
     return (
         session.scalar(
             select(func.count())

@@ -10,6 +10,7 @@ default to null.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -117,6 +118,32 @@ class JobResult(BaseModel):
     def to_json(self) -> dict[str, Any]:
         """The stored JSON (non-finite numbers as null)."""
         return self.model_dump(mode="json")
+
+    def non_finite_field(self) -> str | None:
+        """The first score or learned number that is not finite ("summary.mean_error"), or None.
+
+        The one rule for non-finite values: a result whose scores (environments, summary,
+        validation) or model (coefficients, intercept, weights, certificate) overflowed is not
+        stored; the job fails ``non_finite_result`` naming the field. Uploads bound every value
+        (app.datasets.tables.MAX_ABS_VALUE) so that this needs a diverging fit. Only ``history``
+        keeps nulls where a round's number was not finite: a diverging round is part of the record.
+        """
+        return _first_non_finite(self.model_dump(exclude={"history"}), "")
+
+
+def _first_non_finite(value: Any, path: str) -> str | None:
+    if isinstance(value, float):
+        return None if math.isfinite(value) else path
+    items: Any = (
+        value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
+    )
+    for key, item in items:
+        found = _first_non_finite(
+            item, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}".lstrip(".")
+        )
+        if found is not None:
+            return found
+    return None
 
 
 _ROUND_KEYS = frozenset(RoundResult.model_fields)

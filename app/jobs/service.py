@@ -129,12 +129,7 @@ def queue_job(
         dataset_environments=dataset.environments,
         validation=spec.validation.model_dump(exclude_none=True) if spec.validation else None,
     )
-    active = repo.active_jobs_of(session, tenant_id)
-    if active >= settings.max_active_jobs_per_tenant:
-        raise TooManyRequests(
-            f"{active} jobs are queued or running, the most one tenant may have; retry when some have finished",
-            retry_after_s=settings.retry_after_s,
-        )
+    check_quota(session, settings, tenant_id)
     job = new_job(
         tenant_id=tenant_id,
         dataset=dataset,
@@ -156,9 +151,21 @@ def queue_job(
     return job
 
 
-def rerun_job(session: Session, queue: JobQueue, tenant_id: str, job_id: str) -> Job:
+def check_quota(session: Session, settings: Settings, tenant_id: str) -> None:
+    """429 unless the tenant may add one more active job: the one cap for POST /jobs and reruns.
+    Exact on both databases (the tenant's row is locked until the caller commits)."""
+    active = repo.active_jobs_of(session, tenant_id)
+    if active >= settings.max_active_jobs_per_tenant:
+        raise TooManyRequests(
+            f"{active} jobs are queued or running, the most one tenant may have; retry when some have finished",
+            retry_after_s=settings.retry_after_s,
+        )
+
+
+def rerun_job(session: Session, queue: JobQueue, settings: Settings, tenant_id: str, job_id: str) -> Job:
     """Queue the same job again from its reproducibility record: same dataset (checked by
-    sha256), algorithm, resolved parameters, model, environments, validation, seed and device."""
+    sha256), algorithm, resolved parameters, model, environments, validation, seed and device.
+    It counts against the tenant's active-job cap like any new job."""
     job = get_job(session, job_id, tenant_id)
     dataset = (
         repo.get_dataset(session, job.dataset_id, tenant_id=tenant_id) if job.dataset_id is not None else None
@@ -182,6 +189,7 @@ def rerun_job(session: Session, queue: JobQueue, tenant_id: str, job_id: str) ->
         validation=job.validation,
         rerun_of=job.id,
     )
+    check_quota(session, settings, tenant_id)
     repo.add_job(session, again)
     commit_and_enqueue(session, queue, [again])
     return again

@@ -49,8 +49,11 @@ def to_public(d: Dataset) -> DatasetPublic:
     )
 
 
-async def _read_upload(request: Request, max_bytes: int) -> tuple[tables.Table, str]:
-    """Parse either body form into the canonical table; returns it with the default name."""
+async def _read_upload(
+    request: Request, max_bytes: int, limits: tables.Limits | None = None
+) -> tuple[tables.Table, str]:
+    """Parse either body form into the canonical table; returns it with the default name. A
+    file's shape is checked against ``limits`` before it is decoded."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > max_bytes:
         raise PayloadTooLarge(f"uploads are limited to {max_bytes} bytes")
@@ -83,8 +86,9 @@ async def _read_upload(request: Request, max_bytes: int) -> tuple[tables.Table, 
             target=fields["target"],
             environment=fields["environment"],
             features=features,
+            limits=limits,
         )
-        return table, name[:255]
+        return table, tables.check_text(name[:255], "name")
     if content_type.startswith("application/json"):
         body = await request.body()
         if len(body) > max_bytes:
@@ -101,7 +105,7 @@ async def _read_upload(request: Request, max_bytes: int) -> tuple[tables.Table, 
             spec.target,
             [(e.name, e.X, e.y) for e in spec.environments],
         )
-        return table, spec.name
+        return table, tables.check_text(spec.name, "name")
     raise UnprocessableEntity.on("body", "send multipart/form-data (a file) or application/json")
 
 
@@ -162,7 +166,12 @@ async def create_dataset(
     """Upload a CSV or Parquet file (multipart) or a JSON body. Content-addressed: the same table
     uploaded again returns the stored dataset with status 200. With an ``Idempotency-Key`` a retry
     returns the first response."""
-    table, name = await _read_upload(request, settings.max_upload_bytes)
+    # A file may carry columns it does not use (features= picks some): twice max_features, plus
+    # target and environment, before it is decoded; max_cells bounds what decoding costs.
+    limits = tables.Limits(
+        max_rows=settings.max_rows, max_columns=2 * settings.max_features + 2, max_cells=settings.max_cells
+    )
+    table, name = await _read_upload(request, settings.max_upload_bytes, limits)
     _check_limits(table, settings, request.headers.get("content-type", "").startswith("multipart/"))
     created = await run_in_threadpool(
         _create, session, principal.tenant_id, table, name, idempotency_key, settings
