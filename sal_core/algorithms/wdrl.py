@@ -106,7 +106,8 @@ class WDRL(Algorithm[WDRLParams]):
         if isinstance(selection, Solution):  # stopped while fitting a candidate
             return selection
         offset = len(self.candidate_grid()) * self.steps_per_fit()
-        solution = self._fit_at(problem, selection.lambda_, _Offset(reporter, offset), y_scale)
+        fit_at = self._fit_off if selection.lambda_ == ls.OFF_LAMBDA else self._fit_at
+        solution = fit_at(problem, selection.lambda_, _Offset(reporter, offset), y_scale)
         solution.selection = selection.to_dict()
         return solution
 
@@ -134,7 +135,8 @@ class WDRL(Algorithm[WDRLParams]):
         candidates = []
         for k, relative in enumerate(self.candidate_grid()):
             lam = ls.candidate_lambda(relative, base)
-            solution = self._fit_at(fit_part, lam, _Offset(reporter, k * self.steps_per_fit()), y_scale)
+            fit_at = self._fit_off if relative == ls.OFF else self._fit_at
+            solution = fit_at(fit_part, lam, _Offset(reporter, k * self.steps_per_fit()), y_scale)
             if solution.stopped:
                 return solution
             scores = ls.env_errors(problem, solution.model, held_out)
@@ -147,6 +149,10 @@ class WDRL(Algorithm[WDRLParams]):
         return ls.Selection(
             criterion, p.selection_tolerance, p.holdout_fraction, base, tuple(candidates), chosen
         )
+
+    def _fit_off(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
+        """The adversary switched off (λ = OFF_LAMBDA): one θ fit at w ≡ 1, whatever the subclass learns."""
+        return WDRL._fit_at(self, problem, lam, reporter, y_scale)
 
     def _fit_at(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
         """Fit θ at one λ with w ≡ 1."""
