@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from app.reports import job_report, sweep_report, to_html, to_markdown
-from app.reports.render import ORACLE_LABEL
+from app.reports.report import ORACLE_LABEL
 from tests.app.reports.conftest import sweep_document
 from tests.app.reports.test_figures import assert_real_png
 
