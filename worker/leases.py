@@ -1,6 +1,6 @@
 """Crash recovery in the worker: a heartbeat that renews a running job's lease, and a reaper that
-every worker process runs, which re-queues jobs whose worker was lost and re-sends queued jobs
-whose message was lost.
+every worker process runs, which relays the outbox (app.jobs.outbox), re-queues jobs whose worker
+was lost and re-sends queued jobs whose message was lost.
 
     lease expired, cancel requested          -> cancelled
     lease expired, ran past task_time_limit  -> failed, type "timeout" (the hard limit killed it)
@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db import leases
 from app.db.models import JobStatus, utcnow
+from app.jobs import outbox
 from app.queue import JobQueue
 from app.settings import Settings
 
@@ -152,8 +153,9 @@ class Reaper:
         self._thread: threading.Thread | None = None
 
     def run_once(self) -> dict[str, int]:
-        """Returns how many jobs it re-queued, ended and re-sent."""
+        """Returns how many jobs it relayed from the outbox, re-queued, ended and re-sent."""
         counts = {"requeued": 0, "failed": 0, "cancelled": 0, "resent": 0, "skipped": 0}
+        counts["relayed"] = outbox.relay(self.sessions, self.queue, clock=self.clock)
         now = self.clock()
         with self.sessions() as session:
             expired = leases.expired_leases(session, now, lease_s=self.settings.lease_s)

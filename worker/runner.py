@@ -25,8 +25,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.cache import LRUCache
 from app.datasets.tables import CorruptDatasetError, Table
+from app.db import leases
 from app.db import repository as repo
-from app.db.models import JobStatus
+from app.db.models import JobStatus, utcnow
 from app.db.session import make_engine, make_sessionmaker
 from app.jobs import artifacts, reproducibility, validation
 from app.jobs.result import (
@@ -43,7 +44,7 @@ from sal_core import Environment, FitResult, SalError
 from sal_core.algorithms.base import resolve_device
 from sal_core.data import split_environments
 from sal_core.metrics import evaluate
-from worker.leases import Heartbeat
+from worker.leases import Heartbeat, holder_gone, recover
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +161,8 @@ class Runner:
         self.sessions = sessions
         self.settings = settings
         self.cache = LRUCache[str, Table](settings.dataset_cache_size)  # decoded datasets by sha256
+        self._busy = False
+        self._idle_since = time.monotonic()
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None) -> Runner:
@@ -175,11 +178,44 @@ class Runner:
         if bind is not None:
             bind.dispose()
 
-    def run(self, job_id: str) -> str:
-        worker = f"{socket.gethostname()}:{os.getpid()}"
+    def idle_for(self) -> float:
+        """Seconds since this process last finished a job (or started); 0 while one runs."""
+        return 0.0 if self._busy else time.monotonic() - self._idle_since
+
+    def claim(self, job_id: str, worker: str) -> int | None:
+        """Claim the queued job, or take it over at once when the worker holding it is provably
+        gone (worker.leases.holder_gone: same host, dead pid), fenced by attempt like the
+        reaper's recovery. A database error propagates: the task re-queues its message."""
         with self.sessions() as session:
             attempt = repo.claim_job(session, job_id, worker=worker, lease_s=self.settings.lease_s)
             session.commit()
+        if attempt is not None:
+            return attempt
+        with self.sessions() as session:
+            held = leases.holder(session, job_id)
+            if held is None or not holder_gone(held[1]):
+                return None
+            outcome = recover(session, held[0], utcnow(), self.settings)
+            session.commit()
+        log.warning("job %s: its worker %s is gone; %s", job_id, held[1], outcome)
+        if outcome != "requeued":
+            return None
+        with self.sessions() as session:
+            attempt = repo.claim_job(session, job_id, worker=worker, lease_s=self.settings.lease_s)
+            session.commit()
+        return attempt
+
+    def run(self, job_id: str) -> str:
+        worker = f"{socket.gethostname()}:{os.getpid()}"
+        self._busy = True
+        try:
+            return self._run(job_id, worker)
+        finally:
+            self._busy = False
+            self._idle_since = time.monotonic()
+
+    def _run(self, job_id: str, worker: str) -> str:
+        attempt = self.claim(job_id, worker)
         if attempt is None:
             log.info("job %s is not queued (duplicate delivery or unknown id); skipping", job_id)
             return "skipped"

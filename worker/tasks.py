@@ -6,14 +6,19 @@ recovered for as long as any worker is up; no separate beat process is needed.
 
 from __future__ import annotations
 
+import logging
+
+from celery import Task
 from celery.signals import worker_process_init, worker_process_shutdown
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from app.queue import RUN_JOB, JobQueue, make_celery
-from app.settings import get_settings
+from app.settings import Settings, get_settings
 from worker.celery_app import celery_app
 from worker.leases import Reaper
 from worker.runner import Runner
 
+log = logging.getLogger(__name__)
 _runner: Runner | None = None
 _reaper: Reaper | None = None
 
@@ -31,8 +36,20 @@ def _start_reaper(run: Runner) -> None:
     if _reaper is None:
         settings = get_settings()
         # Its own Celery app: the reaper thread sends over its own connections.
-        _reaper = Reaper(run.sessions, JobQueue(make_celery(settings), settings), settings)
+        _reaper = Reaper(
+            run.sessions,
+            JobQueue(make_celery(settings), settings),
+            settings,
+            queues=_consumed_queues(settings),
+            idle_for=run.idle_for,
+        )
         _reaper.start()
+
+
+def _consumed_queues(settings: Settings) -> list[str]:
+    """The queues this worker consumes (its -Q), which a forked pool child inherits."""
+    selected = celery_app.amqp.queues.consume_from
+    return sorted(selected) if selected else [settings.cpu_queue]
 
 
 @worker_process_init.connect
@@ -50,6 +67,13 @@ def _stop_reaper(**_: object) -> None:
         _reaper.stop()
 
 
-@celery_app.task(name=RUN_JOB, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def run_job(job_id: str) -> str:
-    return runner().run(job_id)
+@celery_app.task(bind=True, name=RUN_JOB, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def run_job(self: Task, job_id: str) -> str:  # type: ignore[type-arg]
+    try:
+        return runner().run(job_id)
+    except (OperationalError, InterfaceError) as exc:
+        # Only the claim lets a database error out (the run records every later one): the job is
+        # still queued, so the message goes back, retried with backoff until the database is back.
+        delay = min(1.0 * 2 ** min(self.request.retries, 4), 8.0)
+        log.warning("job %s could not be claimed (%s); retrying in %.0f s", job_id, exc, delay)
+        raise self.retry(countdown=delay, max_retries=None) from None

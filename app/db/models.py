@@ -5,6 +5,7 @@ idempotency_keys  the first response to a POST with an Idempotency-Key, per (ten
 datasets      one content-addressed table (Parquet bytes) per (tenant, sha256)
 jobs          one training job; its row is the truth about its state, its lease and attempts
 job_results   at most one per job: the result document and the safetensors weights
+outbox        one row per job whose id the broker has not yet accepted (the transactional outbox)
 sweeps        a hyper-parameter sweep: its resolved request and, once every trial is terminal,
               its leaderboard; its trials are ordinary jobs with ``sweep_id`` set
 """
@@ -226,4 +227,23 @@ class JobResultRow(Base):
     result: Mapped[dict[str, Any]] = mapped_column(JSONType)
     weights: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)  # safetensors
     weights_sha256: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class OutboxRow(Base):
+    """A job id to deliver to the broker, committed with the job itself (migration 0004). A relay
+    (app.jobs.outbox) sends it and deletes the row; until then ``attempts`` and ``next_attempt_at``
+    pace its retries."""
+
+    __tablename__ = "outbox"
+
+    job_id: Mapped[str] = mapped_column(
+        String(36), ForeignKey("jobs.id", ondelete="CASCADE"), primary_key=True
+    )
+    queue: Mapped[str] = mapped_column(String(64))
+    # The broker's priority for the message (app.queue.priority_of): sweep trials go after
+    # interactive jobs.
+    priority: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)

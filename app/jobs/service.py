@@ -13,12 +13,14 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from app.api.schemas import JobCreate
+from app.db import outbox as outbox_rows
 from app.db import repository as repo
 from app.db.models import Dataset, Job, JobStatus, utcnow
-from app.errors import Conflict, NotFound, ServiceUnavailable, TooManyRequests, UnprocessableEntity
+from app.errors import Conflict, NotFound, TooManyRequests, UnprocessableEntity
+from app.jobs import outbox
 from app.jobs.result import JobResult
 from app.jobs.spec import check_job
 from app.queue import JobQueue
@@ -73,33 +75,18 @@ def new_job(
     )
 
 
-def commit_and_enqueue(
-    session: Session,
-    queue: JobQueue,
-    jobs: Sequence[Job],
-    *,
-    on_failure: Callable[[], None] | None = None,
-) -> None:
-    """Commit, then enqueue each job. If the broker fails, the jobs not yet sent end ``failed``
-    (``enqueue_failed``), ``on_failure`` runs in that same commit (an Idempotency-Key is released),
-    and the request gets a 503."""
+def commit_and_enqueue(session: Session, queue: JobQueue, jobs: Sequence[Job]) -> None:
+    """Commit the jobs with their outbox rows (app.jobs.outbox), then try once to send them. A
+    broker that is down costs nothing here: the rows stay and a relay sends them when it is back,
+    so the request still gets its 202."""
+    now = utcnow()
+    for job in jobs:
+        outbox_rows.add(session, job.id, job.queue, now)
     session.commit()
-    for i, job in enumerate(jobs):
-        try:
-            queue.enqueue(job.id, job.queue)
-        except Exception as exc:
-            log.exception("could not enqueue job %s", job.id)
-            for unsent in jobs[i:]:
-                repo.fail_job(
-                    session,
-                    unsent.id,
-                    {"type": "enqueue_failed", "message": str(exc)},
-                    from_status=[JobStatus.QUEUED],
-                )
-            if on_failure is not None:
-                on_failure()
-            session.commit()
-            raise ServiceUnavailable("the job could not be queued: the broker is unreachable") from None
+    try:
+        outbox.relay(sessionmaker(bind=session.get_bind()), queue, job_ids=[j.id for j in jobs])
+    except Exception:  # committed and owed: the relay in every worker delivers it
+        log.exception("could not deliver jobs %s now; the outbox relay will", [j.id for j in jobs])
 
 
 def queue_job(
@@ -110,11 +97,10 @@ def queue_job(
     spec: JobCreate,
     *,
     before_commit: Callable[[Job], None] | None = None,
-    on_enqueue_failure: Callable[[], None] | None = None,
 ) -> Job:
     """Check ``spec`` against its dataset and the tenant's quota, store the job, commit (with what
     ``before_commit`` adds to the transaction), then enqueue it. 422 for a bad spec, 429 over the
-    quota, 503 when the broker is unreachable."""
+    quota; a broker that is down is no error (see ``commit_and_enqueue``)."""
     dataset = repo.get_dataset(session, spec.dataset_id, tenant_id=tenant_id)
     if dataset is None:
         raise UnprocessableEntity.on("dataset_id", f"no dataset {spec.dataset_id}")
@@ -147,7 +133,7 @@ def queue_job(
     repo.add_job(session, job)
     if before_commit is not None:
         before_commit(job)
-    commit_and_enqueue(session, queue, [job], on_failure=on_enqueue_failure)
+    commit_and_enqueue(session, queue, [job])
     return job
 
 

@@ -44,17 +44,23 @@ def test_cuda_jobs_go_to_the_gpu_queue(stub_client: httpx.Client, stub_queue, da
     assert stub_queue.sent == [(job["id"], stub_queue.settings.gpu_queue)]
 
 
-def test_broker_down_is_503_and_the_job_is_not_left_queued(pg_settings, pg_app, dataset_ids) -> None:  # type: ignore[no-untyped-def]
+def test_broker_down_is_202_and_the_job_waits_in_the_outbox(pg_settings, pg_app, dataset_ids) -> None:  # type: ignore[no-untyped-def]
     from fastapi.testclient import TestClient
+    from sqlalchemy import text
 
     from app.main import create_app
 
     app = create_app(pg_settings, queue=f.RecordingQueue(pg_settings, pg_app.state.engine, fail=True))
     with TestClient(app) as c:
-        f.assert_problem(c.post("/jobs", json=f.job_body(dataset_ids["regression"])), 503)
+        job = c.post("/jobs", json=f.job_body(dataset_ids["regression"]))
+        assert job.status_code == 202, job.text
+        assert c.get(f"/jobs/{job.json()['id']}").json()["status"] == "queued"
         f.assert_problem(c.get("/readyz"), 503)
-        failed = c.get("/jobs", params={"status": "failed", "limit": 1}).json()["items"][0]
-        assert failed["error"]["type"] == "enqueue_failed"
+        with app.state.engine.connect() as conn:
+            owed = conn.execute(
+                text("SELECT attempts FROM outbox WHERE job_id = :id"), {"id": job.json()["id"]}
+            )
+            assert owed.scalar_one() == 1  # tried once, still owed to the broker
     app.state.engine.dispose()
 
 

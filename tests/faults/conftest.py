@@ -46,17 +46,13 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
 def fault_settings(
     private_pg: PrivatePostgres, private_redis: PrivateRedis, tmp_path: Path, request: pytest.FixtureRequest
 ) -> Settings:
-    """Short leases so that recovery takes seconds: lease 3 s, heartbeat 1 s, reaper every 1 s,
-    unclaimed jobs re-sent after 4 s, two attempts."""
+    """The service's default recovery settings (lease, heartbeat, reaper, re-send): the budgets
+    these tests check are the defaults' budgets. Two attempts, so a job can be lost twice."""
     database = "faults_" + request.node.name.lower().replace("[", "_").replace("]", "")[:40]
     return Settings(
         data_dir=tmp_path,
         database_url=private_pg.new_database(database),
         broker_url=private_redis.url,
-        lease_s=3,
-        heartbeat_s=1,
-        reaper_interval_s=1,
-        requeue_after_s=4,
         max_attempts=2,
         progress_min_interval_s=0.2,
     )

@@ -1,6 +1,6 @@
 """Bad days, on real processes: a worker SIGKILLed mid-fit, Redis and PostgreSQL restarted under
 load, and 200 concurrent retries of 20 POSTs. Servers and processes are private to each test
-(servers.py) and stopped by their own pid; leases are short (lease 3 s, heartbeat 1 s, reaper 1 s)."""
+(servers.py) and stopped by their own pid; recovery runs on the default settings."""
 
 from __future__ import annotations
 
@@ -77,6 +77,12 @@ def test_a_worker_killed_mid_fit_is_retried_or_fails_worker_lost(
             dataset = f.upload_csv(client, f.frame(seed=901)).json()
             retried = client.post("/jobs", json=f.job_body(dataset["id"], **LONG)).json()
             _kill_pool_child(_wait_running(client, retried["id"], 1), worker)
+            killed = time.monotonic()
+            second = lambda: len(client.get(f"/jobs/{retried['id']}").json()["attempts"]) >= 2  # noqa: E731
+            _wait_for(second, 30, "the second attempt")
+            # The budget is 15 s (issue 13); a redelivered message takes over at once, so even a
+            # slow new pool child (~3 s to start on 2 busy cores) leaves a wide margin.
+            assert time.monotonic() - killed <= 15
             done = scenario.wait(client, retried["id"], timeout=90)
             assert done["status"] == "succeeded", done
             assert [a["number"] for a in done["attempts"]] == [1, 2]

@@ -56,7 +56,8 @@ def client(settings: Settings) -> Iterator[TestClient]:
     tenant = f"inputs-{uuid.uuid4().hex[:12]}"
     headers = bearer(make_api_key(app.state.engine, tenant))
     with TestClient(app, raise_server_exceptions=False, headers=headers) as c:
-        c.tenant_id = tenancy.get_or_create_tenant(app.state.sessionmaker(), tenant).id  # type: ignore[attr-defined]
+        with app.state.sessionmaker() as session:
+            c.tenant_id = tenancy.get_or_create_tenant(session, tenant).id  # type: ignore[attr-defined]
         yield c
     app.state.engine.dispose()
 

@@ -83,7 +83,6 @@ def create_job(
             principal.tenant_id,
             body,
             before_commit=record,
-            on_enqueue_failure=claimed.release,
         )
     response.headers["Location"] = f"/jobs/{job.id}"
     return stored[0]

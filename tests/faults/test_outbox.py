@@ -1,0 +1,107 @@
+"""The transactional outbox: POST /jobs answers 202 with the broker down, and the relay delivers
+each owed id once the broker is back, with backoff, however many relays run."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+import time
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, text
+
+from app.db import migrate
+from app.db.session import make_engine, make_sessionmaker
+from app.jobs import outbox
+from app.main import create_app
+from app.settings import Settings
+from tests.app import factories as f
+from tests.conftest import start_worker
+from tests.e2e import scenario
+from tests.faults.servers import PrivateRedis
+
+
+class FlakyQueue(f.RecordingQueue):
+    """Records sends; down while ``down`` is set."""
+
+    def __init__(self, settings: Settings, engine: Engine) -> None:
+        super().__init__(settings, engine)
+        self.down = True
+        self.lock = threading.Lock()
+
+    def enqueue(self, job_id: str, queue: str) -> None:
+        if self.down:
+            raise ConnectionError("broker down")
+        with self.lock:
+            self.sent.append((job_id, queue))
+
+
+def _owed(engine: Engine) -> dict[str, int]:
+    with engine.connect() as conn:
+        return {r[0]: r[1] for r in conn.execute(text("SELECT job_id, attempts FROM outbox"))}
+
+
+def test_relays_back_off_and_many_deliver_each_job_once(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, broker_url="memory://")
+    migrate.upgrade(settings.database_url)
+    app = create_app(settings)
+    engine = app.state.engine
+    queue = FlakyQueue(settings, engine)
+    app.state.queue = queue
+    with TestClient(app) as client:
+        dataset = f.upload_csv(client, f.frame(seed=31)).json()["id"]
+        ids = [client.post("/jobs", json=f.job_body(dataset, seed=i)).json()["id"] for i in range(6)]
+    assert _owed(engine) == {job_id: 1 for job_id in ids}  # one try each at POST time, all owed
+    sessions = make_sessionmaker(engine)
+    now = dt.datetime.now(dt.UTC)
+    # Not due before its backoff; then one failed pass stops at the first failure.
+    assert outbox.relay(sessions, queue, clock=lambda: now) == 0
+    assert set(_owed(engine).values()) == {1}
+    later = now + dt.timedelta(seconds=outbox.backoff_s(1) + 0.1)
+    assert outbox.relay(sessions, queue, clock=lambda: later) == 0
+    assert sorted(_owed(engine).values()) == [1, 1, 1, 1, 1, 2]
+    assert outbox.backoff_s(1) < outbox.backoff_s(2) < outbox.backoff_s(10) == 5.0
+
+    queue.down = False
+    much_later = later + dt.timedelta(seconds=10)
+    delivered: list[int] = []
+    relays = [
+        threading.Thread(
+            target=lambda: delivered.append(outbox.relay(sessions, queue, clock=lambda: much_later))
+        )
+        for _ in range(4)
+    ]
+    for relay in relays:
+        relay.start()
+    for relay in relays:
+        relay.join()
+    assert sum(delivered) == 6 and sorted(j for j, _ in queue.sent) == sorted(ids)  # each once
+    assert _owed(engine) == {}
+    engine.dispose()
+
+
+def test_post_while_the_broker_is_down_is_202_and_runs_when_it_returns(
+    fault_settings: Settings, private_redis: PrivateRedis, tmp_path: Path
+) -> None:
+    worker = start_worker(fault_settings, tmp_path / "worker.log")
+    app = create_app(fault_settings)
+    try:
+        with TestClient(app) as client:
+            dataset = f.upload_csv(client, f.frame(seed=32)).json()["id"]
+            private_redis.stop()
+            response = client.post("/jobs", json=f.job_body(dataset))
+            assert response.status_code == 202, response.text
+            job_id = response.json()["id"]
+            time.sleep(2)
+            private_redis.start()
+            back = time.monotonic()
+            done = scenario.wait(client, job_id, timeout=90)
+            assert done["status"] == "succeeded", done
+            assert time.monotonic() - back <= 60  # issue 13: done within 60 s of the broker's return
+        engine = make_engine(fault_settings.database_url)
+        assert _owed(engine) == {}
+        engine.dispose()
+    finally:
+        app.state.engine.dispose()
+        worker.stop()
