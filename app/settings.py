@@ -47,6 +47,11 @@ class Settings(BaseSettings):
     )
     max_rows: int = Field(default=10_000_000, ge=1, description="Rows a dataset may have.")
     max_features: int = Field(default=10_000, ge=1, description="Feature columns a dataset may have.")
+    max_response_bytes: int = Field(
+        default=16 * 1024 * 1024,
+        ge=1024,
+        description="A list page stops early (next_cursor) once its JSON would pass this many bytes.",
+    )
     max_cells: int = Field(
         default=50_000_000,
         ge=1,

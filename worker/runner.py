@@ -37,6 +37,7 @@ from app.jobs.result import (
     RoundResult,
     Summary,
     ValidationResult,
+    thin_history,
 )
 from app.jobs.spec import build_algorithm
 from app.settings import Settings, get_settings
@@ -129,7 +130,7 @@ def build_result(
         coefficients=by_feature(fit.coefficients_original),
         intercept=None if fit.intercept_original is None else float(fit.intercept_original),
         covariate_weights=by_feature(fit.covariate_weights),
-        history=[RoundResult.of(r) for r in fit.rounds],
+        history=[RoundResult.of(r) for r in thin_history(fit.rounds)],
         certificate=None
         if cert is None
         else CertificatePublic(rho_hat=float(cert.rho_hat), worst_case_risk=float(cert.worst_case_risk)),

@@ -52,6 +52,11 @@ def _decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
         raise InvalidCursor("cursor is not one this service issued") from None
 
 
+def cursor_after(row: Dataset | Job | Sweep) -> str:
+    """The cursor of the page that starts after ``row`` (for a page cut short)."""
+    return _encode_cursor(row.created_at, row.id)
+
+
 def _page(session: Session, model: type[T], filters: list[Any], limit: int, cursor: str | None) -> Page[T]:
     """Newest first, keyset-paginated on (created_at, id)."""
     stmt = select(model).where(*filters)

@@ -11,8 +11,8 @@ default to null.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -73,6 +73,38 @@ class RoundResult(BaseModel):
     @classmethod
     def of(cls, r: Round) -> RoundResult:
         return cls.model_validate(r.to_dict())
+
+
+# A result document stays bounded in bytes whatever the parameters (rounds, features,
+# environments): its history keeps at most this many numbers (~20 bytes of JSON each, so about
+# 2 MB), as evenly spaced rounds that always include the first and the last. A thinned history
+# shows it in its ``round`` numbers.
+HISTORY_NUMBERS = 100_000
+
+
+class _RoundLike(Protocol):
+    @property
+    def env_losses(self) -> Mapping[str, Any]: ...
+    @property
+    def w(self) -> Sequence[Any] | None: ...
+
+
+R = TypeVar("R", bound=_RoundLike)
+
+
+def thin_history(history: Sequence[R], budget: int = HISTORY_NUMBERS) -> list[R]:
+    """At most ``budget`` numbers of ``history`` (``Round`` s or ``RoundResult`` s): every round
+    if they fit, else evenly spaced ones from the first to the last."""
+    history = list(history)
+    if not history:
+        return history
+    first = history[0]
+    per_round = 2 + len(first.env_losses) + len(first.w or ())
+    keep = max(2, budget // per_round)
+    if len(history) <= keep:
+        return history
+    step = (len(history) - 1) / (keep - 1)
+    return [history[round(i * step)] for i in range(keep)]
 
 
 class JobResult(BaseModel):

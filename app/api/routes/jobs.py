@@ -92,13 +92,15 @@ def create_job(
 def list_jobs(
     session: SessionDep,
     principal: PrincipalDep,
+    settings: SettingsDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
     status: Status | None = None,
     algorithm: str | None = None,
     dataset_id: str | None = None,
-) -> JobsPublic:
-    """Newest first."""
+) -> Response:
+    """Newest first; a page holds fewer than ``limit`` jobs when their results would pass
+    ``max_response_bytes`` (follow next_cursor)."""
     try:
         page = repo.list_jobs(
             session,
@@ -112,19 +114,34 @@ def list_jobs(
     except repo.InvalidCursor as exc:
         raise UnprocessableEntity.on("cursor", str(exc)) from None
     results = jobs_service.results_of(session, page.items)
-    return JobsPublic(
-        items=[job_public(j, results.get(j.id)) for j in page.items], next_cursor=page.next_cursor
-    )
+    # Serialised here, in the thread pool, not on the event loop; a page stops early (its
+    # next_cursor after the last job it holds) once it would pass max_response_bytes.
+    items: list[bytes] = []
+    size = 0
+    next_cursor = page.next_cursor
+    for i, job in enumerate(page.items):
+        item = job_public(job, results.get(job.id)).model_dump_json().encode()
+        if items and size + len(item) > settings.max_response_bytes:
+            next_cursor = repo.cursor_after(page.items[i - 1])
+            break
+        items.append(item)
+        size += len(item)
+    cursor_json = b"null" if next_cursor is None else b'"' + next_cursor.encode() + b'"'
+    body = b'{"items":[' + b",".join(items) + b'],"next_cursor":' + cursor_json + b"}"
+    return Response(content=body, media_type="application/json")
 
 
 @router.get("/{job_id}", operation_id="get_job", response_model=JobPublic, responses=responses(401, 404))
-async def get_job(job_id: str, request: Request, principal: PrincipalDep) -> JobPublic:
+async def get_job(job_id: str, request: Request, principal: PrincipalDep) -> Response:
     return await in_session(request, _public_job, job_id, principal.tenant_id)
 
 
-def _public_job(session: Session, job_id: str, tenant_id: str) -> JobPublic:
+def _public_job(session: Session, job_id: str, tenant_id: str) -> Response:
+    """The job as JSON bytes, made in the thread pool: a large result never stalls the event
+    loop (returned as a Response, FastAPI does not serialise it again)."""
     job = jobs_service.get_job(session, job_id, tenant_id)
-    return job_public(job, jobs_service.result_of(session, job))
+    body = job_public(job, jobs_service.result_of(session, job)).model_dump_json()
+    return Response(content=body, media_type="application/json")
 
 
 @router.post(
