@@ -248,12 +248,6 @@ def test_entry_point_runs_from_the_image(image: Image, command: list[str], scrat
             engine.dispose()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app/db/migrate.py looks for alembic.ini and migrations/ at Path(__file__).parents[2], which "
-    "is site-packages' parent in an installed image, not the working directory (/srv); fix it there, "
-    "then drop this mark",
-)
 def test_admin_creates_a_key_from_the_image(image: Image) -> None:
     # The command docs/deployment.md gives for the first API key; it migrates first, in-process.
     result = image.run(["python", "-m", "app.admin", "keys", "create", "--tenant", "deploy-check"])
