@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db import leases
 from app.db.models import JobStatus, utcnow
 from app.jobs import outbox
-from app.queue import JobQueue
+from app.queue import JobQueue, priority_of
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -166,7 +166,7 @@ class Reaper:
         with self.sessions() as session:
             stale = leases.unclaimed(session, older_than)
             session.commit()
-        for job_id, queue, seen in stale:
+        for job_id, queue, seen, sweep_id in stale:
             with self.sessions() as session:
                 won = leases.mark_resent(session, job_id, seen, now)
                 session.commit()
@@ -176,7 +176,7 @@ class Reaper:
                     job_id,
                     self.settings.requeue_after_s,
                 )
-                self._send(job_id, queue)
+                self._send(job_id, queue, sweep_id)
                 counts["resent"] += 1
         counts["resent"] += self._resend_while_idle(now)
         return counts
@@ -193,13 +193,13 @@ class Reaper:
             stale = leases.queued_on(session, self.queues, older_than, limit=self.settings.idle_resend_batch)
             session.commit()
         sent = 0
-        for job_id, queue, seen in stale:
+        for job_id, queue, seen, sweep_id in stale:
             with self.sessions() as session:
                 won = leases.mark_resent(session, job_id, seen, now)
                 session.commit()
             if won:
                 log.warning("idle with job %s queued since before %s; sending it again", job_id, seen)
-                self._send(job_id, queue)
+                self._send(job_id, queue, sweep_id)
                 sent += 1
         return sent
 
@@ -209,14 +209,14 @@ class Reaper:
             session.commit()
         if outcome == "requeued":
             log.warning("job %s lost its worker on attempt %d; queued again", job.id, job.attempt)
-            self._send(job.id, job.queue)
+            self._send(job.id, job.queue, job.sweep_id)
         elif outcome != "none":
             log.warning("job %s lost its worker on attempt %d; now %s", job.id, job.attempt, outcome)
         return outcome if outcome != "none" else "skipped"
 
-    def _send(self, job_id: str, queue: str) -> None:
+    def _send(self, job_id: str, queue: str, sweep_id: str | None) -> None:
         try:
-            self.queue.enqueue(job_id, queue)
+            self.queue.enqueue(job_id, queue, priority_of(sweep_id))
         except Exception as exc:  # still queued: the next pass re-sends it after requeue_after_s
             log.warning("could not send job %s: %s", job_id, exc)
 

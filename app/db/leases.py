@@ -42,13 +42,14 @@ class Expired:
     started_at: dt.datetime | None
     cancel_requested: bool
     holder_gone: bool = False
+    sweep_id: str | None = None  # a sweep's trial is sent again at the bulk priority
 
 
 def expired_leases(session: Session, now: dt.datetime, *, lease_s: float, limit: int = 100) -> list[Expired]:
     """Running jobs whose worker stopped renewing their lease (a row claimed before leases
     existed counts from its start)."""
     rows = session.execute(
-        select(Job.id, Job.attempt, Job.queue, Job.started_at, Job.cancel_requested_at)
+        select(Job.id, Job.attempt, Job.queue, Job.started_at, Job.cancel_requested_at, Job.sweep_id)
         .where(
             Job.status == JobStatus.RUNNING,
             or_(
@@ -58,7 +59,7 @@ def expired_leases(session: Session, now: dt.datetime, *, lease_s: float, limit:
         )
         .limit(limit)
     )
-    return [Expired(r[0], r[1], r[2], r[3], r[4] is not None) for r in rows]
+    return [Expired(r[0], r[1], r[2], r[3], r[4] is not None, sweep_id=r[5]) for r in rows]
 
 
 def _still_expired(job: Expired, now: dt.datetime) -> list[Any]:
@@ -74,22 +75,29 @@ def holder(session: Session, job_id: str) -> tuple[Expired, str] | None:
     if job is None or job.status != JobStatus.RUNNING or not job.attempts:
         return None
     expired = Expired(
-        job.id, job.attempt, job.queue, job.started_at, job.cancel_requested_at is not None, holder_gone=True
+        job.id,
+        job.attempt,
+        job.queue,
+        job.started_at,
+        job.cancel_requested_at is not None,
+        holder_gone=True,
+        sweep_id=job.sweep_id,
     )
     return expired, str(job.attempts[-1].get("worker", ""))
 
 
 def queued_on(
     session: Session, queues: list[str], older_than: dt.datetime, *, limit: int = 100
-) -> list[tuple[str, str, dt.datetime | None]]:
-    """Queued jobs on ``queues`` last sent before ``older_than``, oldest first: (id, queue, enqueued_at)."""
+) -> list[tuple[str, str, dt.datetime | None, str | None]]:
+    """Queued jobs on ``queues`` last sent before ``older_than``, oldest first:
+    (id, queue, enqueued_at, sweep_id)."""
     rows = session.execute(
-        select(Job.id, Job.queue, Job.enqueued_at)
+        select(Job.id, Job.queue, Job.enqueued_at, Job.sweep_id)
         .where(Job.status == JobStatus.QUEUED, Job.queue.in_(queues), Job.enqueued_at < older_than)
         .order_by(Job.created_at)
         .limit(limit)
     )
-    return [(r[0], r[1], r[2]) for r in rows]
+    return [(r[0], r[1], r[2], r[3]) for r in rows]
 
 
 def requeue_expired(session: Session, job: Expired, now: dt.datetime) -> bool:
@@ -116,10 +124,10 @@ def end_expired(
 
 def unclaimed(
     session: Session, older_than: dt.datetime, *, limit: int = 100
-) -> list[tuple[str, str, dt.datetime | None]]:
-    """Queued jobs sent before ``older_than`` that no worker claimed: (id, queue, enqueued_at)."""
+) -> list[tuple[str, str, dt.datetime | None, str | None]]:
+    """Queued jobs sent before ``older_than`` that no worker claimed: (id, queue, enqueued_at, sweep_id)."""
     rows = session.execute(
-        select(Job.id, Job.queue, Job.enqueued_at)
+        select(Job.id, Job.queue, Job.enqueued_at, Job.sweep_id)
         .where(
             Job.status == JobStatus.QUEUED,
             or_(Job.enqueued_at < older_than, and_(Job.enqueued_at.is_(None), Job.created_at < older_than)),
@@ -127,7 +135,7 @@ def unclaimed(
         .order_by(Job.created_at)
         .limit(limit)
     )
-    return [(r[0], r[1], r[2]) for r in rows]
+    return [(r[0], r[1], r[2], r[3]) for r in rows]
 
 
 def mark_resent(session: Session, job_id: str, seen: dt.datetime | None, now: dt.datetime) -> bool:

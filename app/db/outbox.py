@@ -13,21 +13,25 @@ from sqlalchemy.orm import Session
 from app.db.models import OutboxRow
 
 
-def add(session: Session, job_id: str, queue: str, now: dt.datetime) -> None:
-    session.add(OutboxRow(job_id=job_id, queue=queue, attempts=0, next_attempt_at=now, created_at=now))
+def add(session: Session, job_id: str, queue: str, priority: int, now: dt.datetime) -> None:
+    session.add(
+        OutboxRow(
+            job_id=job_id, queue=queue, priority=priority, attempts=0, next_attempt_at=now, created_at=now
+        )
+    )
 
 
 def due(
     session: Session, now: dt.datetime, *, job_ids: Sequence[str] | None = None, limit: int = 100
-) -> list[tuple[str, str, int]]:
-    """Rows whose next attempt is due, oldest first: (job_id, queue, attempts)."""
-    stmt = select(OutboxRow.job_id, OutboxRow.queue, OutboxRow.attempts).where(
+) -> list[tuple[str, str, int, int]]:
+    """Rows whose next attempt is due, oldest first: (job_id, queue, priority, attempts)."""
+    stmt = select(OutboxRow.job_id, OutboxRow.queue, OutboxRow.priority, OutboxRow.attempts).where(
         OutboxRow.next_attempt_at <= now
     )
     if job_ids is not None:
         stmt = stmt.where(OutboxRow.job_id.in_(job_ids))
     rows = session.execute(stmt.order_by(OutboxRow.created_at).limit(limit))
-    return [(r[0], r[1], r[2]) for r in rows]
+    return [(r[0], r[1], r[2], r[3]) for r in rows]
 
 
 def take(session: Session, job_id: str, seen_attempts: int, retry_at: dt.datetime) -> bool:

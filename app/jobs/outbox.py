@@ -48,14 +48,14 @@ def relay(
         due = rows.due(session, now, job_ids=job_ids, limit=limit)
         session.commit()
     delivered = 0
-    for job_id, queue_name, attempts in due:
+    for job_id, queue_name, priority, attempts in due:
         with sessions() as session:
             won = rows.take(session, job_id, attempts, now + dt.timedelta(seconds=backoff_s(attempts + 1)))
             session.commit()
         if not won:
             continue  # another relay has this attempt
         try:
-            queue.enqueue(job_id, queue_name)
+            queue.enqueue(job_id, queue_name, priority)
         except Exception as exc:
             log.warning(
                 "could not send job %s (attempt %d): %s; the relay retries", job_id, attempts + 1, exc

@@ -23,7 +23,7 @@ from app.errors import Conflict, NotFound, TooManyRequests, UnprocessableEntity
 from app.jobs import outbox
 from app.jobs.result import JobResult
 from app.jobs.spec import check_job
-from app.queue import JobQueue
+from app.queue import JobQueue, priority_of
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ def commit_and_enqueue(session: Session, queue: JobQueue, jobs: Sequence[Job]) -
     so the request still gets its 202."""
     now = utcnow()
     for job in jobs:
-        outbox_rows.add(session, job.id, job.queue, now)
+        outbox_rows.add(session, job.id, job.queue, priority_of(job.sweep_id), now)
     session.commit()
     try:
         outbox.relay(sessionmaker(bind=session.get_bind()), queue, job_ids=[j.id for j in jobs])

@@ -77,7 +77,7 @@ class RecordingQueue(JobQueue):
         self.fail = fail
         self.sent: list[tuple[str, str]] = []
 
-    def enqueue(self, job_id: str, queue: str) -> None:
+    def enqueue(self, job_id: str, queue: str, priority: int = 0) -> None:
         with self.engine.connect() as conn:  # a different connection: sees only committed rows
             status = conn.execute(
                 text("SELECT status FROM jobs WHERE id = :id"), {"id": job_id}

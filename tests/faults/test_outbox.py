@@ -30,7 +30,7 @@ class FlakyQueue(f.RecordingQueue):
         self.down = True
         self.lock = threading.Lock()
 
-    def enqueue(self, job_id: str, queue: str) -> None:
+    def enqueue(self, job_id: str, queue: str, priority: int = 0) -> None:
         if self.down:
             raise ConnectionError("broker down")
         with self.lock:

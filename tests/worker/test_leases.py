@@ -25,7 +25,7 @@ class Sent:
     def __init__(self) -> None:
         self.sent: list[tuple[str, str]] = []
 
-    def enqueue(self, job_id: str, queue: str) -> None:
+    def enqueue(self, job_id: str, queue: str, priority: int = 0) -> None:
         self.sent.append((job_id, queue))
 
 
