@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -47,29 +50,89 @@ def test_validation_split_keeps_names_and_rows() -> None:
         assert b.n_rows == round(0.2 * env.n_rows)
 
 
-def test_paper_run_tiny(tmp_path: Path) -> None:
-    config = paper.PaperConfig(
+def tiny_config(**overrides: object) -> paper.PaperConfig:
+    fields: dict[str, object] = dict(
         seeds=2,
-        rs=(2.0,),
+        selection_cells=((1, 2.0, 0.95, 200, 1), (2, 1.7, 0.9, 200, 1), (3, 2.0, 0.975, 200, 3)),
+        anti_causal_scenarios=(1, 2),
         radii=(1.0, 10.0),
         confidence_seeds=1,
         n_test_selection=40,
         n_test_anti_causal=40,
         protocol=TINY_FITS,
-        selection_kwargs={"n": 200, "test_rs": (-2.0, 2.0)},
+        selection_kwargs={"test_rs": (-2.0, 2.0)},
         anti_causal_kwargs={"n_train": (60, 20, 20)},
     )
-    run = paper.run(config)
-    assert [c.key for c in run.selection] == [2.0]
-    assert run.anti is not None and run.anti.methods[-1] == "oracle"
-    assert run.anti.methods == [*registered(METHODS), "oracle"]
+    fields.update(overrides)
+    return paper.PaperConfig(**fields)  # type: ignore[arg-type]
+
+
+def test_paper_run_tiny(tmp_path: Path) -> None:
+    run = paper.run(tiny_config())
+    assert [c.key for c in run.selection] == [2.0, (0.9, 200), (0.975, 200)]
+    assert [c.scenario for c in run.selection] == [1, 2, 3]
+    assert run.selection[2].biased == [5, 6, 7]  # n_b = 3: the first three V
+    assert [c.scenario for c in run.anti] == [1, 2]
+    assert run.anti[1].feature_names[-1] == "V1" and len(run.anti[1].stable) == 9
+    assert all(c.methods == [*registered(METHODS), "oracle"] for c in run.anti)
     targets = check(run.selection, run.anti, run.confidence)
     assert all(t.verdict in ("MET", "MISSED", "NOT CHECKED") for t in targets)
+    per_cell = {(t.cell, t.kind) for t in targets if t.cell is not None}
+    assert ("S3: κ = 0.975, n = 200", "within 0.5% of oracle") in per_cell
+    assert ("anti-causal S1", "≤ 0.40") in per_cell and ("anti-causal S2", "≤ ERM") in per_cell
     text = render(run, command="python -m bench.paper --test", date="today", machine="test machine")
-    for piece in ("Selection bias", "Confidence", "Anti-causal", "e10", "oracle", "## Targets"):
+    for piece in (
+        "Selection bias, Scenario 1",
+        "Scenario 2: varying ratio",
+        "Scenario 3: varying ratio",
+        "Confidence",
+        "Anti-causal, Scenario 1",
+        "Anti-causal, Scenario 2",
+        "e10",
+        "oracle",
+        "## Summary",
+        "## Targets",
+        "real-data-results.md",
+        "(0.289)",  # the paper's anti-causal S2 SAL Mean_Error beside ours
+    ):
         assert piece in text
+
+
+def test_paper_run_parallel_matches_inline() -> None:
+    """--jobs 2 (spawned processes) gives the same numbers as one process."""
+    config = tiny_config(selection_cells=((2, 1.7, 0.9, 200, 1),), anti_causal_scenarios=(2,), radii=(10.0,))
+    inline, pooled = paper.run(config, jobs=1), paper.run(config, jobs=2)
+    for a, b in zip([*inline.selection, *inline.anti], [*pooled.selection, *pooled.anti], strict=True):
+        assert [s.seed for s in b.seeds] == [0, 1]
+        assert [s.mean_error for s in a.seeds] == [s.mean_error for s in b.seeds]
+    assert inline.confidence[0].runs == pooled.confidence[0].runs
+
+
+def test_paper_imports_only_sal_core_numpy_torch() -> None:
+    """bench.paper runs where only torch and numpy are installed: none of the service's packages load."""
+    code = (
+        "import sys; import bench.paper, bench.cells, bench.paper_report, bench.targets; "
+        "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "PYTHONPATH": "."},
+    ).stdout.split()
+    service = {"app", "worker", "sal_cli", "sal_client", "pandas", "fastapi", "sqlalchemy", "celery"}
+    service |= {"httpx", "pydantic", "pyarrow", "matplotlib", "redis", "psycopg", "alembic", "scipy"}
+    assert not service & set(out), sorted(service & set(out))
+    assert {"bench", "sal_core", "numpy", "torch"} <= set(out)
 
 
 def test_paper_rejects_bad_seed_count() -> None:
     with pytest.raises(SystemExit):
         paper.main(["--seeds", "0"])
+
+
+def test_paper_rejects_bad_jobs() -> None:
+    with pytest.raises(SystemExit):
+        paper.main(["--jobs", "0"])
