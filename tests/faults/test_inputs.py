@@ -244,3 +244,15 @@ def test_non_finite_scores_are_named_by_the_one_rule() -> None:
     assert JobResult.model_validate(bad).non_finite_field() == "summary.mean_error"
     bad = {**base, "environments": [{**base["environments"][0], "mse": float("nan")}]}
     assert JobResult.model_validate(bad).non_finite_field() == "environments[0].mse"
+
+
+def test_predict_refuses_inputs_beyond_the_dataset_bound(client: TestClient, settings: Settings) -> None:
+    job_id = client.post("/jobs", json=f.job_body(_dataset(client, 20))).json()["id"]
+    runner = Runner.from_settings(settings)
+    try:
+        assert runner.run(job_id) == "succeeded"
+    finally:
+        runner.close()
+    f.assert_problem(client.post(f"/jobs/{job_id}/predict", json={"X": [[1e308, 0.0, 0.0]]}), 422, "X")
+    ok = client.post(f"/jobs/{job_id}/predict", json={"X": [[1.0, 0.0, 0.0]]})
+    assert ok.status_code == 200 and len(ok.json()["predictions"]) == 1

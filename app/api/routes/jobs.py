@@ -30,6 +30,7 @@ from app.api.schemas import (
     Status,
     WeightsJSON,
 )
+from app.datasets.tables import MAX_ABS_VALUE
 from app.db import repository as repo
 from app.db.models import Job, JobStatus
 from app.jobs import artifacts
@@ -263,6 +264,16 @@ def predict(
         )
     if not np.all(np.isfinite(X)):
         raise UnprocessableEntity.on(field, "values must be finite numbers")
-    predictions = model.predict(X).tolist()
-    probabilities = model.predict_proba(X).tolist() if model.task == "classification" else None
-    return PredictResponse(predictions=predictions, probabilities=probabilities)
+    if X.size and float(np.max(np.abs(X))) > MAX_ABS_VALUE:
+        raise UnprocessableEntity.on(
+            field, f"values must be at most {MAX_ABS_VALUE:g} in magnitude, as in datasets"
+        )
+    predictions = model.predict(X)
+    probabilities = model.predict_proba(X) if model.task == "classification" else None
+    if not np.all(np.isfinite(predictions)):
+        # The one rule for non-finite numbers (app.jobs.result): said, never sent as nulls.
+        raise UnprocessableEntity.on(field, "the model's predictions overflow for these values; rescale them")
+    return PredictResponse(
+        predictions=predictions.tolist(),
+        probabilities=None if probabilities is None else probabilities.tolist(),
+    )
