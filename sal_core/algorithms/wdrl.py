@@ -28,7 +28,7 @@ import torch
 from sal_core import lambda_selection as ls
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
-from sal_core.algorithms.base import Algorithm, Certificate, Problem, Reporter, Solution
+from sal_core.algorithms.base import Algorithm, Certificate, EnvTensors, Problem, Reporter, Solution
 from sal_core.exceptions import InvalidParameterError
 from sal_core.history import Round
 from sal_core.optim import set_linear
@@ -102,12 +102,19 @@ class WDRL(Algorithm[WDRLParams]):
         if lam != AUTO:
             assert isinstance(lam, float)
             return self._fit_at(problem, lam, reporter, y_scale)
-        selection = self._select_lambda(problem, y_scale, reporter)
-        if isinstance(selection, Solution):  # stopped while fitting a candidate
-            return selection
+        selected = self._select_lambda(problem, y_scale, reporter)
+        if isinstance(selected, Solution):  # stopped while fitting a candidate
+            return selected
+        selection, candidate, held_out = selected
         offset = len(self.candidate_grid()) * self.steps_per_fit()
         fit_at = self._fit_off if selection.lambda_ == ls.OFF_LAMBDA else self._fit_at
         solution = fit_at(problem, selection.lambda_, _Offset(reporter, offset), y_scale)
+        refit_score = max(ls.env_errors(problem, solution.model, held_out).values())
+        selection = selection.with_refit(refit_score)
+        if not selection.refit_kept and not solution.stopped:
+            # The refit on all rows took another path and ended worse, on rows it was trained on, than
+            # the candidate did on rows it never saw: keep the candidate (it is fitted on the kept rows).
+            solution = candidate
         solution.selection = selection.to_dict()
         return solution
 
@@ -122,17 +129,20 @@ class WDRL(Algorithm[WDRLParams]):
     def candidate_grid(self) -> tuple[float, ...]:
         return self.exact_grid if self.uses_ridge_path() else self.gradient_grid
 
-    def _select_lambda(self, problem: Problem, y_scale: float, reporter: Reporter) -> ls.Selection | Solution:
+    def _select_lambda(
+        self, problem: Problem, y_scale: float, reporter: Reporter
+    ) -> tuple[ls.Selection, Solution, list[EnvTensors]] | Solution:
         """Fit every candidate on the kept rows, score it on the held-out rows (worst environment).
 
-        Candidates report progress (so a job can be watched and cancelled while λ is chosen); a stop
-        request returns that candidate's partial solution instead of a selection.
+        Returns the selection, the chosen candidate's solution and the held-out rows. Candidates
+        report progress (so a job can be watched and cancelled while λ is chosen); a stop request
+        returns that candidate's partial solution instead.
         """
         p = self.params
         fit_part, held_out = ls.split_problem(problem, p.holdout_fraction, problem.seed)
         exact = self.uses_ridge_path()
         base = _ols_mse(_moments(fit_part, y_scale)[0]) if exact else 1.0
-        candidates = []
+        candidates, solutions = [], []
         for k, relative in enumerate(self.candidate_grid()):
             lam = ls.candidate_lambda(relative, base)
             fit_at = self._fit_off if relative == ls.OFF else self._fit_at
@@ -142,13 +152,15 @@ class WDRL(Algorithm[WDRLParams]):
             scores = ls.env_errors(problem, solution.model, held_out)
             rel = None if relative == ls.OFF else relative
             candidates.append(ls.Candidate(rel, lam, max(scores.values()), scores))
+            solutions.append(solution)
         chosen = ls.pick_most_robust([c.score for c in candidates], p.selection_tolerance)
         criterion = (
             "worst_env_validation_rmse" if problem.loss_name == "squared" else "worst_env_validation_loss"
         )
-        return ls.Selection(
+        selection = ls.Selection(
             criterion, p.selection_tolerance, p.holdout_fraction, base, tuple(candidates), chosen
         )
+        return selection, solutions[chosen], held_out
 
     def _fit_off(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
         """The adversary switched off (λ = OFF_LAMBDA): one θ fit at w ≡ 1, whatever the subclass learns."""

@@ -9,8 +9,8 @@ import pytest
 
 from sal_core import get_algorithm
 from sal_core.algorithms.base import EnvTensors, Problem
-from sal_core.data import Environment, Standardizer
-from sal_core.lambda_selection import OFF_LAMBDA, pick_most_robust, split_problem
+from sal_core.data import Environment, Standardizer, split_environments
+from sal_core.lambda_selection import OFF_LAMBDA, Candidate, Selection, pick_most_robust, split_problem
 from sal_core.metrics import evaluate
 from sal_core.synthetic import anti_causal, selection_bias
 
@@ -135,3 +135,22 @@ def test_wdrl_defaults_are_never_worse_than_erm() -> None:
     for seed in range(3):
         s = selection_bias(r=1.7, seed=seed, n_test=1000)
         assert _mean_error("wdrl", s, seed) <= _mean_error("erm", s, seed) + 1e-3
+
+
+def test_a_refit_that_ends_worse_than_its_candidate_is_not_kept() -> None:
+    sel = Selection("c", 0.2, 0.2, 1.0, (Candidate(0.001, 1e-3, 0.30, {"a": 0.30}),), 0)
+    assert sel.refit_kept
+    assert sel.with_refit(0.31).refit_kept
+    assert not sel.with_refit(0.40).refit_kept
+    assert sel.with_refit(0.40).to_dict()["final_model"].startswith("the chosen candidate")
+
+
+def test_anti_causal_scenario_2_seed_9_does_not_end_shrunk() -> None:
+    """Regression: the refit on all rows stalled with every coefficient shrunk by half (test RMSE 1.53,
+    ERM 0.32) while the candidate the selection validated was at the oracle."""
+    s = anti_causal(2, seed=9, n_test=500)
+    train, _ = split_environments(s.train, 0.2, 9)
+    sal = get_algorithm("sal")(seed=9).fit(train)
+    erm = get_algorithm("erm")(seed=9).fit(train)
+    assert sal.selection is not None and not sal.selection["final_model"].startswith("refit")
+    assert evaluate(sal.model, s.test)[1].mean_error < evaluate(erm.model, s.test)[1].mean_error
