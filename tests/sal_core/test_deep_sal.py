@@ -1,0 +1,189 @@
+"""Deep SAL: the adversary, the implicit w-gradient against finite differences, and the fit's contract."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from sal_core import Standardizer, get_algorithm
+from sal_core.algorithms.base import Problem, Reporter
+from sal_core.covariate_weights import make_w_update
+from sal_core.deep_adversary import ascend
+from sal_core.deep_implicit import risk_grad_w
+from sal_core.deep_sal import DeepSALOptions, fit_deep_sal
+from sal_core.history import Round
+from sal_core.robust_linear import stability_risk
+from sal_core.synthetic import selection_bias
+
+TINY = DeepSALOptions(warmup_steps=20, theta_steps=5, final_steps=5, implicit_rows=128, cg_iters=5)
+
+
+def _problem(model: dict[str, object], n: int = 300, p: int = 6, seed: int = 1) -> Problem:
+    envs = selection_bias(r=1.7, n=n, p=p, seed=seed, n_test=2, test_rs=(2.0,)).train
+    algorithm = get_algorithm("sal")(model=model, seed=seed)
+    return algorithm._problem(envs, Standardizer.fit(np.concatenate([e.X for e in envs])))
+
+
+def _risk(problem: Problem, net: torch.nn.Module, y: torch.Tensor) -> tuple[float, torch.Tensor]:
+    losses = problem.env_means(problem.loss(net(problem.Z), y))
+    risk, d = stability_risk(losses.detach().numpy(), 1.0, "std")
+    grads = torch.autograd.grad((torch.as_tensor(d) * losses).sum(), list(net.parameters()))
+    return risk, torch.cat([g.reshape(-1) for g in grads])
+
+
+def _solve_theta(
+    problem: Problem, net: torch.nn.Module, y: torch.Tensor, w: torch.Tensor, lam: float
+) -> None:
+    """θ*(w) to high precision: L-BFGS on J with the adversary re-solved to 1e-11 at every evaluation."""
+    x = problem.Z
+
+    def row_loss(x_tilde: torch.Tensor) -> torch.Tensor:
+        return problem.loss(net(x_tilde), y)
+
+    optimizer = torch.optim.LBFGS(
+        list(net.parameters()),
+        max_iter=200,
+        tolerance_grad=1e-12,
+        tolerance_change=1e-15,
+        history_size=30,
+        line_search_fn="strong_wolfe",
+    )
+
+    def closure() -> torch.Tensor:
+        u = ascend(row_loss, x, w, lam, torch.zeros_like(x), max_steps=2000, tol=1e-11, radius=1e6).u
+        optimizer.zero_grad()
+        objective = (row_loss(x + u / w) - lam * u.pow(2).sum(1)).mean()
+        objective.backward()
+        return objective
+
+    for _ in range(3):
+        optimizer.step(closure)  # type: ignore[no-untyped-call]
+
+
+def test_w_gradient_matches_finite_differences_for_a_linear_model() -> None:
+    torch.manual_seed(0)
+    problem = _problem({"kind": "linear"})
+    y = problem.y / problem.y.std()
+    net = problem.new_model()
+    lam, w = 0.5, torch.tensor([1.0, 2.0, 1.5, 3.0, 1.0, 1.2], dtype=torch.float64)
+    _solve_theta(problem, net, y, w, lam)
+    theta_star = [p.detach().clone() for p in net.parameters()]
+
+    def row_loss(x_tilde: torch.Tensor) -> torch.Tensor:
+        return problem.loss(net(x_tilde), y)
+
+    u = ascend(
+        row_loss, problem.Z, w, lam, torch.zeros_like(problem.Z), max_steps=2000, tol=1e-11, radius=1e6
+    ).u
+    _, grad_r = _risk(problem, net, y)
+    implicit = risk_grad_w(
+        net, problem.loss, problem.Z, y, u, w, lam, grad_r, damping=0.0, cg_iters=50, cg_tol=1e-12
+    )
+
+    eps, fd = 1e-4, []
+    for j in range(len(w)):
+        values = []
+        for sign in (1.0, -1.0):
+            with torch.no_grad():
+                for p, q in zip(net.parameters(), theta_star, strict=True):
+                    p.copy_(q)
+            shifted = w.clone()
+            shifted[j] += sign * eps
+            _solve_theta(problem, net, y, shifted, lam)
+            values.append(_risk(problem, net, y)[0])
+        fd.append((values[0] - values[1]) / (2 * eps))
+    scale = float(np.abs(fd).max())
+    np.testing.assert_allclose(implicit.grad_w.numpy(), fd, atol=2e-2 * scale)
+
+
+def test_rank_one_curvature_is_exact_for_a_relu_network() -> None:
+    torch.manual_seed(0)
+    problem = _problem({"kind": "mlp", "hidden": [8], "activation": "relu"})
+    y = problem.y / problem.y.std()
+    net = problem.new_model()
+    lam, w = 0.5, torch.tensor([1.0, 2.0, 1.5, 3.0, 1.0, 1.2], dtype=torch.float64)
+
+    def row_loss(x_tilde: torch.Tensor) -> torch.Tensor:
+        return problem.loss(net(x_tilde), y)
+
+    u = ascend(
+        row_loss, problem.Z, w, lam, torch.zeros_like(problem.Z), max_steps=200, tol=1e-8, radius=1e6
+    ).u
+    _, grad_r = _risk(problem, net, y)
+    answers = [
+        risk_grad_w(net, problem.loss, problem.Z, y, u, w, lam, grad_r, curvature=c, cg_iters=30).grad_w
+        for c in ("rank_one", "exact")
+    ]
+    torch.testing.assert_close(answers[0], answers[1], rtol=1e-8, atol=1e-10)
+
+
+def test_adversary_converges_in_u_whatever_w() -> None:
+    problem = _problem({"kind": "linear"})
+    net = problem.new_model()
+    with torch.no_grad():
+        net.weight.copy_(torch.linspace(-0.3, 0.3, problem.n_features))  # type: ignore[operator]
+    y = problem.y / problem.y.std()
+    for w in (torch.ones(problem.n_features), torch.tensor([1.0, 1e4, 1e2, 1.0, 1e3, 10.0])):
+        result = ascend(
+            lambda x_tilde: problem.loss(net(x_tilde), y),
+            problem.Z,
+            w.double(),
+            0.5,
+            torch.zeros_like(problem.Z),
+            max_steps=200,
+            tol=1e-8,
+            radius=1e6,
+        )
+        assert result.converged and result.steps < 60, (result.steps, result.residual)
+
+
+@pytest.mark.parametrize("learns", [True, False])
+def test_fit_deep_sal_contract(learns: bool) -> None:
+    problem = _problem({"kind": "mlp", "hidden": [8], "activation": "relu"}, n=200)
+    update = make_w_update("scaled_log", 0.3, 1e4) if learns else None
+    solution = fit_deep_sal(
+        problem,
+        lambda_=0.3,
+        alpha=1.0,
+        stability="std",
+        rounds=3,
+        w_update=update,
+        reporter=Reporter(None, 3),
+        y_scale=float(problem.y.std()),
+        options=TINY,
+    )
+    assert [r.round for r in solution.history] == ([1, 2, 3] if learns else [1])
+    assert all(
+        isinstance(r, Round) and set(r.env_losses) == {e.name for e in problem.envs} for r in solution.history
+    )
+    w = solution.covariate_weights
+    assert w is not None and w.shape == (problem.n_features,)
+    assert float(w.min()) == pytest.approx(1.0) and (learns or bool((w == 1.0).all()))
+    assert solution.certificate is not None and np.isfinite(solution.certificate.worst_case_risk)
+    assert solution.model(problem.Z).shape == (problem.Z.shape[0],)
+
+
+def test_fit_deep_sal_stops_when_asked_and_runs_minibatches() -> None:
+    problem = _problem({"kind": "mlp", "hidden": [8], "activation": "tanh"}, n=300)
+    options = DeepSALOptions(
+        warmup_steps=10,
+        theta_steps=3,
+        final_steps=3,
+        minibatch_from=100,
+        batch_rows=64,
+        eval_rows=150,
+        implicit_rows=64,
+    )
+    solution = fit_deep_sal(
+        problem,
+        lambda_=0.3,
+        alpha=1.0,
+        stability="range",
+        rounds=5,
+        w_update=make_w_update("scaled_log", 0.3, 1e4),
+        reporter=Reporter(lambda step, total, metrics: step >= 2, 5),
+        y_scale=float(problem.y.std()),
+        options=options,
+    )
+    assert solution.stopped and len(solution.history) == 2
