@@ -56,7 +56,10 @@ def test_predict_rejects_bad_rows(client: httpx.Client, pg_worker, row_counts) -
     f.assert_problem(client.post(url, json={"X": [[1, 2, 3]], "rows": []}), 422, "X")
     f.assert_problem(client.post(url, json={"X": [["a", 2, 3]]}), 422, "X[0][0]")
     nan = b'{"X": [[NaN, 2, 3]]}'
-    f.assert_problem(client.post(url, content=nan, headers={"content-type": "application/json"}), 422, "X")
+    # NaN is named by its position (one gate for JSON bodies, issue 13)
+    f.assert_problem(
+        client.post(url, content=nan, headers={"content-type": "application/json"}), 422, "X[0][0]"
+    )
     f.assert_problem(client.get(f"/jobs/{job['id']}/weights", params={"format": "pickle"}), 422, "format")
     assert row_counts() == before
     ok = client.post(url, json={"X": [[1, 2, 3]]}).json()

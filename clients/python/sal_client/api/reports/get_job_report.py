@@ -97,7 +97,8 @@ def sync_detailed(
     """Get Job Report
 
      Per-environment error, learned w and θ per covariate, R(θ) and w over rounds, and the
-    reproducibility record.
+    reproducibility record. Shows the result GET /jobs/{id} shows: a job cancelled while running
+    reports its partial fit (and says so).
 
     Args:
         job_id (str):
@@ -137,7 +138,8 @@ def sync(
     """Get Job Report
 
      Per-environment error, learned w and θ per covariate, R(θ) and w over rounds, and the
-    reproducibility record.
+    reproducibility record. Shows the result GET /jobs/{id} shows: a job cancelled while running
+    reports its partial fit (and says so).
 
     Args:
         job_id (str):
@@ -172,7 +174,8 @@ async def asyncio_detailed(
     """Get Job Report
 
      Per-environment error, learned w and θ per covariate, R(θ) and w over rounds, and the
-    reproducibility record.
+    reproducibility record. Shows the result GET /jobs/{id} shows: a job cancelled while running
+    reports its partial fit (and says so).
 
     Args:
         job_id (str):
@@ -210,7 +213,8 @@ async def asyncio(
     """Get Job Report
 
      Per-environment error, learned w and θ per covariate, R(θ) and w over rounds, and the
-    reproducibility record.
+    reproducibility record. Shows the result GET /jobs/{id} shows: a job cancelled while running
+    reports its partial fit (and says so).
 
     Args:
         job_id (str):

@@ -1,0 +1,142 @@
+"""One command that checks the accelerator instead of assuming it; also runs, and is tested, on CPU.
+
+    python -m bench.gpu_check [--out DIR] [--full] [--smoke]
+
+Steps, each in its own process under its own timeout, everything printed also written to DIR
+(default ``gpu-check-results/``):
+
+1. ``tests``: the sal_core tests that need only torch and numpy (deep SAL, linear IRM, purity), with
+   the service's conftest left out (the GPU machine has no web, queue or database packages).
+2. ``agreement``: ERM, IRM, WDRL and SAL (linear) and ``fit_deep_sal`` (MLP) fitted on CPU and on
+   CUDA in float64 from the same data; the largest prediction and w differences. Skipped without CUDA.
+3. ``speed-cpu`` and ``speed-cuda``: ``python -m bench.speed`` (``--quick`` unless ``--full``) on
+   each device (CUDA only where available).
+
+``--smoke`` runs the agreement step alone on tiny sizes (CPU against CPU when there is no GPU): the
+test of this script. The whole default run stays well under 10 minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+
+TEST_FILES = (
+    "tests/sal_core/test_deep_sal.py",
+    "tests/sal_core/test_irm_linear.py",
+    "tests/sal_core/test_purity.py",
+)
+MLP = {"kind": "mlp", "hidden": [64], "activation": "relu"}
+
+
+def agreement(devices: tuple[str, str], *, n: int = 2000, rounds: int = 10) -> dict[str, float]:
+    """Largest |difference| between two devices, per learner: predictions on the training rows and w."""
+    from sal_core import Standardizer, get_algorithm
+    from sal_core.algorithms.base import Reporter
+    from sal_core.covariate_weights import make_w_update
+    from sal_core.deep_sal import DeepSALOptions, fit_deep_sal
+    from sal_core.synthetic import selection_bias
+
+    envs = selection_bias(r=1.7, n=n, p=10, seed=0, n_test=2, test_rs=(2.0,)).train
+    X = np.concatenate([e.X for e in envs])
+    out: dict[str, float] = {}
+    for name in ("erm", "irm", "wdrl", "sal"):
+        fits = [get_algorithm(name)(seed=0, device=d).fit(envs) for d in devices]
+        out[f"{name} prediction"] = float(np.abs(fits[0].predict(X) - fits[1].predict(X)).max())
+        if fits[0].covariate_weights is not None and fits[1].covariate_weights is not None:
+            out[f"{name} w"] = float(np.abs(fits[0].covariate_weights - fits[1].covariate_weights).max())
+    results = []
+    options = DeepSALOptions(warmup_steps=50, theta_steps=10, final_steps=20)
+    for d in devices:
+        algorithm = get_algorithm("sal")(model=MLP, seed=0, device=d)
+        problem = algorithm._problem(envs, Standardizer.fit(X))
+        solution = fit_deep_sal(
+            problem,
+            lambda_=0.1,
+            alpha=1.0,
+            stability="std",
+            rounds=rounds,
+            w_update=make_w_update("scaled_log", 0.3, 1e4),
+            reporter=Reporter(None, rounds),
+            y_scale=float(problem.y.std()),
+            options=options,
+        )
+        with torch.no_grad():
+            prediction = solution.model(problem.Z).cpu().numpy()
+        assert solution.covariate_weights is not None
+        results.append((prediction, solution.covariate_weights.cpu().numpy()))
+    out["deep_sal prediction"] = float(np.abs(results[0][0] - results[1][0]).max())
+    out["deep_sal w"] = float(np.abs(results[0][1] - results[1][1]).max())
+    return out
+
+
+def run_step(name: str, command: list[str], out_dir: Path, timeout_s: float) -> str:
+    """Run one step in its own process; its output goes to ``out_dir/name.txt`` and is returned."""
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s)
+        text = done.stdout + done.stderr
+        status = f"exit {done.returncode}"
+    except subprocess.TimeoutExpired as expired:
+        text = (
+            (expired.stdout or b"").decode()
+            if isinstance(expired.stdout, bytes)
+            else str(expired.stdout or "")
+        )
+        status = f"TIMEOUT after {timeout_s:.0f} s"
+    report = f"### {name}: {status}, {time.perf_counter() - started:.1f} s\n$ {' '.join(command)}\n\n{text}\n"
+    (out_dir / f"{name}.txt").write_text(report)
+    print(report, flush=True)
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.gpu_check", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("gpu-check-results"))
+    parser.add_argument("--full", action="store_true", help="full bench.speed sizes (slower)")
+    parser.add_argument("--smoke", action="store_true", help="the agreement step only, tiny sizes")
+    parser.add_argument("--agreement-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--n", type=int, default=2000, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    cuda = torch.cuda.is_available()
+    if args.agreement_only:
+        devices = ("cpu", "cuda") if cuda else ("cpu", "cpu")
+        for key, value in agreement(devices, n=args.n, rounds=2 if args.n < 1000 else 10).items():
+            print(f"| {key} | {value:.3g} |")
+        return
+    args.out.mkdir(parents=True, exist_ok=True)
+    py = sys.executable
+    agreement_step = [py, "-m", "bench.gpu_check", "--agreement-only", "--n", "200" if args.smoke else "2000"]
+    steps: list[tuple[str, list[str], float]] = [("agreement", agreement_step, 300.0)]
+    if not args.smoke:
+        pytest = [
+            py,
+            "-m",
+            "pytest",
+            "-q",
+            "--noconftest",
+            "-o",
+            "addopts=",
+            "--import-mode=importlib",
+            *TEST_FILES,
+        ]
+        steps.insert(0, ("tests", pytest, 300.0))
+        speed = [py, "-m", "bench.speed", *([] if args.full else ["--quick"])]
+        steps.append(("speed-cpu", [*speed, "--device", "cpu"], 600.0 if args.full else 240.0))
+        if cuda:
+            steps.append(("speed-cuda", [*speed, "--device", "cuda"], 600.0 if args.full else 240.0))
+    header = f"GPU check: CUDA {'available: ' + torch.cuda.get_device_name(0) if cuda else 'not available'}\n"
+    print(header)
+    reports = [header] + [run_step(name, command, args.out, timeout) for name, command, timeout in steps]
+    (args.out / "summary.md").write_text("\n".join(reports))
+
+
+if __name__ == "__main__":
+    main()
