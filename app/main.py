@@ -10,10 +10,11 @@ from fastapi import FastAPI
 from app.api import errors
 from app.api.bodies import JsonBodyGate
 from app.api.errors import Problem
-from app.api.routes import datasets, jobs, meta, reports, reruns, sweeps
+from app.api.routes import datasets, events, jobs, meta, reports, reruns, sweeps
 from app.api.schemas import DatasetCreate, DatasetUpload, WeightsJSON
 from app.cache import LRUCache
 from app.db.session import make_engine, make_sessionmaker
+from app.jobs.watch import JobWatcher
 from app.queue import JobQueue, make_celery
 from app.settings import Settings, get_settings, is_loopback
 from app.ui import router as ui_router
@@ -42,10 +43,12 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.queue = queue or JobQueue(make_celery(settings), settings)
     app.state.models = LRUCache[str, FittedModel](settings.model_cache_size)
+    app.state.watcher = JobWatcher(app.state.sessionmaker, settings.events_poll_s)
     errors.install(app)
     app.add_middleware(JsonBodyGate, max_bytes=settings.max_json_body_bytes)
     app.include_router(datasets.router)
     app.include_router(jobs.router)
+    app.include_router(events.router)
     app.include_router(meta.router)
     app.include_router(reruns.router)
     app.include_router(sweeps.router)

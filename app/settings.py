@@ -95,6 +95,11 @@ class Settings(BaseSettings):
     )
     model_cache_size: int = Field(default=32, ge=0, description="Fitted models the API keeps for /predict.")
     progress_min_interval_s: float = Field(default=0.5, ge=0, description="Throttle for progress writes.")
+    events_poll_s: float = Field(
+        default=0.5,
+        gt=0,
+        description="How often each API process reads the jobs its event streams watch (one query for all).",
+    )
     torch_threads: int | None = Field(default=None, ge=1, description="torch intra-op threads in a worker.")
     max_sweep_jobs: int = Field(default=5000, ge=1, description="Most jobs one sweep may create.")
 

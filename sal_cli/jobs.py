@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from sal_cli import output
-from sal_cli.common import JOB_FIELDS, call, fail, fetch_report, finish, show, state
+from sal_cli.common import JOB_FIELDS, call, client, fail, fetch_report, finish, show, state
 
 app = typer.Typer(help="Submit, follow and fetch training jobs.", no_args_is_help=True)
 
@@ -53,10 +53,21 @@ def _get_job(job_id: str) -> dict[str, Any]:
 
 
 def _watch_job(job_id: str) -> dict[str, Any]:
+    """Follow the job's event stream (GET /jobs/{id}/events): the server says when it changed, so
+    nothing is polled; a server without the stream is polled every ``--interval`` seconds."""
+    from sal_cli.events import StreamUnavailable, job_states
+
     def progress(doc: dict[str, Any]) -> tuple[int, int | None, str]:
         return doc["progress"]["step"], doc["progress"].get("total"), doc["status"]
 
-    return output.watch(lambda: _get_job(job_id), progress, f"job {job_id}", state.interval, state.sleep)
+    label = f"job {job_id}"
+    with client() as c:
+        states = job_states(c.get_httpx_client(), job_id, lambda: _get_job(job_id))
+        try:
+            return output.watch(lambda: next(states), progress, label, 0.0, lambda _: None)
+        except StreamUnavailable:
+            pass
+    return output.watch(lambda: _get_job(job_id), progress, label, state.interval, state.sleep)
 
 
 @app.command("submit")

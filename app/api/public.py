@@ -3,7 +3,9 @@ returns one (routes never import each other)."""
 
 from __future__ import annotations
 
-from app.api.schemas import JobPublic
+from typing import Any
+
+from app.api.schemas import JobPublic, JobSummary
 from app.api.sweep_schemas import SweepPublic
 from app.db.models import Job, Sweep
 from app.jobs import reproducibility
@@ -36,6 +38,38 @@ def job_public(job: Job, result: JobResult | None) -> JobPublic:
             "sweep_id": job.sweep_id,
             "rerun_of": job.rerun_of,
             "reproducibility": reproducibility.record(job),
+        }
+    )
+
+
+ERROR_MESSAGE_CHARS = 200
+
+
+def job_summary(job: Job, summary: dict[str, Any] | None, duration_s: float | None) -> JobSummary:
+    """The list view of a job: bounded in size (the error message is cut, no result document)."""
+    error = job.error
+    if error is not None and len(str(error.get("message", ""))) > ERROR_MESSAGE_CHARS:
+        error = {**error, "message": str(error["message"])[: ERROR_MESSAGE_CHARS - 1] + "…"}
+    return JobSummary.model_validate(
+        {
+            "id": job.id,
+            "status": job.status,
+            "progress": {"step": job.progress_step, "total": job.progress_total},
+            "created_at": job.created_at,
+            "started_at": job.started_at,
+            "finished_at": job.finished_at,
+            "error": error,
+            "algorithm": job.algorithm,
+            "task": job.task,
+            "seed": job.seed,
+            "device": job.device,
+            "dataset_id": job.dataset_id,
+            "sweep_id": job.sweep_id,
+            "rerun_of": job.rerun_of,
+            "cancel_requested": job.cancel_requested_at is not None,
+            "n_attempts": len(job.attempts or ()),
+            "summary": summary,
+            "duration_s": duration_s,
         }
     )
 

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.jobs.result import JobResult
+from app.jobs.result import JobResult, RoundResult, Summary
 
 Task = Literal["regression", "classification"]
 Device = Literal["auto", "cpu", "cuda"]
@@ -180,9 +180,43 @@ class JobPublic(BaseModel):
     reproducibility: Reproducibility | None = None
 
 
+class JobSummary(BaseModel):
+    """A job as GET /jobs lists it: ids, status, progress, timestamps and the test summary, under
+    1 KB whatever the fit. The full result is on GET /jobs/{id}; its rounds on GET /jobs/{id}/history."""
+
+    id: str
+    status: Status
+    progress: Progress
+    created_at: dt.datetime
+    started_at: dt.datetime | None
+    finished_at: dt.datetime | None
+    error: JobError | None = Field(
+        description="Its message cut to 200 characters; the whole on GET /jobs/{id}."
+    )
+    algorithm: str
+    task: Task
+    seed: int
+    device: Device
+    dataset_id: str | None
+    sweep_id: str | None
+    rerun_of: str | None
+    cancel_requested: bool
+    n_attempts: int = Field(description="How many times a worker took the job.")
+    summary: Summary | None = Field(description="The result's test summary, once there is a result.")
+    duration_s: float | None = Field(description="The fit's duration, once there is a result.")
+
+
 class JobsPublic(BaseModel):
-    items: list[JobPublic]
+    items: list[JobSummary]
     next_cursor: str | None
+
+
+class HistoryPage(BaseModel):
+    """Rounds of a job's stored history, ``from`` a position in it (0 is the first round kept)."""
+
+    items: list[RoundResult]
+    total: int = Field(description="Rounds stored (a long history is thinned: see its round numbers).")
+    next_from: int | None = Field(description="``from`` of the next page; null after the last round.")
 
 
 class PredictRequest(Strict):

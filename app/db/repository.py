@@ -190,6 +190,39 @@ def get_results(session: Session, job_ids: Sequence[str]) -> dict[str, JobResult
     return {job_id: JobResult.model_validate(result) for job_id, result in rows}
 
 
+def get_summaries(session: Session, job_ids: Sequence[str]) -> dict[str, tuple[dict[str, Any] | None, float]]:
+    """{job id: (the result's ``summary``, ``duration_s``)}, read out of the stored document by
+    the database: a list of jobs never loads their histories."""
+    if not job_ids:
+        return {}
+    rows = session.execute(
+        select(
+            JobResultRow.job_id,
+            JobResultRow.result["summary"],
+            JobResultRow.result["duration_s"].as_float(),
+        ).where(JobResultRow.job_id.in_(job_ids))
+    )
+    return {job_id: (summary, duration) for job_id, summary, duration in rows}
+
+
+def job_states(session: Session, job_ids: Sequence[str]) -> dict[str, tuple[str, int, int | None, int, bool]]:
+    """{job id: (status, progress_step, progress_total, attempt, cancel requested)}: what a watcher
+    of the jobs sees change, in one query for every watched job."""
+    if not job_ids:
+        return {}
+    rows = session.execute(
+        select(
+            Job.id,
+            Job.status,
+            Job.progress_step,
+            Job.progress_total,
+            Job.attempt,
+            Job.cancel_requested_at.is_not(None),
+        ).where(Job.id.in_(job_ids))
+    )
+    return {r[0]: (r[1], r[2], r[3], r[4], bool(r[5])) for r in rows}
+
+
 def get_weights(session: Session, job_id: str) -> tuple[bytes, str] | None:
     row = session.execute(
         select(JobResultRow.weights, JobResultRow.weights_sha256).where(JobResultRow.job_id == job_id)

@@ -21,7 +21,7 @@ from app.db import repository as repo
 from app.db.models import Dataset, Job, JobStatus, utcnow
 from app.errors import Conflict, NotFound, TooManyRequests, UnprocessableEntity
 from app.jobs import outbox
-from app.jobs.result import JobResult
+from app.jobs.result import JobResult, RoundResult
 from app.jobs.spec import check_job
 from app.queue import JobQueue, priority_of
 from app.settings import Settings
@@ -196,3 +196,16 @@ def result_of(session: Session, job: Job) -> JobResult | None:
 
 def results_of(session: Session, jobs: Sequence[Job]) -> dict[str, JobResult]:
     return repo.get_results(session, [j.id for j in jobs if j.status in WITH_RESULT])
+
+
+def summaries_of(session: Session, jobs: Sequence[Job]) -> dict[str, tuple[dict[str, Any] | None, float]]:
+    """Each listed job's (test summary, duration_s) where its status carries a result."""
+    return repo.get_summaries(session, [j.id for j in jobs if j.status in WITH_RESULT])
+
+
+def history_page(session: Session, job: Job, start: int, limit: int) -> tuple[list[RoundResult], int]:
+    """Rounds ``start`` to ``start + limit`` of the job's stored history, and how many it has (0
+    until the job has a result)."""
+    result = result_of(session, job)
+    history = [] if result is None else result.history
+    return history[start : start + limit], len(history)

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from app.api import idempotency
+from app.api import etag, idempotency
 from app.api.deps import PrincipalDep, SessionDep, SettingsDep
 from app.api.errors import Conflict, NotFound, PayloadTooLarge, UnprocessableEntity, responses
 from app.api.idempotency import IdempotencyKeyHeader
@@ -198,13 +198,20 @@ def list_datasets(
 
 
 @router.get(
-    "/{dataset_id}", operation_id="get_dataset", response_model=DatasetPublic, responses=responses(401, 404)
+    "/{dataset_id}",
+    operation_id="get_dataset",
+    response_model=DatasetPublic,
+    responses={304: {"description": "Unchanged since the ETag in If-None-Match"}, **responses(401, 404)},
 )
-def get_dataset(dataset_id: str, session: SessionDep, principal: PrincipalDep) -> DatasetPublic:
+def get_dataset(dataset_id: str, request: Request, session: SessionDep, principal: PrincipalDep) -> Response:
+    """The dataset's description (never its rows). Carries an ``ETag``; with ``If-None-Match`` a
+    304."""
     dataset = repo.get_dataset(session, dataset_id, tenant_id=principal.tenant_id)
     if dataset is None:
         raise NotFound(f"no dataset {dataset_id}")
-    return to_public(dataset)
+    body = to_public(dataset).model_dump_json()
+    tag = etag.etag_of(body.encode())
+    return etag.not_modified(tag) if etag.matches(request, tag) else etag.json_response(body, tag)
 
 
 @router.delete(

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
-from app.api import idempotency
+from app.api import etag, idempotency
 from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep, in_session
 from app.api.errors import (
     Conflict,
@@ -20,8 +20,9 @@ from app.api.errors import (
     responses,
 )
 from app.api.idempotency import IdempotencyKeyHeader
-from app.api.public import job_public
+from app.api.public import job_public, job_summary
 from app.api.schemas import (
+    HistoryPage,
     JobCreate,
     JobPublic,
     JobsPublic,
@@ -100,8 +101,9 @@ def list_jobs(
     algorithm: str | None = None,
     dataset_id: str | None = None,
 ) -> Response:
-    """Newest first; a page holds fewer than ``limit`` jobs when their results would pass
-    ``max_response_bytes`` (follow next_cursor)."""
+    """Newest first, each job as a summary (under 1 KB; the full result is on GET /jobs/{id}). A
+    page holds fewer than ``limit`` jobs when they would pass ``max_response_bytes`` (follow
+    next_cursor)."""
     try:
         page = repo.list_jobs(
             session,
@@ -114,14 +116,14 @@ def list_jobs(
         )
     except repo.InvalidCursor as exc:
         raise UnprocessableEntity.on("cursor", str(exc)) from None
-    results = jobs_service.results_of(session, page.items)
+    summaries = jobs_service.summaries_of(session, page.items)
     # Serialised here, in the thread pool, not on the event loop; a page stops early (its
     # next_cursor after the last job it holds) once it would pass max_response_bytes.
     items: list[bytes] = []
     size = 0
     next_cursor = page.next_cursor
     for i, job in enumerate(page.items):
-        item = job_public(job, results.get(job.id)).model_dump_json().encode()
+        item = job_summary(job, *summaries.get(job.id, (None, None))).model_dump_json().encode()
         if items and size + len(item) > settings.max_response_bytes:
             next_cursor = repo.cursor_after(page.items[i - 1])
             break
@@ -132,17 +134,48 @@ def list_jobs(
     return Response(content=body, media_type="application/json")
 
 
-@router.get("/{job_id}", operation_id="get_job", response_model=JobPublic, responses=responses(401, 404))
+@router.get(
+    "/{job_id}",
+    operation_id="get_job",
+    response_model=JobPublic,
+    responses={304: {"description": "Unchanged since the ETag in If-None-Match"}, **responses(401, 404)},
+)
 async def get_job(job_id: str, request: Request, principal: PrincipalDep) -> Response:
-    return await in_session(request, _public_job, job_id, principal.tenant_id)
+    """The job and, for the statuses that carry one, its full result. Carries an ``ETag``: with
+    ``If-None-Match`` an unchanged job is a 304 with no body (its result is not even read)."""
+    return await in_session(request, _public_job, job_id, principal.tenant_id, request)
 
 
-def _public_job(session: Session, job_id: str, tenant_id: str) -> Response:
+def _public_job(session: Session, job_id: str, tenant_id: str, request: Request) -> Response:
     """The job as JSON bytes, made in the thread pool: a large result never stalls the event
     loop (returned as a Response, FastAPI does not serialise it again)."""
     job = jobs_service.get_job(session, job_id, tenant_id)
+    tag = etag.etag_of(job_public(job, None).model_dump_json().encode())
+    if etag.matches(request, tag):
+        return etag.not_modified(tag)
     body = job_public(job, jobs_service.result_of(session, job)).model_dump_json()
-    return Response(content=body, media_type="application/json")
+    return etag.json_response(body, tag)
+
+
+@router.get(
+    "/{job_id}/history",
+    operation_id="get_job_history",
+    response_model=HistoryPage,
+    responses=responses(401, 404, 422),
+)
+def get_job_history(
+    job_id: str,
+    session: SessionDep,
+    principal: PrincipalDep,
+    from_: Annotated[int, Query(alias="from", ge=0, description="Position of the first round")] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> HistoryPage:
+    """The rounds of the job's fit (risk, loss per environment, w), a page at a time: empty until
+    the job has a result."""
+    job = jobs_service.get_job(session, job_id, principal.tenant_id)
+    rounds, total = jobs_service.history_page(session, job, from_, limit)
+    end = from_ + len(rounds)
+    return HistoryPage(items=rounds, total=total, next_from=end if end < total else None)
 
 
 @router.post(

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
+from app.api import etag
 from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep
 from app.api.errors import UnprocessableEntity, responses
 from app.api.public import sweep_public
@@ -58,10 +59,18 @@ def list_sweeps(
     return SweepsPublic(items=[sweep_public(s, counts) for s, counts in items], next_cursor=next_cursor)
 
 
-@router.get("/{sweep_id}", operation_id="get_sweep", response_model=SweepPublic, responses=responses(404))
-def get_sweep(sweep_id: str, session: SessionDep, principal: PrincipalDep) -> SweepPublic:
-    """Progress; once every trial is finished, the leaderboard (``oracle`` marks test-set selection)."""
-    return sweep_public(*sweeps_service.get_sweep(session, sweep_id, principal.tenant_id))
+@router.get(
+    "/{sweep_id}",
+    operation_id="get_sweep",
+    response_model=SweepPublic,
+    responses={304: {"description": "Unchanged since the ETag in If-None-Match"}, **responses(404)},
+)
+def get_sweep(sweep_id: str, request: Request, session: SessionDep, principal: PrincipalDep) -> Response:
+    """Progress; once every trial is finished, the leaderboard (``oracle`` marks test-set selection).
+    Carries an ``ETag``; with ``If-None-Match`` an unchanged sweep is a 304."""
+    body = sweep_public(*sweeps_service.get_sweep(session, sweep_id, principal.tenant_id)).model_dump_json()
+    tag = etag.etag_of(body.encode())
+    return etag.not_modified(tag) if etag.matches(request, tag) else etag.json_response(body, tag)
 
 
 @router.post(

@@ -26,6 +26,7 @@ from .get_sweep_report_figures import GetSweepReportFigures
 from .get_sweep_report_format import GetSweepReportFormat
 from .get_sweep_report_response_200 import GetSweepReportResponse200
 from .health import Health
+from .history_page import HistoryPage
 from .job_create import JobCreate
 from .job_create_device import JobCreateDevice
 from .job_create_params import JobCreateParams
@@ -42,6 +43,10 @@ from .job_result import JobResult
 from .job_result_coefficients_type_0 import JobResultCoefficientsType0
 from .job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0
 from .job_result_selection_type_0 import JobResultSelectionType0
+from .job_summary import JobSummary
+from .job_summary_device import JobSummaryDevice
+from .job_summary_status import JobSummaryStatus
+from .job_summary_task import JobSummaryTask
 from .jobs_public import JobsPublic
 from .leaderboard import Leaderboard
 from .leaderboard_row import LeaderboardRow
@@ -126,6 +131,7 @@ __all__ = (
     "GetSweepReportFormat",
     "GetSweepReportResponse200",
     "Health",
+    "HistoryPage",
     "JobCreate",
     "JobCreateDevice",
     "JobCreateParams",
@@ -143,6 +149,10 @@ __all__ = (
     "JobResultCovariateWeightsType0",
     "JobResultSelectionType0",
     "JobsPublic",
+    "JobSummary",
+    "JobSummaryDevice",
+    "JobSummaryStatus",
+    "JobSummaryTask",
     "Leaderboard",
     "LeaderboardRow",
     "LeaderboardRowCoefficientsType0",

@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.job_public import JobPublic
+    from ..models.job_summary import JobSummary
 
 
 T = TypeVar("T", bound="JobsPublic")
@@ -17,11 +17,11 @@ T = TypeVar("T", bound="JobsPublic")
 class JobsPublic:
     """
     Attributes:
-        items (list[JobPublic]):
+        items (list[JobSummary]):
         next_cursor (None | str):
     """
 
-    items: list[JobPublic]
+    items: list[JobSummary]
     next_cursor: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -47,13 +47,13 @@ class JobsPublic:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.job_public import JobPublic  # noqa: PLC0415
+        from ..models.job_summary import JobSummary  # noqa: PLC0415
 
         d = dict(src_dict)
         items = []
         _items = d.pop("items")
         for items_item_data in _items:
-            items_item = JobPublic.from_dict(items_item_data)
+            items_item = JobSummary.from_dict(items_item_data)
 
             items.append(items_item)
 

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -27,11 +27,15 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> DatasetPublic | Problem | None:
+) -> Any | DatasetPublic | Problem | None:
     if response.status_code == 200:
         response_200 = DatasetPublic.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
@@ -56,7 +60,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[DatasetPublic | Problem]:
+) -> Response[Any | DatasetPublic | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -69,8 +73,11 @@ def sync_detailed(
     dataset_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[DatasetPublic | Problem]:
+) -> Response[Any | DatasetPublic | Problem]:
     """Get Dataset
+
+     The dataset's description (never its rows). Carries an ``ETag``; with ``If-None-Match`` a
+    304.
 
     Args:
         dataset_id (str):
@@ -80,7 +87,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DatasetPublic | Problem]
+        Response[Any | DatasetPublic | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -98,8 +105,11 @@ def sync(
     dataset_id: str,
     *,
     client: AuthenticatedClient,
-) -> DatasetPublic | Problem | None:
+) -> Any | DatasetPublic | Problem | None:
     """Get Dataset
+
+     The dataset's description (never its rows). Carries an ``ETag``; with ``If-None-Match`` a
+    304.
 
     Args:
         dataset_id (str):
@@ -109,7 +119,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DatasetPublic | Problem
+        Any | DatasetPublic | Problem
     """
 
     return sync_detailed(
@@ -122,8 +132,11 @@ async def asyncio_detailed(
     dataset_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[DatasetPublic | Problem]:
+) -> Response[Any | DatasetPublic | Problem]:
     """Get Dataset
+
+     The dataset's description (never its rows). Carries an ``ETag``; with ``If-None-Match`` a
+    304.
 
     Args:
         dataset_id (str):
@@ -133,7 +146,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DatasetPublic | Problem]
+        Response[Any | DatasetPublic | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -149,8 +162,11 @@ async def asyncio(
     dataset_id: str,
     *,
     client: AuthenticatedClient,
-) -> DatasetPublic | Problem | None:
+) -> Any | DatasetPublic | Problem | None:
     """Get Dataset
+
+     The dataset's description (never its rows). Carries an ``ETag``; with ``If-None-Match`` a
+    304.
 
     Args:
         dataset_id (str):
@@ -160,7 +176,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DatasetPublic | Problem
+        Any | DatasetPublic | Problem
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -25,11 +25,17 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> JobPublic | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | JobPublic | Problem | None:
     if response.status_code == 200:
         response_200 = JobPublic.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
@@ -52,7 +58,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[JobPublic | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | JobPublic | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -65,8 +73,11 @@ def sync_detailed(
     job_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[JobPublic | Problem]:
+) -> Response[Any | JobPublic | Problem]:
     """Get Job
+
+     The job and, for the statuses that carry one, its full result. Carries an ``ETag``: with
+    ``If-None-Match`` an unchanged job is a 304 with no body (its result is not even read).
 
     Args:
         job_id (str):
@@ -76,7 +87,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[JobPublic | Problem]
+        Response[Any | JobPublic | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -94,8 +105,11 @@ def sync(
     job_id: str,
     *,
     client: AuthenticatedClient,
-) -> JobPublic | Problem | None:
+) -> Any | JobPublic | Problem | None:
     """Get Job
+
+     The job and, for the statuses that carry one, its full result. Carries an ``ETag``: with
+    ``If-None-Match`` an unchanged job is a 304 with no body (its result is not even read).
 
     Args:
         job_id (str):
@@ -105,7 +119,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        JobPublic | Problem
+        Any | JobPublic | Problem
     """
 
     return sync_detailed(
@@ -118,8 +132,11 @@ async def asyncio_detailed(
     job_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[JobPublic | Problem]:
+) -> Response[Any | JobPublic | Problem]:
     """Get Job
+
+     The job and, for the statuses that carry one, its full result. Carries an ``ETag``: with
+    ``If-None-Match`` an unchanged job is a 304 with no body (its result is not even read).
 
     Args:
         job_id (str):
@@ -129,7 +146,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[JobPublic | Problem]
+        Response[Any | JobPublic | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -145,8 +162,11 @@ async def asyncio(
     job_id: str,
     *,
     client: AuthenticatedClient,
-) -> JobPublic | Problem | None:
+) -> Any | JobPublic | Problem | None:
     """Get Job
+
+     The job and, for the statuses that carry one, its full result. Carries an ``ETag``: with
+    ``If-None-Match`` an unchanged job is a 304 with no body (its result is not even read).
 
     Args:
         job_id (str):
@@ -156,7 +176,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        JobPublic | Problem
+        Any | JobPublic | Problem
     """
 
     return (

@@ -104,7 +104,9 @@ def sync_detailed(
 ) -> Response[JobsPublic | Problem]:
     """List Jobs
 
-     Newest first.
+     Newest first, each job as a summary (under 1 KB; the full result is on GET /jobs/{id}). A
+    page holds fewer than ``limit`` jobs when they would pass ``max_response_bytes`` (follow
+    next_cursor).
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -147,7 +149,9 @@ def sync(
 ) -> JobsPublic | Problem | None:
     """List Jobs
 
-     Newest first.
+     Newest first, each job as a summary (under 1 KB; the full result is on GET /jobs/{id}). A
+    page holds fewer than ``limit`` jobs when they would pass ``max_response_bytes`` (follow
+    next_cursor).
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -185,7 +189,9 @@ async def asyncio_detailed(
 ) -> Response[JobsPublic | Problem]:
     """List Jobs
 
-     Newest first.
+     Newest first, each job as a summary (under 1 KB; the full result is on GET /jobs/{id}). A
+    page holds fewer than ``limit`` jobs when they would pass ``max_response_bytes`` (follow
+    next_cursor).
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -226,7 +232,9 @@ async def asyncio(
 ) -> JobsPublic | Problem | None:
     """List Jobs
 
-     Newest first.
+     Newest first, each job as a summary (under 1 KB; the full result is on GET /jobs/{id}). A
+    page holds fewer than ``limit`` jobs when they would pass ``max_response_bytes`` (follow
+    next_cursor).
 
     Args:
         limit (int | Unset):  Default: 50.

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -25,11 +25,17 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | SweepPublic | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | Problem | SweepPublic | None:
     if response.status_code == 200:
         response_200 = SweepPublic.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 404:
         response_404 = Problem.from_dict(response.json())
@@ -49,7 +55,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Problem | SweepPublic]:
+) -> Response[Any | Problem | SweepPublic]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -62,10 +68,11 @@ def sync_detailed(
     sweep_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Problem | SweepPublic]:
+) -> Response[Any | Problem | SweepPublic]:
     """Get Sweep
 
      Progress; once every trial is finished, the leaderboard (``oracle`` marks test-set selection).
+    Carries an ``ETag``; with ``If-None-Match`` an unchanged sweep is a 304.
 
     Args:
         sweep_id (str):
@@ -75,7 +82,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | SweepPublic]
+        Response[Any | Problem | SweepPublic]
     """
 
     kwargs = _get_kwargs(
@@ -93,10 +100,11 @@ def sync(
     sweep_id: str,
     *,
     client: AuthenticatedClient,
-) -> Problem | SweepPublic | None:
+) -> Any | Problem | SweepPublic | None:
     """Get Sweep
 
      Progress; once every trial is finished, the leaderboard (``oracle`` marks test-set selection).
+    Carries an ``ETag``; with ``If-None-Match`` an unchanged sweep is a 304.
 
     Args:
         sweep_id (str):
@@ -106,7 +114,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | SweepPublic
+        Any | Problem | SweepPublic
     """
 
     return sync_detailed(
@@ -119,10 +127,11 @@ async def asyncio_detailed(
     sweep_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Problem | SweepPublic]:
+) -> Response[Any | Problem | SweepPublic]:
     """Get Sweep
 
      Progress; once every trial is finished, the leaderboard (``oracle`` marks test-set selection).
+    Carries an ``ETag``; with ``If-None-Match`` an unchanged sweep is a 304.
 
     Args:
         sweep_id (str):
@@ -132,7 +141,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | SweepPublic]
+        Response[Any | Problem | SweepPublic]
     """
 
     kwargs = _get_kwargs(
@@ -148,10 +157,11 @@ async def asyncio(
     sweep_id: str,
     *,
     client: AuthenticatedClient,
-) -> Problem | SweepPublic | None:
+) -> Any | Problem | SweepPublic | None:
     """Get Sweep
 
      Progress; once every trial is finished, the leaderboard (``oracle`` marks test-set selection).
+    Carries an ``ETag``; with ``If-None-Match`` an unchanged sweep is a 304.
 
     Args:
         sweep_id (str):
@@ -161,7 +171,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | SweepPublic
+        Any | Problem | SweepPublic
     """
 
     return (
