@@ -58,7 +58,9 @@ class Settings(BaseSettings):
         description="Rows x columns a dataset may have (8 bytes a cell decoded), checked before decoding.",
     )
     max_active_jobs_per_tenant: int = Field(
-        default=100, ge=1, description="Queued plus running jobs one tenant may have; more is a 429."
+        default=100,
+        ge=1,
+        description="Queued plus running jobs (POST /jobs, reruns) one tenant may have; more is a 429.",
     )
     retry_after_s: int = Field(default=10, ge=1, description="Retry-After of a 429 (too many active jobs).")
 
@@ -101,7 +103,11 @@ class Settings(BaseSettings):
         description="How often each API process reads the jobs its event streams watch (one query for all).",
     )
     torch_threads: int | None = Field(default=None, ge=1, description="torch intra-op threads in a worker.")
-    max_sweep_jobs: int = Field(default=5000, ge=1, description="Most jobs one sweep may create.")
+    max_sweep_jobs: int = Field(
+        default=5000,
+        ge=1,
+        description="Most jobs one sweep may create, and most sweep trials one tenant may have queued or running.",
+    )
 
     host: str = "127.0.0.1"
     port: int = 8000

@@ -134,8 +134,9 @@ def get_job(session: Session, job_id: str, *, tenant_id: str | None) -> Job | No
     return job
 
 
-def active_jobs_of(session: Session, tenant_id: str) -> int:
-    """Queued plus running jobs of a tenant. The tenant row stays locked until the caller commits
+def active_jobs_of(session: Session, tenant_id: str, *, sweep_trials: bool = False) -> int:
+    """Queued plus running jobs of a tenant: its own jobs and reruns, or (``sweep_trials``) its
+    sweeps' trials, two budgets. The tenant row stays locked until the caller commits
     (on SQLite: the database's write lock), so concurrent POST /jobs of one tenant count one after
     another and a cap holds exactly."""
     if session.get_bind().dialect.name == "sqlite":
@@ -150,7 +151,11 @@ def active_jobs_of(session: Session, tenant_id: str) -> int:
         session.scalar(
             select(func.count())
             .select_from(Job)
-            .where(Job.tenant_id == tenant_id, Job.status.in_(JOB_ACTIVE))
+            .where(
+                Job.tenant_id == tenant_id,
+                Job.status.in_(JOB_ACTIVE),
+                Job.sweep_id.is_not(None) if sweep_trials else Job.sweep_id.is_(None),
+            )
         )
         or 0
     )

@@ -137,9 +137,21 @@ def queue_job(
     return job
 
 
-def check_quota(session: Session, settings: Settings, tenant_id: str) -> None:
-    """429 unless the tenant may add one more active job: the one cap for POST /jobs and reruns.
-    Exact on both databases (the tenant's row is locked until the caller commits)."""
+def check_quota(session: Session, settings: Settings, tenant_id: str, *, sweep_trials: int = 0) -> None:
+    """429 unless the tenant may add one more active job (POST /jobs, reruns:
+    ``max_active_jobs_per_tenant``) or, given ``sweep_trials``, that many sweep trials (its sweep
+    backlog, ``max_sweep_jobs``). A sweep's trials count in the backlog, not against the
+    interactive cap, so a large sweep never locks its tenant out of single jobs. Exact on both
+    databases (the tenant's row is locked until the caller commits)."""
+    if sweep_trials:
+        backlog = repo.active_jobs_of(session, tenant_id, sweep_trials=True)
+        if backlog + sweep_trials > settings.max_sweep_jobs:
+            raise TooManyRequests(
+                f"{backlog} sweep trials are queued or running and this sweep adds {sweep_trials}; one "
+                f"tenant may have {settings.max_sweep_jobs} (max_sweep_jobs): retry when some have finished",
+                retry_after_s=settings.retry_after_s,
+            )
+        return
     active = repo.active_jobs_of(session, tenant_id)
     if active >= settings.max_active_jobs_per_tenant:
         raise TooManyRequests(

@@ -137,6 +137,7 @@ def create_sweep(
         )
         for t in trials
     ]
+    jobs_service.check_quota(session, settings, tenant_id, sweep_trials=len(jobs))
     sweep_repo.add_sweep(session, sweep, jobs)
     jobs_service.commit_and_enqueue(session, queue, jobs)
     return sweep, len(jobs)

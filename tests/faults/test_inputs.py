@@ -256,3 +256,27 @@ def test_predict_refuses_inputs_beyond_the_dataset_bound(client: TestClient, set
     f.assert_problem(client.post(f"/jobs/{job_id}/predict", json={"X": [[1e308, 0.0, 0.0]]}), 422, "X")
     ok = client.post(f"/jobs/{job_id}/predict", json={"X": [[1.0, 0.0, 0.0]]})
     assert ok.status_code == 200 and len(ok.json()["predictions"]) == 1
+
+
+def test_a_sweeps_trials_count_in_its_tenants_backlog_not_the_interactive_cap(
+    settings: Settings, tmp_path: Path
+) -> None:
+    capped = settings.model_copy(update={"max_sweep_jobs": 4})
+    app = create_app(capped, queue=RecordingQueue(capped, None))
+    app.state.queue.engine = app.state.engine
+    headers = bearer(make_api_key(app.state.engine, f"sweeps-{uuid.uuid4().hex[:12]}"))
+    with TestClient(app, raise_server_exceptions=False, headers=headers) as client:
+        dataset = _dataset(client, 21)
+        body = {
+            "dataset_id": dataset,
+            "train_environments": ["a", "b"],
+            "algorithms": {"erm": {}},
+            "seeds": [0, 1, 2],
+        }
+        assert client.post("/sweeps", json=body).status_code == 202  # 3 trials of a backlog of 4
+        problem = f.assert_problem(client.post("/sweeps", json=body), 429)
+        assert "max_sweep_jobs" in problem["detail"]
+        for seed in range(CAP):  # single jobs still have their own cap
+            assert client.post("/jobs", json=f.job_body(dataset, seed=seed)).status_code == 202
+        f.assert_problem(client.post("/jobs", json=f.job_body(dataset, seed=99)), 429)
+    app.state.engine.dispose()

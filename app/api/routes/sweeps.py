@@ -24,7 +24,7 @@ router = APIRouter(prefix="/sweeps", tags=["sweeps"])
     operation_id="create_sweep",
     status_code=202,
     response_model=SweepPublic,
-    responses=responses(401, 422, 503),
+    responses=responses(401, 422, 429, 503),
 )
 def create_sweep(
     body: SweepCreate,
