@@ -27,6 +27,7 @@ from typing import ClassVar
 import numpy as np
 import torch
 
+from sal_core import deep_sal
 from sal_core import lambda_selection as ls
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
@@ -121,6 +122,9 @@ class SALParams(WDRLParams):
 EXACT_GRID: tuple[float, ...] = (1e-3, 1e-2, 1e-1, 1.0, ls.OFF)
 """SAL's relative λ candidates on the exact path (× the pooled OLS MSE), most robust first; the
 last one switches the adversary off (ERM)."""
+DEEP_GRID: tuple[float, ...] = (1.0, ls.OFF)
+"""SAL's λ candidates for MLPs: λ = 1 (at 0.1 the network outgrows what the adversary can pay for
+and most rows hit the radius cap) and the fallback to ERM."""
 GRADIENT_GRID: tuple[float, ...] = (0.1, ls.OFF)
 """SAL's λ candidates on gradient paths (unit-free): each SAL candidate is a full fit of 40 rounds
 (~9 s for logistic loss at n = 2000 on one core), so only the paper-setting λ = 0.1 and the fallback
@@ -180,7 +184,21 @@ class SAL(WDRL):
     def _fit_at(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
         if self.uses_ridge_path():
             return self._fit_ridge_rounds(problem, lam, reporter, y_scale)
+        if self.uses_deep_path():
+            p = self.sal_params
+            return deep_sal.fit_deep_sal(
+                problem, lambda_=lam, alpha=p.alpha, stability=p.stability, rounds=self.schedule().rounds,
+                w_update=self._w_step(), reporter=reporter, y_scale=y_scale,
+            )  # fmt: skip
         return self._fit_gradient_rounds(problem, lam, reporter, y_scale)
+
+    def uses_deep_path(self) -> bool:
+        """Non-linear models with gradient='auto': ascent in u = w ⊙ δ with a convergence check and
+        ∂R/∂w by implicit differentiation (:mod:`sal_core.deep_sal`); 'paper' keeps Section 4.2.1."""
+        return not self.model_spec.is_linear and self.sal_params.gradient == AUTO
+
+    def candidate_grid(self) -> tuple[float, ...]:
+        return DEEP_GRID if self.uses_deep_path() else super().candidate_grid()
 
     def _fit_ridge_rounds(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
         p = self.sal_params

@@ -81,6 +81,8 @@ class WDRLParams(Params):
 EXACT_GRID: tuple[float, ...] = (1e-2, 1e-1, 1.0, 10.0, ls.OFF)
 """WDRL's relative λ candidates on the exact path (× the pooled OLS MSE); the last one is ERM."""
 GRADIENT_GRID: tuple[float, ...] = (0.1, 1.0, ls.OFF)
+ERM_STEPS = 2000
+"""Adam steps of the adversary-off candidate on gradient paths (ERM's default)."""
 """WDRL's λ candidates elsewhere (unit-free); each is a full gradient fit, so the grid is short."""
 
 
@@ -163,8 +165,11 @@ class WDRL(Algorithm[WDRLParams]):
         return selection, solutions[chosen], held_out
 
     def _fit_off(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
-        """The adversary switched off (λ = OFF_LAMBDA): one θ fit at w ≡ 1, whatever the subclass learns."""
-        return WDRL._fit_at(self, problem, lam, reporter, y_scale)
+        """The adversary switched off (λ = OFF_LAMBDA): ERM, whatever the subclass learns. Exact on the
+        ridge path; elsewhere ERM's own 2000 Adam steps on the plain loss (no inner supremum to pay for)."""
+        if self.uses_ridge_path():
+            return WDRL._fit_at(self, problem, lam, reporter, y_scale)
+        return self._fit_gradient_fixed_w(problem, lam, reporter, y_scale, adversary=False)
 
     def _fit_at(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
         """Fit θ at one λ with w ≡ 1."""
@@ -188,7 +193,7 @@ class WDRL(Algorithm[WDRLParams]):
 
     # ------------------------------------------------------------------------------- gradient path
     def _fit_gradient_fixed_w(
-        self, problem: Problem, lam: float, reporter: Reporter, y_scale: float
+        self, problem: Problem, lam: float, reporter: Reporter, y_scale: float, *, adversary: bool = True
     ) -> Solution:
         p = self.params
         Z, y = problem.Z, problem.y / y_scale
@@ -197,9 +202,12 @@ class WDRL(Algorithm[WDRLParams]):
         w = torch.ones(problem.n_features, dtype=Z.dtype, device=Z.device)
         closed_form = self.closed_form()
         state = rg.AdversaryState()
-        for _ in range(p.theta_steps):
+        for _ in range(p.theta_steps if adversary else ERM_STEPS):
             optimizer.zero_grad(set_to_none=True)
-            self._theta_objective(problem, model, Z, y, w, lam, closed_form, state).backward()
+            if adversary:
+                self._theta_objective(problem, model, Z, y, w, lam, closed_form, state).backward()
+            else:
+                problem.loss(model(Z), y).mean().backward()
             optimizer.step()
         loss_scale = _loss_scale(problem, y_scale)
         losses = problem.env_means(problem.loss(model(Z), y)).detach().cpu().double().numpy() * loss_scale
