@@ -58,7 +58,8 @@ def project_onto_w_set(v: Array) -> Array:
 
 def normalise_to_w_set(w: Array) -> Array:
     """Rescale positive weights so the smallest is exactly 1 (keeps every ratio)."""
-    return w / w.min()
+    scaled: Array = w / w.min()
+    return scaled
 
 
 @dataclass

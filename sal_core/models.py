@@ -103,4 +103,5 @@ class _Squeeze(nn.Module):
         self.net = net
 
     def forward(self, z: torch.Tensor) -> torch.Tensor:
-        return self.net(z).squeeze(-1)
+        out: torch.Tensor = self.net(z).squeeze(-1)
+        return out

@@ -41,7 +41,7 @@ def gradient_fit(
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     for step in range(steps):
         optimizer.zero_grad(set_to_none=True)
-        objective().backward()
+        torch.autograd.backward(objective())  # Tensor.backward is unannotated; this is the same call
         optimizer.step()
         if should_stop is not None and should_stop(step):
             break

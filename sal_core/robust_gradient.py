@@ -99,7 +99,9 @@ def implicit_grad_w(
         out = Z @ theta[:p_] + theta[p_]
         return linear_inner_sup(problem.loss_name, out, y, kappa(theta[:p_], w_), lam).value.mean()
 
-    hess = torch.autograd.functional.hessian(lambda th: objective(th, w), theta0)
+    hess: torch.Tensor = torch.autograd.functional.hessian(  # type: ignore[no-untyped-call]  # unannotated in torch
+        lambda th: objective(th, w), theta0
+    )
     g = torch.cat([grad_r[names.index("weight")], grad_r[names.index("bias")].reshape(1)])
     v = torch.linalg.solve(hess + 1e-10 * torch.eye(p_ + 1, dtype=hess.dtype, device=hess.device), g)
     w_req = w.detach().clone().requires_grad_(True)

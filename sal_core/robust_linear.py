@@ -44,7 +44,8 @@ def mse(theta: Array, gram: Array, cross: Array, yy: float | Array) -> float | A
 
 def env_losses(theta: Array, m: Moments) -> Array:
     """L^e(θ) for every environment (E,)."""
-    return m.env_yy - 2.0 * m.env_cross @ theta + np.einsum("i,eij,j->e", theta, m.env_gram, theta)
+    losses: Array = m.env_yy - 2.0 * m.env_cross @ theta + np.einsum("i,eij,j->e", theta, m.env_gram, theta)
+    return losses
 
 
 @dataclass(frozen=True)
