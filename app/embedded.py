@@ -16,11 +16,11 @@ import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import uvicorn
 
 from app.db import migrate
-from app.main import create_app
 from app.queue import worker_command
 from app.settings import get_settings
 
@@ -94,6 +94,14 @@ def main(argv: list[str] | None = None) -> None:
 
     # Single-user mode ("auto") only on a loopback address; see Settings.single_user.
     settings = settings.model_copy(update={"host": args.host})
+    # One metrics directory for this API and its workers (app.metrics), emptied at each start;
+    # set before app.main (and so prometheus_client) is imported.
+    metrics_dir = Path(os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(settings.data_dir / "metrics")))
+    metrics_dir.mkdir(parents=True, exist_ok=True)
+    for stale in metrics_dir.glob("*.db"):
+        stale.unlink()
+    from app.main import create_app
+
     log.info("database %s, broker %s", settings.database_url, settings.broker_url)
     migrate.upgrade(settings.database_url)
     # The embedded worker takes CPU and GPU jobs alike (a CUDA job without a GPU fails clearly).

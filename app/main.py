@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from app.api import errors
 from app.api.bodies import JsonBodyGate
 from app.api.errors import Problem
+from app.api.observe import RequestMetrics
 from app.api.routes import datasets, events, jobs, meta, reports, reruns, sweeps
 from app.api.schemas import DatasetCreate, DatasetUpload, WeightsJSON
 from app.cache import LRUCache
@@ -46,6 +47,7 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.state.watcher = JobWatcher(app.state.sessionmaker, settings.events_poll_s)
     errors.install(app)
     app.add_middleware(JsonBodyGate, max_bytes=settings.max_json_body_bytes)
+    app.add_middleware(RequestMetrics)
     app.include_router(datasets.router)
     app.include_router(jobs.router)
     app.include_router(events.router)

@@ -23,6 +23,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from app import metrics
 from app.cache import LRUCache
 from app.datasets.tables import CorruptDatasetError, Table
 from app.db import leases
@@ -209,11 +210,26 @@ class Runner:
     def run(self, job_id: str) -> str:
         worker = f"{socket.gethostname()}:{os.getpid()}"
         self._busy = True
+        outcome = "skipped"
         try:
-            return self._run(job_id, worker)
+            outcome = self._run(job_id, worker)
+            return outcome
         finally:
             self._busy = False
             self._idle_since = time.monotonic()
+            if outcome != "skipped":
+                self._observe(job_id)
+
+    def _observe(self, job_id: str) -> None:
+        """Prometheus: the run's outcome, duration and queue wait (app.metrics)."""
+        try:
+            with self.sessions() as session:
+                job = repo.get_job(session, job_id, tenant_id=None)
+                if job is not None:
+                    metrics.observe_started(job)
+                    metrics.observe_finished(job, self.settings.lease_s)
+        except Exception:  # metrics never fail a job
+            log.warning("metrics for job %s not recorded", job_id, exc_info=True)
 
     def _run(self, job_id: str, worker: str) -> str:
         attempt = self.claim(job_id, worker)

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
+from app import metrics
 from app.api import etag, idempotency
 from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep, in_session
 from app.api.errors import (
@@ -86,6 +87,7 @@ def create_job(
             body,
             before_commit=record,
         )
+    metrics.JOBS_SUBMITTED.labels(job.algorithm, job.device).inc()
     response.headers["Location"] = f"/jobs/{job.id}"
     return stored[0]
 

@@ -1,13 +1,14 @@
-"""GET /algorithms (from sal_core's registry), /healthz and /readyz."""
+"""GET /algorithms (from sal_core's registry), /healthz, /readyz and /metrics."""
 
 from __future__ import annotations
 
 import logging
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request, Response
 from sqlalchemy import text
 
-from app.api.deps import QueueDep, SessionDep
+from app import metrics
+from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep
 from app.api.errors import ServiceUnavailable, responses
 from app.api.schemas import AlgorithmPublic, Health, ParamPublic, Readiness
 from sal_core import ALGORITHMS
@@ -67,3 +68,11 @@ def readyz(session: SessionDep, queue: QueueDep) -> Readiness:
         log.warning("readyz: broker unreachable: %s", exc)
         raise ServiceUnavailable("the broker is unreachable") from None
     return Readiness(database="ok", broker="ok")
+
+
+@router.get("/metrics", include_in_schema=False)
+def get_metrics(request: Request, principal: PrincipalDep, settings: SettingsDep) -> Response:
+    """Prometheus exposition text (app.metrics). In keys mode it needs a key, like every route;
+    its numbers cover every tenant and carry no tenant label."""
+    body = metrics.render(request.app.state.sessionmaker, settings.lease_s)
+    return Response(body, media_type=metrics.CONTENT_TYPE_LATEST)
