@@ -2,8 +2,8 @@
 
 Before this type, a fit's history came in three dict shapes (ERM: ``env_losses`` as a list; SAL:
 ``risk``, ``w`` and ``env_losses`` by name; ridge, lasso and IRM: ``objective``, IRM also
-per-environment ``penalties``). :meth:`Round.from_mapping` reads all of them, so algorithms can
-move to ``Round`` one at a time and job results stored before the change stay readable.
+per-environment ``penalties``). Every algorithm now records ``Round`` s; :meth:`Round.from_mapping`
+reads all the old shapes, so job results stored before the change stay readable.
 """
 
 from __future__ import annotations

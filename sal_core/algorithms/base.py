@@ -19,7 +19,7 @@ from torch import nn
 
 from sal_core.data import Environment, FloatArray, Standardizer, default_feature_names, validate_environments
 from sal_core.exceptions import InvalidParameterError
-from sal_core.history import Round, as_rounds
+from sal_core.history import Round
 from sal_core.losses import LossName, Task, pointwise_loss, resolve_loss
 from sal_core.models import ModelSpec
 from sal_core.params import Params
@@ -112,8 +112,7 @@ class Solution:
 
     model: nn.Module
     covariate_weights: torch.Tensor | None = None
-    # Rounds; old-shape dicts are still accepted while the algorithms move to Round.
-    history: Sequence[Round | Mapping[str, Any]] = field(default_factory=list)
+    history: Sequence[Round] = field(default_factory=list)  # one per outer round
     certificate: Certificate | None = None
     stopped: bool = False
     selection: dict[str, Any] | None = None  # how a hyper-parameter set to "auto" was chosen
@@ -227,7 +226,7 @@ class FitResult:
     coefficients_original: FloatArray | None  # (p,) in the covariates' own units
     intercept_original: float | None
     covariate_weights: FloatArray | None  # (p,) w ≥ 1 with min 1 (SAL), ones (WDRL), else None
-    history: Sequence[Round | Mapping[str, Any]]  # as the algorithm recorded it
+    history: Sequence[Round]  # as the algorithm recorded it
     certificate: Certificate | None
     device: str
     duration_s: float
@@ -325,7 +324,7 @@ class Algorithm(ABC, Generic[P]):
         standardizer = Standardizer.fit(np.concatenate([e.X for e in environments]))
         problem = self._problem(environments, standardizer)
         solution = self._fit(problem, Reporter(progress, self.total_steps()))
-        rounds = as_rounds(solution.history, [e.name for e in environments])
+        rounds = list(solution.history)
         return self._package(solution, standardizer, names, time.perf_counter() - started, rounds)
 
     def total_steps(self) -> int:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import torch
 
 from sal_core.algorithms.base import Algorithm, Problem, Reporter, Solution
+from sal_core.history import Round
 from sal_core.optim import least_squares, set_linear
 from sal_core.params import Params, param
 
@@ -160,7 +161,7 @@ class IRM(Algorithm[IRMParams]):
         rounds = self.total_steps()
         # Round k ends after step ends[k] - 1: the steps split as evenly as they can.
         ends = [0] if newton else [(k + 1) * p.steps // rounds for k in range(rounds)]
-        history: list[dict[str, object]] = []
+        history: list[Round] = []
         step, stopped = 0, False
         for round_index, end in enumerate(ends, start=1):
             while step < end:
@@ -179,13 +180,9 @@ class IRM(Algorithm[IRMParams]):
             risks, penalties = irm_penalties(problem, model(problem.Z), create_graph=False)
             risks, penalties = risks.detach(), penalties.detach()
             value = float((risks + p.penalty_weight * penalties).mean())
+            env_losses = {e.name: float(v) for e, v in zip(problem.envs, risks.tolist(), strict=True)}
             history.append(
-                {
-                    "round": round_index,
-                    "env_losses": risks.tolist(),
-                    "penalties": penalties.tolist(),
-                    "objective": value,
-                }
+                Round(round=round_index, risk=value, env_losses=env_losses, penalty=float(penalties.mean()))
             )
             metrics = {
                 "train_loss": float(risks.mean()),

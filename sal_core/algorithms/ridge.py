@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from sal_core.algorithms.base import Algorithm, Problem, Reporter, Solution
 from sal_core.algorithms.lasso import PAPER_LAMBDA_GRID, penalised_fit
+from sal_core.history import Round
 from sal_core.optim import least_squares, set_linear
 from sal_core.params import Params, param
 
@@ -68,7 +69,8 @@ class Ridge(Algorithm[RidgeParams]):
                 max_iter=self.params.max_iter,
             )
         losses = problem.env_losses(model).detach()
-        history = [{"round": 1, "env_losses": losses.tolist(), "objective": objective}]
+        env_losses = {e.name: float(v) for e, v in zip(problem.envs, losses.tolist(), strict=True)}
+        history = [Round(round=1, risk=objective, env_losses=env_losses)]
         reporter(1, {"train_loss": float(losses.mean()), "objective": objective})
         return Solution(model=model, history=history)
 
