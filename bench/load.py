@@ -53,6 +53,8 @@ from typing import Any
 import httpx
 import numpy as np
 
+from app.queue import worker_command
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCH_DB = "sal_service_bench"
 BENCH_REDIS_DB = 6
@@ -477,14 +479,8 @@ class Stack:
 
     def start(self, timeout: float = 120.0) -> None:
         for i in range(self.workers):
-            self._spawn(
-                [
-                    sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker", "--pool=prefork",
-                    "--concurrency=1", "-Q", "sal", "--without-gossip", "--without-mingle", "--without-heartbeat",
-                    "--loglevel=WARNING", f"--hostname=bench{i}-{os.getpid()}@%h",
-                ],
-                f"worker{i}.log",
-            )  # fmt: skip
+            command = worker_command(["sal"], loglevel="WARNING", hostname=f"bench{i}-{os.getpid()}@%h")
+            self._spawn(command, f"worker{i}.log")
         self._spawn(
             [
                 sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--host", "127.0.0.1",

@@ -23,6 +23,7 @@ from sqlalchemy import Engine, text
 
 from app.db import migrate
 from app.db.session import make_engine
+from app.queue import worker_command
 from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -103,12 +104,7 @@ def service_env(settings: Settings) -> dict[str, str]:
 
 
 def start_worker(settings: Settings, log_path: Path) -> Proc:
-    args = [
-        sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker",
-        "--pool=prefork", "--concurrency=1", "-Q", f"{settings.cpu_queue},{settings.gpu_queue}",
-        "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
-        f"--hostname=test-{os.getpid()}@%h",
-    ]  # fmt: skip
+    args = worker_command([settings.cpu_queue, settings.gpu_queue], hostname=f"test-{os.getpid()}@%h")
     proc = Proc(args, service_env(settings), log_path)
     proc.wait_for_log(" ready.", timeout=90)
     return proc

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 
 from app.queue import worker_command
 from app.settings import get_settings
 
 
-def main(argv: list[str] | None = None) -> None:
+def command(argv: Sequence[str] | None = None) -> list[str]:
+    """The command line ``python -m worker ARGV`` becomes (tests/deploy checks compose's with it)."""
     settings = get_settings()
     parser = argparse.ArgumentParser(prog="python -m worker", description=__doc__.splitlines()[0])
     parser.add_argument("-Q", "--queues", default=settings.cpu_queue, help="comma-separated queues")
@@ -21,10 +23,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--loglevel", default="INFO")
     parser.add_argument("--hostname", default=None, help="Celery node name, e.g. worker1@%%h")
     args = parser.parse_args(argv)
-    command = worker_command(
+    return worker_command(
         args.queues.split(","), args.concurrency, loglevel=args.loglevel, hostname=args.hostname
     )
-    os.execv(command[0], command)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = command(argv)
+    os.execv(args[0], args)
 
 
 if __name__ == "__main__":

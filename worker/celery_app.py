@@ -1,5 +1,5 @@
-"""The Celery application workers run: ``celery -A worker.celery_app worker -Q sal`` (CPU) or
-``-Q gpu`` (CUDA jobs)."""
+"""The Celery application workers run; start one with ``python -m worker -Q sal`` (CPU) or
+``-Q gpu`` (CUDA jobs), which execs ``app.queue.worker_command``."""
 
 from __future__ import annotations
 

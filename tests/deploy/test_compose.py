@@ -3,8 +3,9 @@
 Each service that runs this repository's image is checked against what the code defines today:
 its command's module or app imports (in a subprocess with that service's environment), its
 ``SAL_*`` variables are fields of ``app.settings.Settings`` and validate together, its healthcheck
-URLs are GET routes of the app uvicorn serves, and the workers' ``-Q`` queues are the cpu and gpu
-queues the API routes jobs to.
+URLs are GET routes of the app uvicorn serves, and the workers run the one worker command
+(``python -m worker``, which becomes ``app.queue.worker_command``) on the cpu and gpu queues the API
+routes jobs to.
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ OURS = service_image_services(SPEC)
 PROBE = r"""
 import importlib, json, sys
 kind, target, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
-if kind == "uvicorn":
+if kind == "worker":  # the command line `python -m worker ARGS` execs, in this environment
+    from worker.__main__ import command
+    print(json.dumps({"command": command(paths)}))
+elif kind == "uvicorn":
     from starlette.routing import Match
     module, attr = target.split(":")
     app = getattr(importlib.import_module(module), attr)
@@ -102,10 +106,19 @@ def _uvicorn_service() -> tuple[str, dict[str, Any]]:
     return apis[0]
 
 
-def _celery_workers() -> dict[str, dict[str, Any]]:
-    return {
-        n: s for n, s in OURS.items() if Path(_command(s)[0]).name == "celery" and "worker" in _command(s)[1:]
-    }
+def _is_worker(svc: dict[str, Any]) -> bool:
+    args = _command(svc)
+    return Path(args[0]).name in ("python", "python3") and args[1:3] == ["-m", "worker"]
+
+
+def _workers() -> dict[str, dict[str, Any]]:
+    return {n: s for n, s in OURS.items() if _is_worker(s)}
+
+
+def _worker_command(svc: dict[str, Any], cwd: Path) -> list[str]:
+    """The Celery command line the service's ``python -m worker ARGS`` execs, with its environment."""
+    resolved: list[str] = _probe("worker", "worker", svc, cwd, *_command(svc)[3:])["command"]
+    return resolved
 
 
 def _healthcheck_urls() -> dict[str, list[str]]:
@@ -140,9 +153,9 @@ def test_each_service_runs_a_known_entry_point(tmp_path: Path, api_serves_get: d
             )
         elif program == "uvicorn":
             pass  # loaded, with the service's environment, by api_serves_get
-        elif program == "celery":
-            app = option(args, "-A", "--app")
-            assert app, f"{name}: celery without -A"
+        elif _is_worker(svc):
+            app = option(_worker_command(svc, tmp_path), "-A", "--app")
+            assert app, f"{name}: the worker command names no Celery app"
             if app in loaded:
                 continue
             loaded.add(app)
@@ -150,6 +163,8 @@ def test_each_service_runs_a_known_entry_point(tmp_path: Path, api_serves_get: d
             assert any(not t.startswith("celery.") for t in probe["tasks"]), (
                 f"{name}: the Celery app {app} registers no task of ours: {probe['tasks']}"
             )
+        elif program == "celery":
+            pytest.fail(f"{name}: {args}; start workers with python -m worker, the one worker command")
         else:
             pytest.fail(f"{name}: no check for command {args}; teach test_compose.py about it")
 
@@ -219,14 +234,16 @@ def _is_gpu(svc: dict[str, Any]) -> bool:
     return any("gpu" in d.get("capabilities", []) for d in devices)
 
 
-def test_workers_listen_on_the_queues_the_api_routes_to(settings_of: Any) -> None:
-    workers = _celery_workers()
+def test_workers_listen_on_the_queues_the_api_routes_to(settings_of: Any, tmp_path: Path) -> None:
+    workers = _workers()
     assert any(_is_gpu(s) for s in workers.values()), "no worker reserves a GPU"
     assert any(not _is_gpu(s) for s in workers.values()), "no CPU worker"
     for name, svc in workers.items():
         settings = settings_of(svc)
         expected = {settings.gpu_queue} if _is_gpu(svc) else {settings.cpu_queue}
-        assert _queues(_command(svc)) == expected, f"{name} must listen on {expected} (app.settings)"
+        assert _queues(_worker_command(svc, tmp_path)) == expected, (
+            f"{name} must listen on {expected} (app.settings)"
+        )
     # and the API routes with the same names: its environment agrees with the workers'
     api = settings_of(_uvicorn_service()[1])
     for svc in workers.values():

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, make_url, text
 
+from app.queue import worker_command
 from tests.deploy.buildfiles import (
     ROOT,
     alembic_paths,
@@ -114,6 +115,11 @@ def _entry_point_commands() -> list[list[str]]:
             commands.append(["celery", "-A", app, subcommand, "--help"])
         elif program in ("python", "python3") and args[1] == "-m":
             commands.append(["python", "-m", args[2], "--help"])
+            if args[2] == "worker":  # it execs app.queue.worker_command: that Celery app must load too
+                app = option(worker_command(["sal"]), "-A", "--app")
+                assert app, "app.queue.worker_command names no Celery app"
+                imports.append(f"import {app}")
+                commands.append(["celery", "-A", app, "inspect", "--help"])
         else:
             commands.append([program, "--help"])
     if imports:
