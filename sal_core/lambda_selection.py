@@ -76,6 +76,7 @@ class Selection:
     candidates: tuple[Candidate, ...]
     chosen: int
     refit_score: float | None = None  # the refit on all rows, scored on the same held-out rows
+    erm_margin: float = 0.0  # ERM kept unless the pick beats it by more than this fraction
 
     @property
     def lambda_(self) -> float:
@@ -100,7 +101,8 @@ class Selection:
         return {
             "parameter": "lambda_",
             "criterion": self.criterion,
-            "rule": "smallest lambda_ whose score <= (1 + tolerance) * best score",
+            "rule": "smallest lambda_ whose score <= (1 + tolerance) * best score"
+            + (f"; ERM unless that beats it by more than {self.erm_margin:g}" if self.erm_margin else ""),
             "tolerance": self.tolerance,
             "holdout_fraction": self.holdout_fraction,
             "base": self.base,
@@ -120,6 +122,14 @@ def pick_most_robust(scores: Sequence[float], tolerance: float) -> int:
         raise ValueError("no candidate has a finite score")
     bound = (1.0 + tolerance) * min(finite)
     return next(i for i, s in enumerate(scores) if s <= bound)
+
+
+def prefer_erm(candidates: Sequence[Candidate], chosen: int, margin: float) -> int:
+    """The last candidate (the adversary off: ERM) unless ``chosen`` beats it by more than ``margin``."""
+    if margin <= 0 or chosen == len(candidates) - 1:
+        return chosen
+    erm = candidates[-1].score
+    return chosen if candidates[chosen].score < (1.0 - margin) * erm else len(candidates) - 1
 
 
 def split_problem(problem: Problem, fraction: float, seed: int) -> tuple[Problem, list[EnvTensors]]:

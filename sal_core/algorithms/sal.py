@@ -135,11 +135,12 @@ class SAL(WDRL):
     """Stable Adversarial Learning: WDRL whose transport cost learns a weight per covariate."""
 
     name = "sal"
-    params_type = SALParams  # type: ignore[assignment]  # SALParams extends WDRLParams
+    params_type = SALParams
     min_environments = 2
     summary = "Stable Adversarial Learning: Wasserstein DRO with a learned per-covariate transport cost."
     exact_grid: ClassVar[tuple[float, ...]] = EXACT_GRID
     gradient_grid: ClassVar[tuple[float, ...]] = GRADIENT_GRID
+    erm_margin: ClassVar[float] = 0.0  # SAL's rule is robustness-first (selection_tolerance) instead
 
     @property
     def sal_params(self) -> SALParams:
@@ -244,7 +245,7 @@ class SAL(WDRL):
                     params_now = {k: v.detach().clone() for k, v in model.named_parameters()}
                     trace.append((params_now, Z + delta, d_delta_dw))
                     objective = (problem.loss(model(Z + delta), y) - lam * ((w * delta) ** 2).sum(1)).mean()
-                objective.backward()
+                torch.autograd.backward(objective)
                 optimizer.step()
             losses = problem.env_means(problem.loss(model(Z), y)).detach()
             risk, d_losses = rl.stability_risk(losses.cpu().double().numpy(), p.alpha, p.stability)

@@ -10,7 +10,14 @@ import pytest
 from sal_core import get_algorithm
 from sal_core.algorithms.base import EnvTensors, Problem
 from sal_core.data import Environment, Standardizer, split_environments
-from sal_core.lambda_selection import OFF_LAMBDA, Candidate, Selection, pick_most_robust, split_problem
+from sal_core.lambda_selection import (
+    OFF_LAMBDA,
+    Candidate,
+    Selection,
+    pick_most_robust,
+    prefer_erm,
+    split_problem,
+)
 from sal_core.metrics import evaluate
 from sal_core.synthetic import anti_causal, selection_bias
 
@@ -154,3 +161,11 @@ def test_anti_causal_scenario_2_seed_9_does_not_end_shrunk() -> None:
     erm = get_algorithm("erm")(seed=9).fit(train)
     assert sal.selection is not None and not sal.selection["final_model"].startswith("refit")
     assert evaluate(sal.model, s.test)[1].mean_error < evaluate(erm.model, s.test)[1].mean_error
+
+
+def test_wdrl_keeps_erm_unless_a_ball_wins_by_the_margin() -> None:
+    cands = [Candidate(0.1, 0.1, s, {}) for s in (0.50, 0.485)] + [Candidate(None, OFF_LAMBDA, 0.49, {})]
+    assert prefer_erm(cands, 1, 0.05) == 2  # 1% better: not worth a ball
+    assert prefer_erm(cands, 1, 0.0) == 1
+    better = [*cands[:1], Candidate(0.1, 0.1, 0.40, {}), cands[2]]
+    assert prefer_erm(better, 1, 0.05) == 1
