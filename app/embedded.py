@@ -20,6 +20,7 @@ from pathlib import Path
 
 import uvicorn
 
+from app import logs
 from app.db import migrate
 from app.queue import worker_command
 from app.settings import get_settings
@@ -90,7 +91,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=settings.port)
     parser.add_argument("--workers", type=int, default=settings.worker_concurrency, help="worker processes")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(logging.INFO)  # JSON lines (app.logs); the worker it starts logs the same way
 
     # Single-user mode ("auto") only on a loopback address; see Settings.single_user.
     settings = settings.model_copy(update={"host": args.host})
@@ -111,7 +112,8 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     supervisor.start()
     try:
-        uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
+        # log_config=None: uvicorn's loggers keep the JSON handler set above.
+        uvicorn.run(create_app(settings), host=args.host, port=args.port, log_config=None, access_log=False)
     finally:
         supervisor.stop()
 

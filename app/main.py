@@ -7,12 +7,13 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from app import logs
 from app.api import errors
 from app.api.bodies import JsonBodyGate
 from app.api.errors import Problem
 from app.api.observe import RequestMetrics
 from app.api.routes import datasets, events, jobs, meta, reports, reruns, sweeps
-from app.api.schemas import DatasetCreate, DatasetUpload, WeightsJSON
+from app.api.schemas import DatasetCreate, DatasetUpload, JobEventData, WeightsJSON
 from app.cache import LRUCache
 from app.db.session import make_engine, make_sessionmaker
 from app.jobs.watch import JobWatcher
@@ -64,8 +65,8 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
             schema = get_openapi(title=app.title, version=app.version, summary=app.summary, routes=app.routes)
             components = schema.setdefault("components", {}).setdefault("schemas", {})
             # The upload body is parsed by hand (two content types) and problems are documented by
-            # reference, so their schemas are added here.
-            for model in (DatasetUpload, DatasetCreate, Problem, WeightsJSON):
+            # reference, and an event stream's data by name, so their schemas are added here.
+            for model in (DatasetUpload, DatasetCreate, Problem, WeightsJSON, JobEventData):
                 extra = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(extra.pop("$defs", {}))
                 components[model.__name__] = extra
@@ -114,5 +115,6 @@ def __getattr__(name: str) -> Any:
         settings = get_settings()
         if settings.auth == "auto":
             settings = settings.model_copy(update={"auth": "keys"})
+        logs.configure(logging.INFO)  # after uvicorn's own logging setup, so JSON replaces it
         return create_app(settings)
     raise AttributeError(name)

@@ -103,6 +103,7 @@ def fit_deep_sal(
     fit.theta_steps(opts.warmup_steps)
     for round_ in range(1, (rounds if learns else 1) + 1):
         risk, losses, grad_r = fit.risk(alpha if learns else 0.0, stability)
+        w_now = [float(v) for v in fit.w.cpu()]
         history.append(
             Round(
                 round=round_,
@@ -110,10 +111,10 @@ def fit_deep_sal(
                 env_losses={
                     e.name: float(v) * fit.loss_scale for e, v in zip(problem.envs, losses, strict=True)
                 },
-                w=[float(v) for v in fit.w.cpu()],
+                w=w_now,
             )
         )
-        if reporter(round_, {"risk": risk * fit.loss_scale}):
+        if reporter(round_, {"risk": risk * fit.loss_scale, "w": w_now}):
             stopped = True
             break
         if w_update is None:

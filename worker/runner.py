@@ -23,10 +23,10 @@ from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from app import metrics
+from app import logs, metrics
 from app.cache import LRUCache
 from app.datasets.tables import CorruptDatasetError, Table
-from app.db import leases
+from app.db import leases, tenancy
 from app.db import repository as repo
 from app.db.models import JobStatus, utcnow
 from app.db.session import make_engine, make_sessionmaker
@@ -43,7 +43,7 @@ from app.jobs.result import (
 from app.jobs.spec import build_algorithm
 from app.settings import Settings, get_settings
 from sal_core import Environment, FitResult, SalError
-from sal_core.algorithms.base import resolve_device
+from sal_core.algorithms.base import RoundMetrics, resolve_device
 from sal_core.data import split_environments
 from sal_core.metrics import evaluate
 from worker.leases import Heartbeat, holder_gone, recover
@@ -58,25 +58,48 @@ class NonFiniteResult(ValueError):
 # Errors whose message is about the job's own input, shown to its tenant as they are; any other
 # error is reported as "internal" without its text.
 SHOWN_TO_TENANTS: tuple[type[Exception], ...] = (LookupError, ValueError, TypeError, CorruptDatasetError)
+# A progress write carries w only up to this many features: the row holds one round, kept small.
+PROGRESS_W_FEATURES = 50
+
+
+def round_metrics(metrics: RoundMetrics, feature_names: Sequence[str]) -> dict[str, Any] | None:
+    """What a progress write stores of a round's ``metrics``: ``{"risk": r}`` and, for at most
+    ``PROGRESS_W_FEATURES`` features, ``{"w": {feature: w_i}}``; None when there is neither. A
+    non-finite risk is stored as null (JSON has no NaN)."""
+    stored: dict[str, Any] = {}
+    risk = metrics.get("risk")
+    if isinstance(risk, int | float):
+        stored["risk"] = float(risk) if np.isfinite(risk) else None
+    w = metrics.get("w")
+    if isinstance(w, Sequence) and len(w) == len(feature_names) <= PROGRESS_W_FEATURES:
+        stored["w"] = {n: float(v) if np.isfinite(v) else None for n, v in zip(feature_names, w, strict=True)}
+    return stored or None
 
 
 class ProgressWriter:
     """sal_core's progress callback: writes (step, total) into the row, at most every
-    ``min_interval`` seconds (and always the last step); asks the fit to stop once the job is no
+    ``min_interval`` seconds (and always the last step), with the round's metrics
+    (``round_metrics``); asks the fit to stop once the job is no
     longer ``running`` (cancelled, or taken over) or a cancel was requested. A write that fails
     because the database is briefly away is skipped: the fit goes on."""
 
     def __init__(
-        self, sessions: sessionmaker[Session], job_id: str, min_interval: float, attempt: int | None = None
+        self,
+        sessions: sessionmaker[Session],
+        job_id: str,
+        min_interval: float,
+        attempt: int | None = None,
+        feature_names: Sequence[str] = (),
     ) -> None:
         self._sessions = sessions
         self._job_id = job_id
+        self._feature_names = feature_names
         self._min_interval = min_interval
         self._attempt = attempt
         self._last = 0.0
         self.stopped = False
 
-    def __call__(self, step: int, total: int, metrics: Mapping[str, float]) -> bool:
+    def __call__(self, step: int, total: int, metrics: RoundMetrics) -> bool:
         now = time.monotonic()
         if step < total and now - self._last < self._min_interval:
             return False
@@ -84,7 +107,12 @@ class ProgressWriter:
         try:
             with self._sessions() as session:
                 still_running = repo.report_progress(
-                    session, self._job_id, step, total, attempt=self._attempt
+                    session,
+                    self._job_id,
+                    step,
+                    total,
+                    attempt=self._attempt,
+                    metrics=round_metrics(metrics, self._feature_names),
                 )
                 session.commit()
         except (OperationalError, InterfaceError) as exc:
@@ -211,14 +239,18 @@ class Runner:
         worker = f"{socket.gethostname()}:{os.getpid()}"
         self._busy = True
         outcome = "skipped"
-        try:
-            outcome = self._run(job_id, worker)
-            return outcome
-        finally:
-            self._busy = False
-            self._idle_since = time.monotonic()
-            if outcome != "skipped":
-                self._observe(job_id)
+        start = time.perf_counter()
+        with logs.bind(job_id=job_id):
+            try:
+                outcome = self._run(job_id, worker)
+                return outcome
+            finally:
+                self._busy = False
+                self._idle_since = time.monotonic()
+                if outcome != "skipped":
+                    self._observe(job_id)
+                    ms = round((time.perf_counter() - start) * 1000, 1)
+                    log.info("job %s", outcome, extra={"outcome": outcome, "duration_ms": ms})
 
     def _observe(self, job_id: str) -> None:
         """Prometheus: the run's outcome, duration and queue wait (app.metrics)."""
@@ -236,6 +268,7 @@ class Runner:
         if attempt is None:
             log.info("job %s is not queued (duplicate delivery or unknown id); skipping", job_id)
             return "skipped"
+        logs.add(attempt=attempt)
         try:
             with Heartbeat(self.sessions, job_id, attempt, self.settings):
                 return self._run_claimed(job_id, attempt)
@@ -295,7 +328,13 @@ class Runner:
             job = repo.get_job(session, job_id, tenant_id=None)
             assert job is not None
             table = self._table(session, job.dataset_id)
+            tenant = tenancy.tenant_name(session, job.tenant_id)
             session.commit()
+        # The request id of the submit ties these lines to the API's (app.logs).
+        logs.add(tenant=tenant, algorithm=job.algorithm, request_id=job.request_id)
+        log.info(
+            "job started", extra={"queue": job.queue, "worker": (job.attempts or [{}])[-1].get("worker")}
+        )
         device = _resolve(job.device)  # the one decision: recorded, then fitted on
         self._record_runtime(job_id, device)
         algorithm = build_algorithm(
@@ -308,7 +347,9 @@ class Runner:
             train, valid = split_environments(train, job.validation["fraction"], job.seed)
         elif job.validation is not None:
             valid = [table.environment(n) for n in job.validation["environments"]]
-        progress = ProgressWriter(self.sessions, job_id, self.settings.progress_min_interval_s, attempt)
+        progress = ProgressWriter(
+            self.sessions, job_id, self.settings.progress_min_interval_s, attempt, table.feature_names
+        )
         fit = algorithm.fit(train, feature_names=table.feature_names, progress=progress)
         # A fit stopped for a requested cancel keeps its partial result (finish_job ends the job
         # `cancelled`); one stopped because the job was taken over stores nothing.

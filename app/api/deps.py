@@ -11,6 +11,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPBearer
 from sqlalchemy.orm import Session
 
+from app import logs
 from app.api.errors import Unauthorized
 from app.auth import Principal, key_sha256
 from app.db import tenancy
@@ -49,6 +50,7 @@ async def get_principal(request: Request, _: object = Security(_bearer)) -> Prin
     header = request.headers.get("authorization")
     if header is None:
         if request.app.state.settings.single_user:
+            logs.add(tenant=DEFAULT_TENANT_NAME)
             return Principal(DEFAULT_TENANT_ID, DEFAULT_TENANT_NAME, None)
         raise Unauthorized("an API key is required: send 'Authorization: Bearer <key>'")
     scheme, _sep, key = header.partition(" ")
@@ -57,6 +59,7 @@ async def get_principal(request: Request, _: object = Security(_bearer)) -> Prin
     found = await run_in_threadpool(_lookup_key, request, key_sha256(key.strip()))
     if found is None:
         raise Unauthorized("the API key is unknown or revoked", invalid=True)
+    logs.add(tenant=found.tenant)
     return found
 
 

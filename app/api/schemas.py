@@ -206,6 +206,29 @@ class JobSummary(BaseModel):
     duration_s: float | None = Field(description="The fit's duration, once there is a result.")
 
 
+class RoundMetrics(BaseModel):
+    """The latest outer round of a running fit, as the worker last wrote it."""
+
+    risk: float | None = Field(
+        default=None, description="The round's training objective (the algorithm's risk)."
+    )
+    w: dict[str, float] | None = Field(
+        default=None,
+        description="SAL's covariate weights by feature, when the dataset has at most 50 features.",
+    )
+
+
+class JobEventData(BaseModel):
+    """The ``data`` of a ``status`` or ``progress`` event of GET /jobs/{id}/events (``final``
+    carries a JobSummary)."""
+
+    status: Status
+    progress: Progress
+    metrics: RoundMetrics | None = Field(description="The latest round's metrics, while the fit runs.")
+    attempt: int
+    cancel_requested: bool
+
+
 class JobsPublic(BaseModel):
     items: list[JobSummary]
     next_cursor: str | None

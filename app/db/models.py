@@ -168,6 +168,11 @@ class Job(Base):
     # touch a job another worker took over. ``attempts``: [{"number", "started_at", "worker"}].
     attempt: Mapped[int] = mapped_column(Integer, default=0)
     attempts: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
+    # The latest round's metrics, written with the progress (migration 0005): {"risk": r} and,
+    # for at most PROGRESS_W_FEATURES features, {"w": {feature: w_i}}; never a history.
+    progress_metrics: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # The X-Request-ID of the request that submitted the job (migration 0005), for the worker's logs.
+    request_id: Mapped[str | None] = mapped_column(String(128), nullable=True)
     lease_expires_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     enqueued_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     cancel_requested_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)

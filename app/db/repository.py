@@ -210,9 +210,11 @@ def get_summaries(session: Session, job_ids: Sequence[str]) -> dict[str, tuple[d
     return {job_id: (summary, duration) for job_id, summary, duration in rows}
 
 
-def job_states(session: Session, job_ids: Sequence[str]) -> dict[str, tuple[str, int, int | None, int, bool]]:
-    """{job id: (status, progress_step, progress_total, attempt, cancel requested)}: what a watcher
-    of the jobs sees change, in one query for every watched job."""
+def job_states(
+    session: Session, job_ids: Sequence[str]
+) -> dict[str, tuple[str, int, int | None, int, bool, dict[str, Any] | None]]:
+    """{job id: (status, progress_step, progress_total, attempt, cancel requested, the latest
+    round's metrics)}: what a watcher of the jobs sees change, in one query for every watched job."""
     if not job_ids:
         return {}
     rows = session.execute(
@@ -223,9 +225,10 @@ def job_states(session: Session, job_ids: Sequence[str]) -> dict[str, tuple[str,
             Job.progress_total,
             Job.attempt,
             Job.cancel_requested_at.is_not(None),
+            Job.progress_metrics,
         ).where(Job.id.in_(job_ids))
     )
-    return {r[0]: (r[1], r[2], r[3], r[4], bool(r[5])) for r in rows}
+    return {r[0]: (r[1], r[2], r[3], r[4], bool(r[5]), r[6]) for r in rows}
 
 
 def get_weights(session: Session, job_id: str) -> tuple[bytes, str] | None:
@@ -260,6 +263,7 @@ def claim_job(session: Session, job_id: str, *, worker: str = "", lease_s: float
             status=JobStatus.RUNNING,
             started_at=now,
             progress_step=0,
+            progress_metrics=None,
             attempt=Job.attempt + 1,
             lease_expires_at=now + dt.timedelta(seconds=lease_s),
         )
@@ -275,14 +279,21 @@ def claim_job(session: Session, job_id: str, *, worker: str = "", lease_s: float
 
 
 def report_progress(
-    session: Session, job_id: str, step: int, total: int, *, attempt: int | None = None
+    session: Session,
+    job_id: str,
+    step: int,
+    total: int,
+    *,
+    attempt: int | None = None,
+    metrics: dict[str, Any] | None = None,
 ) -> bool:
-    """Record progress; False when the fit should stop: the job is no longer running (cancelled
-    while queued, or taken over after a lost lease) or a cancel was requested."""
+    """Record progress and the latest round's ``metrics`` (replacing the previous round's);
+    False when the fit should stop: the job is no longer running (cancelled while queued, or
+    taken over after a lost lease) or a cancel was requested."""
     result = session.execute(
         update(Job)
         .where(*_mine(job_id, attempt), Job.cancel_requested_at.is_(None))
-        .values(progress_step=step, progress_total=total)
+        .values(progress_step=step, progress_total=total, progress_metrics=metrics)
     )
     return _rowcount(result) == 1
 

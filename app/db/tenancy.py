@@ -25,6 +25,10 @@ def get_or_create_tenant(session: Session, name: str) -> Tenant:
     return tenant
 
 
+def tenant_name(session: Session, tenant_id: str) -> str | None:
+    return session.scalar(select(Tenant.name).where(Tenant.id == tenant_id))
+
+
 def add_api_key(session: Session, tenant_id: str, key_sha256: str, prefix: str) -> ApiKey:
     key = ApiKey(id=str(uuid.uuid4()), tenant_id=tenant_id, key_sha256=key_sha256, prefix=prefix)
     session.add(key)

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from app import logs
 from app.api.schemas import JobCreate
 from app.db import outbox as outbox_rows
 from app.db import repository as repo
@@ -72,6 +73,7 @@ def new_job(
         dataset_sha256=dataset.sha256,
         sweep_id=sweep_id,
         rerun_of=rerun_of,
+        request_id=logs.current("request_id"),  # the worker's log lines carry it too
     )
 
 
@@ -83,6 +85,12 @@ def commit_and_enqueue(session: Session, queue: JobQueue, jobs: Sequence[Job]) -
     for job in jobs:
         outbox_rows.add(session, job.id, job.queue, priority_of(job.sweep_id), now)
     session.commit()
+    for job in jobs:  # the line the worker's "job started" and "job <outcome>" lines follow
+        log.log(
+            logging.INFO if len(jobs) == 1 else logging.DEBUG,
+            "job queued",
+            extra={"job_id": job.id, "algorithm": job.algorithm, "queue": job.queue},
+        )
     try:
         outbox.relay(sessionmaker(bind=session.get_bind()), queue, job_ids=[j.id for j in jobs])
     except Exception:  # committed and owed: the relay in every worker delivers it

@@ -14,6 +14,7 @@ import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
@@ -33,6 +34,7 @@ class JobState:
     total: int | None
     attempt: int
     cancel_requested: bool
+    metrics: dict[str, Any] | None = None  # the latest round's (risk, w), see Job.progress_metrics
 
     @property
     def terminal(self) -> bool:

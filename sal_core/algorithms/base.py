@@ -26,7 +26,9 @@ from sal_core.params import Params
 
 P = TypeVar("P", bound=Params)
 
-ProgressCallback = Callable[[int, int, Mapping[str, float]], bool | None]
+RoundMetrics = Mapping[str, float | Sequence[float]]
+"""One outer round's numbers: ``{"risk": r}``, and for SAL ``"w"``, the covariate weights (p,)."""
+ProgressCallback = Callable[[int, int, RoundMetrics], bool | None]
 """Called as ``progress(step, total, metrics)`` after each outer round; returning True stops the fit."""
 
 
@@ -126,7 +128,7 @@ class Reporter:
         self.total = total
         self.stop_requested = False
 
-    def __call__(self, step: int, metrics: Mapping[str, float] | None = None) -> bool:
+    def __call__(self, step: int, metrics: RoundMetrics | None = None) -> bool:
         if self._callback is not None and self._callback(step, self.total, dict(metrics or {})):
             self.stop_requested = True
         return self.stop_requested

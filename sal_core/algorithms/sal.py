@@ -212,7 +212,7 @@ class SAL(WDRL):
             step = rl.solve_theta(moments, w, lam)
             risk, grad_theta, losses = rl.risk_and_grad_theta(step.theta, moments, p.alpha, p.stability)
             history.append(_round(round_, risk * y_scale**2, w, losses * y_scale**2, problem))
-            if reporter(round_, {"risk": risk * y_scale**2}):
+            if reporter(round_, {"risk": risk * y_scale**2, "w": w.tolist()}):
                 stopped = True
                 break
             w = step_w(w, rl.risk_grad_w(step.theta, w, moments, lam, grad_theta))
@@ -253,7 +253,7 @@ class SAL(WDRL):
             history.append(
                 _round(round_, risk * loss_scale, w_now, losses.cpu().double().numpy() * loss_scale, problem)
             )
-            if reporter(round_, {"risk": risk * loss_scale}):
+            if reporter(round_, {"risk": risk * loss_scale, "w": w_now.tolist()}):
                 stopped = True
                 break
             grad_r = rg.risk_grad_params(problem, model, y, d_losses, names)

@@ -18,7 +18,6 @@ so a numeric ``lambda_`` is unit-free; results are reported in the target's own 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -28,7 +27,15 @@ import torch
 from sal_core import lambda_selection as ls
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
-from sal_core.algorithms.base import Algorithm, Certificate, EnvTensors, Problem, Reporter, Solution
+from sal_core.algorithms.base import (
+    Algorithm,
+    Certificate,
+    EnvTensors,
+    Problem,
+    Reporter,
+    RoundMetrics,
+    Solution,
+)
 from sal_core.exceptions import InvalidParameterError
 from sal_core.history import Round
 from sal_core.optim import set_linear
@@ -262,7 +269,7 @@ class _Offset(Reporter):
         self._parent = parent
         self._offset = offset
 
-    def __call__(self, step: int, metrics: Mapping[str, float] | None = None) -> bool:
+    def __call__(self, step: int, metrics: RoundMetrics | None = None) -> bool:
         self.stop_requested = self._parent(self._offset + step, metrics)
         return self.stop_requested
 

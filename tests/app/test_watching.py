@@ -31,7 +31,9 @@ def finished_sal(client: httpx.Client, pg_worker: object) -> dict[str, Any]:
     return done
 
 
-def test_list_items_are_summaries_under_one_kilobyte(client: httpx.Client, finished_sal: dict[str, Any]) -> None:
+def test_list_items_are_summaries_under_one_kilobyte(
+    client: httpx.Client, finished_sal: dict[str, Any]
+) -> None:
     assert len(json.dumps(finished_sal).encode()) > 4 * 1024  # the item endpoint keeps the full result
     page = client.get("/jobs", params={"limit": 500}).json()
     item = next(j for j in page["items"] if j["id"] == finished_sal["id"])
@@ -71,7 +73,9 @@ def test_a_queued_job_has_an_empty_history(stub_client: httpx.Client) -> None:
     assert page == {"items": [], "total": 0, "next_from": None}
 
 
-def test_an_unchanged_job_dataset_and_sweep_are_304(client: httpx.Client, finished_sal: dict[str, Any]) -> None:
+def test_an_unchanged_job_dataset_and_sweep_are_304(
+    client: httpx.Client, finished_sal: dict[str, Any]
+) -> None:
     sweep = client.post(
         "/sweeps",
         json={
@@ -144,6 +148,11 @@ def test_an_event_stream_shows_progress_and_the_final_event(fast_events_client: 
     assert kinds[0] == "status" and kinds[-1] == "final" and kinds.count("final") == 1
     steps = [e["data"]["progress"]["step"] for e in events if e["event"] in ("status", "progress")]
     assert kinds.count("progress") >= 1 and steps == sorted(steps) and len(set(steps)) >= 2, events
+    # Progress events carry the latest round's risk and, from SAL's rounds that learn it, w by
+    # feature (this dataset has few features).
+    rounds = [e["data"]["metrics"] for e in events if e["event"] == "progress" and e["data"]["metrics"]]
+    assert rounds and all(isinstance(m["risk"], float) for m in rounds), events
+    assert any(set(m.get("w") or ()) == set(dataset["feature_names"]) for m in rounds), rounds
     final = events[-1]["data"]
     assert final["status"] == "succeeded" and final["summary"] is not None
     assert final["summary"] == client.get(f"/jobs/{job['id']}").json()["result"]["summary"]
@@ -151,6 +160,8 @@ def test_an_event_stream_shows_progress_and_the_final_event(fast_events_client: 
     again = client.get(f"/jobs/{job['id']}/events", headers={"Last-Event-ID": events[-1]["id"]})
     assert again.status_code == 204
     # Resuming from an older id sends the final state again, not what the client already has.
-    resumed = _parse_sse(client.get(f"/jobs/{job['id']}/events", headers={"Last-Event-ID": "0-0-queued"}).text)
+    resumed = _parse_sse(
+        client.get(f"/jobs/{job['id']}/events", headers={"Last-Event-ID": "0-0-queued"}).text
+    )
     assert [e["event"] for e in resumed] == ["final"]
     f.assert_problem(client.get("/jobs/nope/events"), 404)

@@ -2,7 +2,9 @@
 
 Events (each ``data`` is one JSON object):
 
-* ``status``   the status changed: ``{"status", "progress", "attempt", "cancel_requested"}``
+* ``status``   the status changed: ``JobEventData`` ``{"status", "progress", "metrics",
+  "attempt", "cancel_requested"}``; ``metrics`` is the latest round's ``{"risk", "w"}`` (``w`` by
+  feature for SAL on at most 50 features) as the worker last wrote it, or null
 * ``progress`` the fit moved on: same fields
 * ``final``    the job ended: its list view (``JobSummary``: status, test summary, duration, error);
   the stream then ends.
@@ -35,6 +37,32 @@ router = APIRouter(prefix="/jobs", tags=["jobs"])
 KEEPALIVE_S = 15.0
 
 
+def _event(name: str, data_schema: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["event", "data", "id"],
+        "properties": {
+            "event": {"const": name},
+            "id": {"type": "string", "description": "attempt-step-status; resume with Last-Event-ID"},
+            "retry": {"type": "integer"},
+            "data": {
+                "type": "string",
+                "contentMediaType": "application/json",
+                "contentSchema": {"$ref": f"#/components/schemas/{data_schema}"},
+            },
+        },
+    }
+
+
+EVENT_SCHEMA: dict[str, Any] = {
+    "oneOf": [
+        _event("status", "JobEventData"),
+        _event("progress", "JobEventData"),
+        _event("final", "JobSummary"),
+    ]
+}
+
+
 @router.get(
     "/{job_id}/events",
     operation_id="get_job_events",
@@ -42,7 +70,8 @@ KEEPALIVE_S = 15.0
     responses={
         200: {
             "description": "Server-Sent Events: status, progress, final (see the module docstring)",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            # Before OpenAPI 3.2 (itemSchema), an event stream's schema describes each event.
+            "content": {"text/event-stream": {"schema": EVENT_SCHEMA}},
         },
         204: {"description": "Last-Event-ID is the job's final state: nothing more will come"},
         **responses(401, 404),
@@ -69,7 +98,12 @@ async def job_events(
 def _state(session: Session, job_id: str, tenant_id: str) -> JobState:
     job = jobs_service.get_job(session, job_id, tenant_id)  # 404 before any stream starts
     return JobState(
-        job.status, job.progress_step, job.progress_total, job.attempt, job.cancel_requested_at is not None
+        job.status,
+        job.progress_step,
+        job.progress_total,
+        job.attempt,
+        job.cancel_requested_at is not None,
+        job.progress_metrics,
     )
 
 
@@ -114,6 +148,7 @@ async def _events(
             data = {
                 "status": state.status,
                 "progress": {"step": state.step, "total": state.total},
+                "metrics": state.metrics,
                 "attempt": state.attempt,
                 "cancel_requested": state.cancel_requested,
             }

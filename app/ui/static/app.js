@@ -317,7 +317,8 @@
   }
 
   function meanError(job) {
-    const s = job.result && job.result.summary;
+    // List items (GET /jobs) are summaries: the test summary is job.summary, not job.result.
+    const s = job.summary || (job.result && job.result.summary);
     return s ? `${fmt(s.mean_error)} ${s.metric || ""}` : "–";
   }
 
