@@ -63,6 +63,8 @@ class Candidate:
     lambda_: float
     score: float  # worst training environment's held-out error
     env_scores: dict[str, float]
+    start: int = 0  # which initial w the fit started from (0: w = 1)
+    protection: float = 0.0  # Σ log w of the fitted candidate: how much of X it shields from the adversary
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,17 @@ class Selection:
             if self.refit_kept
             else "the chosen candidate, fitted on the kept rows (the refit on all rows scored worse)",
         }
+
+
+def robustness_order(candidates: Sequence[Candidate]) -> list[int]:
+    """Indices from the most robust candidate to the least: smaller λ first (the adversary off last),
+    then, for one λ, the fit that shields the fewest covariates (smallest Σ log w) first."""
+
+    def key(i: int) -> tuple[float, float]:
+        c = candidates[i]
+        return (float("inf") if c.relative is None else c.relative, c.protection)
+
+    return sorted(range(len(candidates)), key=key)
 
 
 def pick_most_robust(scores: Sequence[float], tolerance: float) -> int:

@@ -120,9 +120,12 @@ class WDRL(Algorithm[WDRLParams]):
         if isinstance(selected, Solution):  # stopped while fitting a candidate
             return selected
         selection, candidate, held_out = selected
-        offset = len(self.candidate_grid()) * self.steps_per_fit()
-        fit_at = self._fit_off if selection.lambda_ == ls.OFF_LAMBDA else self._fit_at
-        solution = fit_at(problem, selection.lambda_, _Offset(reporter, offset), y_scale)
+        offset = self._candidate_fits() * self.steps_per_fit()
+        start = selection.candidates[selection.chosen].start
+        if selection.lambda_ == ls.OFF_LAMBDA:
+            solution = self._fit_off(problem, selection.lambda_, _Offset(reporter, offset), y_scale)
+        else:
+            solution = self._fit_at(problem, selection.lambda_, _Offset(reporter, offset), y_scale, start)
         refit_score = max(ls.env_errors(problem, solution.model, held_out).values())
         selection = selection.with_refit(refit_score)
         if not selection.refit_kept and not solution.stopped:
@@ -134,11 +137,18 @@ class WDRL(Algorithm[WDRLParams]):
 
     def total_steps(self) -> int:
         """Progress steps: one fit per λ candidate (lambda_='auto'), then the final fit."""
-        fits = len(self.candidate_grid()) + 1 if self.params.lambda_ == AUTO else 1
+        fits = self._candidate_fits() + 1 if self.params.lambda_ == AUTO else 1
         return fits * self.steps_per_fit()
 
     def steps_per_fit(self) -> int:
         return 1
+
+    def starts_at(self, relative: float) -> int:
+        """How many initial w a candidate λ is fitted from (WDRL: w is fixed, one)."""
+        return 1
+
+    def _candidate_fits(self) -> int:
+        return sum(self.starts_at(r) for r in self.candidate_grid())
 
     def candidate_grid(self) -> tuple[float, ...]:
         return self.exact_grid if self.uses_ridge_path() else self.gradient_grid
@@ -156,17 +166,26 @@ class WDRL(Algorithm[WDRLParams]):
         fit_part, held_out = ls.split_problem(problem, p.holdout_fraction, problem.seed)
         exact = self.uses_ridge_path()
         base = _ols_mse(_moments(fit_part, y_scale)[0]) if exact else 1.0
-        candidates, solutions = [], []
-        for k, relative in enumerate(self.candidate_grid()):
+        fitted: list[tuple[ls.Candidate, Solution]] = []
+        for relative in self.candidate_grid():
             lam = ls.candidate_lambda(relative, base)
-            fit_at = self._fit_off if relative == ls.OFF else self._fit_at
-            solution = fit_at(fit_part, lam, _Offset(reporter, k * self.steps_per_fit()), y_scale)
-            if solution.stopped:
-                return solution
-            scores = ls.env_errors(problem, solution.model, held_out)
-            rel = None if relative == ls.OFF else relative
-            candidates.append(ls.Candidate(rel, lam, max(scores.values()), scores))
-            solutions.append(solution)
+            for start in range(self.starts_at(relative)):
+                progress = _Offset(reporter, len(fitted) * self.steps_per_fit())
+                if relative == ls.OFF:
+                    solution = self._fit_off(fit_part, lam, progress, y_scale)
+                else:
+                    solution = self._fit_at(fit_part, lam, progress, y_scale, start)
+                if solution.stopped:
+                    return solution
+                scores = ls.env_errors(problem, solution.model, held_out)
+                rel = None if relative == ls.OFF else relative
+                protection = _protection(solution)
+                fitted.append(
+                    (ls.Candidate(rel, lam, max(scores.values()), scores, start, protection), solution)
+                )
+        order = ls.robustness_order([c for c, _ in fitted])
+        candidates = [fitted[i][0] for i in order]
+        solutions = [fitted[i][1] for i in order]
         chosen = ls.pick_most_robust([c.score for c in candidates], p.selection_tolerance)
         chosen = ls.prefer_erm(candidates, chosen, self.erm_margin)
         criterion = (
@@ -190,8 +209,10 @@ class WDRL(Algorithm[WDRLParams]):
             return WDRL._fit_at(self, problem, lam, reporter, y_scale)
         return self._fit_gradient_fixed_w(problem, lam, reporter, y_scale, adversary=False)
 
-    def _fit_at(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
-        """Fit θ at one λ with w ≡ 1."""
+    def _fit_at(
+        self, problem: Problem, lam: float, reporter: Reporter, y_scale: float, start: int = 0
+    ) -> Solution:
+        """Fit θ at one λ with w ≡ 1 (``start`` is SAL's: which initial w)."""
         w = np.ones(problem.n_features)
         if self.uses_ridge_path():
             return fit_ridge_path(problem, lam, w, y_scale, reporter)
@@ -337,6 +358,12 @@ def _moments(problem: Problem, y_scale: float) -> tuple[rl.Moments, float]:
         env_yy=yy,
     )
     return moments, float(y_mean)
+
+
+def _protection(solution: Solution) -> float:
+    """Σ log w: how much of X the fitted cost shields from the adversary (0 for w ≡ 1)."""
+    w = solution.covariate_weights
+    return 0.0 if w is None else float(torch.log(w.double().clamp_min(1.0)).sum())
 
 
 def _ols_mse(m: rl.Moments) -> float:
