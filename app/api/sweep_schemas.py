@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from app.api.schemas import Device, ModelConfig, Strict, Task
 
-Selection = Literal["train_env_validation", "leave_one_env_out", "oracle"]
+Selection = Literal["train_env_validation", "train_env_worst", "leave_one_env_out", "oracle"]
 SweepStatus = Literal["running", "succeeded", "failed", "cancelled"]
 
 
@@ -46,7 +46,8 @@ class SweepCreate(Strict):
         default=0.2,
         gt=0,
         le=0.5,
-        description="train_env_validation: share of each training environment held out.",
+        description="train_env_validation / train_env_worst: share of each training environment held out "
+        "(train_env_worst selects by the worst held-out environment's error instead of the pooled one).",
     )
     search_seed: int = Field(default=0, ge=0, description="Seeds random search.")
     model: ModelConfig = Field(default_factory=ModelConfig)

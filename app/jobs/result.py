@@ -52,6 +52,11 @@ class ValidationResult(BaseModel):
         description="mse (regression) or log_loss (classification), pooled over the held-out rows."
     )
     error: float
+    worst_error: float | None = Field(
+        default=None,
+        description="The same metric on the worst held-out environment (what train_env_worst selects by); "
+        "null in results stored before it existed.",
+    )
     n_rows: int
     environments: list[dict[str, Any]]
 
@@ -119,6 +124,9 @@ class JobResult(BaseModel):
     certificate: CertificatePublic | None
     duration_s: float
     device: str
+    device_reason: str | None = Field(
+        default=None, description="Why the job ran on this device (chosen when it was submitted)."
+    )
     validation: ValidationResult | None = None
     selection: dict[str, Any] | None = Field(
         default=None, description="How the algorithm chose its λ, when it chose one itself."

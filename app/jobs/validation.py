@@ -9,7 +9,9 @@ Two ways a job can hold data out, both recorded on the job (``validation``):
   leave-one-environment-out).
 
 The validation error is the pooled error over the held-out rows: MSE (regression) or log-loss
-(classification), what the selection compares.
+(classification), what ``train_env_validation`` compares; ``worst_error`` is the same metric on the
+worst held-out environment, what ``train_env_worst`` compares (the criterion SAL's
+``lambda_="auto"`` uses inside a job).
 """
 
 from __future__ import annotations
@@ -38,9 +40,12 @@ def pooled_error(model: FittedModel, envs: Sequence[Environment]) -> float:
 
 def validation_result(model: FittedModel, envs: Sequence[Environment]) -> dict[str, Any]:
     """The ``validation`` block of a job's result: the pooled error and each part's metrics."""
+    metric = validation_metric(model.task)
+    per_env = [{"name": e.name, "n_rows": e.n_rows, **environment_metrics(model, e)} for e in envs]
     return {
-        "metric": validation_metric(model.task),
+        "metric": metric,
         "error": pooled_error(model, envs),
+        "worst_error": max(float(m[metric]) for m in per_env) if per_env else None,
         "n_rows": int(sum(e.n_rows for e in envs)),
-        "environments": [{"name": e.name, "n_rows": e.n_rows, **environment_metrics(model, e)} for e in envs],
+        "environments": per_env,
     }

@@ -2,7 +2,8 @@
 
 Per algorithm, each candidate is scored by its selection error averaged over seeds (and, for
 leave-one-environment-out, over folds first): the pooled validation error (MSE or log-loss) of
-``train_env_validation`` and ``leave_one_env_out``, or the test Mean_Error for ``oracle``. The
+``train_env_validation`` and ``leave_one_env_out``, the worst held-out environment's error for
+``train_env_worst`` (SAL's own ``lambda_="auto"`` criterion), or the test Mean_Error for ``oracle``. The
 candidate with the lowest score is selected (ties: the first in the sweep's order) — one set of
 hyper-parameters per algorithm, shown on the leaderboard. Only candidates whose every trial
 succeeded with finite numbers compete. The selected candidate's reported jobs (one per seed) give
@@ -70,7 +71,12 @@ def _selection_error(trial: TrialOutcome, selection: str) -> float | None:
         value = None if summary is None else summary.mean_error
     else:
         block = trial.result.validation
-        value = None if block is None else block.error
+        if block is None:
+            value = None
+        elif selection == "train_env_worst":
+            value = block.worst_error
+        else:
+            value = block.error
     return float(value) if value is not None and _finite(value) else None
 
 

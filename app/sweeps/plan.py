@@ -4,6 +4,8 @@ Selection policies and the jobs they need, per (algorithm, candidate, seed):
 
 * ``train_env_validation``: one job holding out a seeded ``validation_fraction`` of every training
   environment's rows; selected on that validation error, reported on the same model (no refit).
+* ``train_env_worst``: the same jobs, selected on the worst held-out environment's error (the
+  criterion SAL's ``lambda_="auto"`` uses inside a job: robust to a shift the pooled error averages away).
 * ``leave_one_env_out``: one job per training environment, trained on the others and validated on
   it (selection: the mean over folds), plus one job on all training environments (reported).
 * ``oracle``: one job on all training environments, selected on its *test* Mean_Error. This peeks
@@ -23,7 +25,7 @@ import numpy as np
 
 from sal_core import InvalidParameterError, get_algorithm
 
-SELECTIONS = ("train_env_validation", "leave_one_env_out", "oracle")
+SELECTIONS = ("train_env_validation", "train_env_worst", "leave_one_env_out", "oracle")
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,7 @@ def plan_trials(
     trials: list[TrialSpec] = []
     for name, points in algorithms.items():
         for params, seed in itertools.product(points, seeds):
-            if selection == "train_env_validation":
+            if selection in ("train_env_validation", "train_env_worst"):
                 trials.append(TrialSpec(name, dict(params), seed, train, {"fraction": validation_fraction}))
                 continue
             if selection == "leave_one_env_out":

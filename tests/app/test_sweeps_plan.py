@@ -164,3 +164,30 @@ def test_leave_one_env_out_averages_folds_and_reports_the_full_fit() -> None:
     (ridge,) = board["algorithms"]
     assert ridge["selected_params"] == b and ridge["selection_score"] == pytest.approx(0.2)
     assert ridge["jobs"] == ["j19"] and ridge["mean_error"] == {"mean": pytest.approx(1.3), "std": 0.0}
+
+
+def test_train_env_worst_selects_by_the_worst_held_out_environment() -> None:
+    """Pooled validation prefers the candidate that is good on the big environment; the worst-environment
+    policy (SAL's own lambda_='auto' criterion) prefers the one that holds on every environment."""
+    common = {"algorithms": {"ridge": [{"lambda_": 0.1}]}, "seeds": [0], "train_environments": ["a", "b"]}
+    assert plan_trials(selection="train_env_worst", validation_fraction=0.2, **common)[0].validation == {
+        "fraction": 0.2
+    }
+
+    def result(pooled: float, worst: float) -> dict[str, Any]:
+        r = _result(pooled, {"t1": 0.5})
+        r["validation"]["worst_error"] = worst
+        return r
+
+    small, large = {"lambda_": 0.1}, {"lambda_": 10.0}
+    trials = [
+        _outcome(1, "ridge", small, 0, result(pooled=1.0, worst=3.0)),
+        _outcome(2, "ridge", large, 0, result(pooled=1.2, worst=1.5)),
+    ]
+    pick = {}
+    for selection in ("train_env_validation", "train_env_worst"):
+        board = leaderboard(
+            selection=selection, algorithms={"ridge": [small, large]}, seeds=[0], trials=trials
+        )
+        pick[selection] = board["algorithms"][0]["selected_params"]
+    assert pick == {"train_env_validation": small, "train_env_worst": large}
