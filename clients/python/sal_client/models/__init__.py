@@ -18,6 +18,9 @@ from .environment_data import EnvironmentData
 from .environment_result import EnvironmentResult
 from .environment_result_split import EnvironmentResultSplit
 from .field_error import FieldError
+from .get_job_events_response_200_type_0 import GetJobEventsResponse200Type0
+from .get_job_events_response_200_type_1 import GetJobEventsResponse200Type1
+from .get_job_events_response_200_type_2 import GetJobEventsResponse200Type2
 from .get_job_report_figures import GetJobReportFigures
 from .get_job_report_format import GetJobReportFormat
 from .get_job_report_response_200 import GetJobReportResponse200
@@ -32,6 +35,8 @@ from .job_create_device import JobCreateDevice
 from .job_create_params import JobCreateParams
 from .job_create_task import JobCreateTask
 from .job_error import JobError
+from .job_event_data import JobEventData
+from .job_event_data_status import JobEventDataStatus
 from .job_public import JobPublic
 from .job_public_device import JobPublicDevice
 from .job_public_model import JobPublicModel
@@ -79,6 +84,8 @@ from .reproducibility_validation_type_0 import ReproducibilityValidationType0
 from .reproducibility_versions_type_0 import ReproducibilityVersionsType0
 from .round_ import Round
 from .round_env_losses import RoundEnvLosses
+from .round_metrics import RoundMetrics
+from .round_metrics_w_type_0 import RoundMetricsWType0
 from .summary import Summary
 from .sweep_create import SweepCreate
 from .sweep_create_algorithms import SweepCreateAlgorithms
@@ -123,6 +130,9 @@ __all__ = (
     "EnvironmentResult",
     "EnvironmentResultSplit",
     "FieldError",
+    "GetJobEventsResponse200Type0",
+    "GetJobEventsResponse200Type1",
+    "GetJobEventsResponse200Type2",
     "GetJobReportFigures",
     "GetJobReportFormat",
     "GetJobReportResponse200",
@@ -137,6 +147,8 @@ __all__ = (
     "JobCreateParams",
     "JobCreateTask",
     "JobError",
+    "JobEventData",
+    "JobEventDataStatus",
     "JobPublic",
     "JobPublicDevice",
     "JobPublicModel",
@@ -184,6 +196,8 @@ __all__ = (
     "ReproducibilityVersionsType0",
     "Round",
     "RoundEnvLosses",
+    "RoundMetrics",
+    "RoundMetricsWType0",
     "Summary",
     "SweepCreate",
     "SweepCreateAlgorithms",

@@ -36,6 +36,7 @@ class JobResult:
         history (list[Round]):
         intercept (float | None):
         summary (None | Summary):
+        device_reason (None | str | Unset): Why the job ran on this device (chosen when it was submitted).
         selection (JobResultSelectionType0 | None | Unset): How the algorithm chose its λ, when it chose one itself.
         validation (None | Unset | ValidationResult):
     """
@@ -49,6 +50,7 @@ class JobResult:
     history: list[Round]
     intercept: float | None
     summary: None | Summary
+    device_reason: None | str | Unset = UNSET
     selection: JobResultSelectionType0 | None | Unset = UNSET
     validation: None | Unset | ValidationResult = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -102,6 +104,12 @@ class JobResult:
         else:
             summary = self.summary
 
+        device_reason: None | str | Unset
+        if isinstance(self.device_reason, Unset):
+            device_reason = UNSET
+        else:
+            device_reason = self.device_reason
+
         selection: dict[str, Any] | None | Unset
         if isinstance(self.selection, Unset):
             selection = UNSET
@@ -133,6 +141,8 @@ class JobResult:
                 "summary": summary,
             }
         )
+        if device_reason is not UNSET:
+            field_dict["device_reason"] = device_reason
         if selection is not UNSET:
             field_dict["selection"] = selection
         if validation is not UNSET:
@@ -238,6 +248,15 @@ class JobResult:
 
         summary = _parse_summary(d.pop("summary"))
 
+        def _parse_device_reason(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        device_reason = _parse_device_reason(d.pop("device_reason", UNSET))
+
         def _parse_selection(data: object) -> JobResultSelectionType0 | None | Unset:
             if data is None:
                 return data
@@ -282,6 +301,7 @@ class JobResult:
             history=history,
             intercept=intercept,
             summary=summary,
+            device_reason=device_reason,
             selection=selection,
             validation=validation,
         )

@@ -32,7 +32,8 @@ class SweepCreate:
         selection (SweepCreateSelection | Unset):  Default: SweepCreateSelection.TRAIN_ENV_VALIDATION.
         task (SweepCreateTask | Unset):  Default: SweepCreateTask.REGRESSION.
         test_environments (list[str] | None | Unset): Default: every environment not trained on.
-        validation_fraction (float | Unset): train_env_validation: share of each training environment held out. Default:
+        validation_fraction (float | Unset): train_env_validation / train_env_worst: share of each training environment
+            held out (train_env_worst selects by the worst held-out environment's error instead of the pooled one). Default:
             0.2.
     """
 

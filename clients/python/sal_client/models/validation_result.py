@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.validation_result_environments_item import ValidationResultEnvironmentsItem
@@ -21,12 +23,15 @@ class ValidationResult:
         error (float):
         metric (str): mse (regression) or log_loss (classification), pooled over the held-out rows.
         n_rows (int):
+        worst_error (float | None | Unset): The same metric on the worst held-out environment (what train_env_worst
+            selects by); null in results stored before it existed.
     """
 
     environments: list[ValidationResultEnvironmentsItem]
     error: float
     metric: str
     n_rows: int
+    worst_error: float | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -41,6 +46,12 @@ class ValidationResult:
 
         n_rows = self.n_rows
 
+        worst_error: float | None | Unset
+        if isinstance(self.worst_error, Unset):
+            worst_error = UNSET
+        else:
+            worst_error = self.worst_error
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -51,6 +62,8 @@ class ValidationResult:
                 "n_rows": n_rows,
             }
         )
+        if worst_error is not UNSET:
+            field_dict["worst_error"] = worst_error
 
         return field_dict
 
@@ -72,11 +85,21 @@ class ValidationResult:
 
         n_rows = d.pop("n_rows")
 
+        def _parse_worst_error(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        worst_error = _parse_worst_error(d.pop("worst_error", UNSET))
+
         validation_result = cls(
             environments=environments,
             error=error,
             metric=metric,
             n_rows=n_rows,
+            worst_error=worst_error,
         )
 
         validation_result.additional_properties = d
