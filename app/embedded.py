@@ -105,10 +105,10 @@ def main(argv: list[str] | None = None) -> None:
 
     log.info("database %s, broker %s", settings.database_url, settings.broker_url)
     migrate.upgrade(settings.database_url)
-    # The embedded worker takes CPU and GPU jobs alike (a CUDA job without a GPU fails clearly).
-    supervisor = Supervisor(
-        worker_command([settings.cpu_queue, settings.gpu_queue], args.workers), dict(os.environ)
-    )
+    # The embedded worker takes GPU jobs too when this machine has a GPU (Settings.has_gpu_workers);
+    # without one a "cuda" job waits on the GPU queue, as in every deployment (app.jobs.placement).
+    queues = [settings.cpu_queue, *([settings.gpu_queue] if settings.has_gpu_workers else [])]
+    supervisor = Supervisor(worker_command(queues, args.workers), dict(os.environ))
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     supervisor.start()
     try:

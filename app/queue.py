@@ -74,14 +74,12 @@ def make_celery(settings: Settings) -> Celery:
 
 
 class JobQueue:
-    """Delivers job ids to workers: CPU jobs on ``cpu_queue``, CUDA jobs on ``gpu_queue``."""
+    """Delivers job ids to workers, on the queue each job was placed on (``app.jobs.placement``:
+    CPU jobs on ``cpu_queue``, CUDA jobs on ``gpu_queue``)."""
 
     def __init__(self, celery: Celery, settings: Settings) -> None:
         self.celery = celery
         self.settings = settings
-
-    def queue_for(self, device: str) -> str:
-        return self.settings.gpu_queue if device == "cuda" else self.settings.cpu_queue
 
     def enqueue(self, job_id: str, queue: str, priority: int = INTERACTIVE_PRIORITY) -> None:
         self.celery.send_task(RUN_JOB, args=[job_id], queue=queue, priority=priority)

@@ -29,6 +29,15 @@ class Settings(BaseSettings):
 
     cpu_queue: str = "sal"
     gpu_queue: str = "gpu"
+    gpu_workers: bool | None = Field(
+        default=None,
+        description=(
+            "Whether workers with a GPU listen on gpu_queue: only then does the API send a "
+            '"device": "auto" job there (sal_core.devices decides which need one). Unset: whether '
+            "this process's torch sees CUDA, right for the embedded server; set it true on the API "
+            "when a separate GPU worker runs (compose's gpu profile)."
+        ),
+    )
 
     # Celery time limits per job (seconds). The soft limit raises inside the fit so the job ends
     # `failed` with type `timeout`; the hard limit kills the worker child.
@@ -131,6 +140,15 @@ class Settings(BaseSettings):
         if self.auth == "auto":
             return is_loopback(self.host)
         return self.auth == "single-user"
+
+    @property
+    def has_gpu_workers(self) -> bool:
+        """Whether jobs sent to ``gpu_queue`` have a worker that can run them (see ``gpu_workers``)."""
+        if self.gpu_workers is not None:
+            return self.gpu_workers
+        import torch  # here, not at the top: settings are read by processes that never fit
+
+        return bool(torch.cuda.is_available())
 
     @property
     def is_sqlite(self) -> bool:

@@ -335,7 +335,9 @@ class Runner:
         log.info(
             "job started", extra={"queue": job.queue, "worker": (job.attempts or [{}])[-1].get("worker")}
         )
-        device = _resolve(job.device)  # the one decision: recorded, then fitted on
+        # The API chose the device when the job was submitted (app.jobs.placement); a job queued
+        # before placements existed has none, and its requested device is resolved here.
+        device = _resolve(job.device_chosen or job.device)
         self._record_runtime(job_id, device)
         algorithm = build_algorithm(
             job.algorithm, params=job.params, task=job.task, model=job.model, seed=job.seed, device=device
@@ -354,6 +356,7 @@ class Runner:
         # A fit stopped for a requested cancel keeps its partial result (finish_job ends the job
         # `cancelled`); one stopped because the job was taken over stores nothing.
         result = build_result(fit, table.feature_names, train, test, valid)
+        result.device_reason = job.device_reason
         bad = result.non_finite_field()
         if bad is not None:
             raise NonFiniteResult(

@@ -161,7 +161,15 @@ class JobPublic(BaseModel):
     params: dict[str, Any]
     model: dict[str, Any]
     seed: int
-    device: Device
+    device: Device = Field(description="As requested; device_chosen is where it runs.")
+    device_chosen: Literal["cpu", "cuda"] | None = Field(
+        default=None,
+        description='The device chosen when the job was submitted ("auto" by the cost rule in docs/operations.md).',
+    )
+    device_reason: str | None = Field(default=None, description="Why device_chosen, in one sentence.")
+    queue: str = Field(
+        description="The queue the job waits on; only workers listening there run it (a CUDA job waits for a GPU worker)."
+    )
     dataset_id: str | None
     train_environments: list[str]
     test_environments: list[str]

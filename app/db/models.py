@@ -25,6 +25,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    Text,
     TypeDecorator,
     UniqueConstraint,
 )
@@ -156,8 +157,13 @@ class Job(Base):
     params: Mapped[dict[str, Any]] = mapped_column(JSONType)
     model: Mapped[dict[str, Any]] = mapped_column(JSONType)
     seed: Mapped[int] = mapped_column(BigInteger)
-    device: Mapped[str] = mapped_column(String(16))
+    device: Mapped[str] = mapped_column(String(16))  # as requested: "auto", "cpu" or "cuda"
     queue: Mapped[str] = mapped_column(String(64))
+    # Placement (migration 0006): the device the API chose at submit time ("cpu" or "cuda", by
+    # sal_core.devices for "auto") and why; ``queue`` is the one whose workers can run it. Null
+    # on older jobs, whose worker resolves ``device`` itself.
+    device_chosen: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    device_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
     train_environments: Mapped[list[str]] = mapped_column(JSONType)
     test_environments: Mapped[list[str]] = mapped_column(JSONType)
     progress_step: Mapped[int] = mapped_column(Integer, default=0)

@@ -22,6 +22,7 @@ from app.db import repository as repo
 from app.db.models import Dataset, Job, JobStatus, utcnow
 from app.errors import Conflict, NotFound, TooManyRequests, UnprocessableEntity
 from app.jobs import outbox
+from app.jobs.placement import Placement, place
 from app.jobs.result import JobResult, RoundResult
 from app.jobs.spec import check_job
 from app.queue import JobQueue, priority_of
@@ -38,7 +39,7 @@ def new_job(
     *,
     tenant_id: str,
     dataset: Dataset,
-    queue: str,
+    placement: Placement,
     algorithm: str,
     task: str,
     params: dict[str, Any],
@@ -51,7 +52,7 @@ def new_job(
     sweep_id: str | None = None,
     rerun_of: str | None = None,
 ) -> Job:
-    """A queued job row on ``dataset`` (not yet added to a session)."""
+    """A queued job row on ``dataset`` (not yet added to a session), on ``placement``'s queue."""
     return Job(
         id=str(uuid.uuid4()),
         tenant_id=tenant_id,
@@ -63,7 +64,9 @@ def new_job(
         model=model,
         seed=seed,
         device=device,
-        queue=queue,
+        queue=placement.queue,
+        device_chosen=placement.device,
+        device_reason=placement.reason,
         train_environments=train_environments,
         test_environments=test_environments,
         progress_step=0,
@@ -124,10 +127,18 @@ def queue_job(
         validation=spec.validation.model_dump(exclude_none=True) if spec.validation else None,
     )
     check_quota(session, settings, tenant_id)
+    placement = place(
+        settings,
+        dataset,
+        requested=spec.device,
+        algorithm=spec.algorithm,
+        model=checked.model,
+        train_environments=spec.train_environments,
+    )
     job = new_job(
         tenant_id=tenant_id,
         dataset=dataset,
-        queue=queue.queue_for(spec.device),
+        placement=placement,
         algorithm=spec.algorithm,
         task=spec.task,
         params=checked.params,
@@ -170,8 +181,9 @@ def check_quota(session: Session, settings: Settings, tenant_id: str, *, sweep_t
 
 def rerun_job(session: Session, queue: JobQueue, settings: Settings, tenant_id: str, job_id: str) -> Job:
     """Queue the same job again from its reproducibility record: same dataset (checked by
-    sha256), algorithm, resolved parameters, model, environments, validation, seed and device.
-    It counts against the tenant's active-job cap like any new job."""
+    sha256), algorithm, resolved parameters, model, environments, validation, seed and requested
+    device, placed again by today's rule and settings (``app.jobs.placement``). It counts against
+    the tenant's active-job cap like any new job."""
     job = get_job(session, job_id, tenant_id)
     dataset = (
         repo.get_dataset(session, job.dataset_id, tenant_id=tenant_id) if job.dataset_id is not None else None
@@ -180,10 +192,18 @@ def rerun_job(session: Session, queue: JobQueue, settings: Settings, tenant_id: 
         raise Conflict(f"job {job_id}'s dataset has been deleted; upload it again and submit a new job")
     if job.dataset_sha256 is not None and dataset.sha256 != job.dataset_sha256:
         raise Conflict(f"job {job_id}'s dataset no longer has sha256 {job.dataset_sha256}")
+    placement = place(
+        settings,
+        dataset,
+        requested=job.device,
+        algorithm=job.algorithm,
+        model=job.model,
+        train_environments=job.train_environments,
+    )
     again = new_job(
         tenant_id=tenant_id,
         dataset=dataset,
-        queue=job.queue,
+        placement=placement,
         algorithm=job.algorithm,
         task=job.task,
         params=job.params,

@@ -20,6 +20,7 @@ from app.db import sweep_repository as sweep_repo
 from app.db.models import JobStatus, Sweep, SweepStatus
 from app.errors import Conflict, NotFound, UnprocessableEntity
 from app.jobs import service as jobs_service
+from app.jobs.placement import place
 from app.jobs.spec import check_job
 from app.queue import JobQueue
 from app.settings import Settings
@@ -119,11 +120,23 @@ def create_sweep(
             "algorithms": algorithms,
         },
     )
+    # One placement per algorithm: the trials of one algorithm share the data and the model.
+    placements = {
+        name: place(
+            settings,
+            dataset,
+            requested=body.device,
+            algorithm=name,
+            model=model,
+            train_environments=body.train_environments,
+        )
+        for name in {t.algorithm for t in trials}
+    }
     jobs = [
         jobs_service.new_job(
             tenant_id=tenant_id,
             dataset=dataset,
-            queue=queue.queue_for(body.device),
+            placement=placements[t.algorithm],
             algorithm=t.algorithm,
             task=body.task,
             params=t.params,
