@@ -39,6 +39,7 @@ from .job_event_data import JobEventData
 from .job_event_data_status import JobEventDataStatus
 from .job_public import JobPublic
 from .job_public_device import JobPublicDevice
+from .job_public_device_chosen_type_0 import JobPublicDeviceChosenType0
 from .job_public_model import JobPublicModel
 from .job_public_params import JobPublicParams
 from .job_public_status import JobPublicStatus
@@ -151,6 +152,7 @@ __all__ = (
     "JobEventDataStatus",
     "JobPublic",
     "JobPublicDevice",
+    "JobPublicDeviceChosenType0",
     "JobPublicModel",
     "JobPublicParams",
     "JobPublicStatus",

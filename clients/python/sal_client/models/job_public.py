@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.job_public_device import JobPublicDevice
+from ..models.job_public_device_chosen_type_0 import JobPublicDeviceChosenType0
 from ..models.job_public_status import JobPublicStatus
 from ..models.job_public_task import JobPublicTask
 from ..types import UNSET, Unset
@@ -33,13 +34,15 @@ class JobPublic:
         algorithm (str):
         created_at (datetime.datetime):
         dataset_id (None | str):
-        device (JobPublicDevice):
+        device (JobPublicDevice): As requested; device_chosen is where it runs.
         error (JobError | None):
         finished_at (datetime.datetime | None):
         id (str):
         model (JobPublicModel):
         params (JobPublicParams):
         progress (Progress):
+        queue (str): The queue the job waits on; only workers listening there run it (a CUDA job waits for a GPU
+            worker).
         result (JobResult | None): When succeeded; also when cancelled while running (the partial fit, history up to the
             stop).
         seed (int):
@@ -51,6 +54,9 @@ class JobPublic:
         attempts (list[Attempt] | Unset): Each time a worker took the job: a retry follows a lost worker.
         cancel_requested (bool | Unset): A cancel was asked for; a running job stops at its next checkpoint. Default:
             False.
+        device_chosen (JobPublicDeviceChosenType0 | None | Unset): The device chosen when the job was submitted ("auto"
+            by the cost rule in docs/operations.md).
+        device_reason (None | str | Unset): Why device_chosen, in one sentence.
         reproducibility (None | Reproducibility | Unset):
         rerun_of (None | str | Unset):
         sweep_id (None | str | Unset):
@@ -67,6 +73,7 @@ class JobPublic:
     model: JobPublicModel
     params: JobPublicParams
     progress: Progress
+    queue: str
     result: JobResult | None
     seed: int
     started_at: datetime.datetime | None
@@ -76,6 +83,8 @@ class JobPublic:
     train_environments: list[str]
     attempts: list[Attempt] | Unset = UNSET
     cancel_requested: bool | Unset = False
+    device_chosen: JobPublicDeviceChosenType0 | None | Unset = UNSET
+    device_reason: None | str | Unset = UNSET
     reproducibility: None | Reproducibility | Unset = UNSET
     rerun_of: None | str | Unset = UNSET
     sweep_id: None | str | Unset = UNSET
@@ -117,6 +126,8 @@ class JobPublic:
 
         progress = self.progress.to_dict()
 
+        queue = self.queue
+
         result: dict[str, Any] | None
         if isinstance(self.result, JobResult):
             result = self.result.to_dict()
@@ -147,6 +158,20 @@ class JobPublic:
                 attempts.append(attempts_item)
 
         cancel_requested = self.cancel_requested
+
+        device_chosen: None | str | Unset
+        if isinstance(self.device_chosen, Unset):
+            device_chosen = UNSET
+        elif isinstance(self.device_chosen, JobPublicDeviceChosenType0):
+            device_chosen = self.device_chosen.value
+        else:
+            device_chosen = self.device_chosen
+
+        device_reason: None | str | Unset
+        if isinstance(self.device_reason, Unset):
+            device_reason = UNSET
+        else:
+            device_reason = self.device_reason
 
         reproducibility: dict[str, Any] | None | Unset
         if isinstance(self.reproducibility, Unset):
@@ -190,6 +215,7 @@ class JobPublic:
                 "model": model,
                 "params": params,
                 "progress": progress,
+                "queue": queue,
                 "result": result,
                 "seed": seed,
                 "started_at": started_at,
@@ -203,6 +229,10 @@ class JobPublic:
             field_dict["attempts"] = attempts
         if cancel_requested is not UNSET:
             field_dict["cancel_requested"] = cancel_requested
+        if device_chosen is not UNSET:
+            field_dict["device_chosen"] = device_chosen
+        if device_reason is not UNSET:
+            field_dict["device_reason"] = device_reason
         if reproducibility is not UNSET:
             field_dict["reproducibility"] = reproducibility
         if rerun_of is not UNSET:
@@ -277,6 +307,8 @@ class JobPublic:
 
         progress = Progress.from_dict(d.pop("progress"))
 
+        queue = d.pop("queue")
+
         def _parse_result(data: object) -> JobResult | None:
             if data is None:
                 return data
@@ -327,6 +359,32 @@ class JobPublic:
                 attempts.append(attempts_item)
 
         cancel_requested = d.pop("cancel_requested", UNSET)
+
+        def _parse_device_chosen(data: object) -> JobPublicDeviceChosenType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                device_chosen_type_0 = JobPublicDeviceChosenType0(data)
+
+                return device_chosen_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobPublicDeviceChosenType0 | None | Unset, data)
+
+        device_chosen = _parse_device_chosen(d.pop("device_chosen", UNSET))
+
+        def _parse_device_reason(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        device_reason = _parse_device_reason(d.pop("device_reason", UNSET))
 
         def _parse_reproducibility(data: object) -> None | Reproducibility | Unset:
             if data is None:
@@ -391,6 +449,7 @@ class JobPublic:
             model=model,
             params=params,
             progress=progress,
+            queue=queue,
             result=result,
             seed=seed,
             started_at=started_at,
@@ -400,6 +459,8 @@ class JobPublic:
             train_environments=train_environments,
             attempts=attempts,
             cancel_requested=cancel_requested,
+            device_chosen=device_chosen,
+            device_reason=device_reason,
             reproducibility=reproducibility,
             rerun_of=rerun_of,
             sweep_id=sweep_id,

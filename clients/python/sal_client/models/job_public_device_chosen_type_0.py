@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class JobPublicDeviceChosenType0(StrEnum):
+    CPU = "cpu"
+    CUDA = "cuda"
+
+    def __str__(self) -> str:
+        return str(self.value)
