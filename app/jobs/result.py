@@ -52,6 +52,11 @@ class ValidationResult(BaseModel):
         description="mse (regression) or log_loss (classification), pooled over the held-out rows."
     )
     error: float
+    worst_error: float | None = Field(
+        default=None,
+        description="The same metric on the worst held-out environment (what train_env_worst selects by); "
+        "null in results stored before it existed.",
+    )
     n_rows: int
     environments: list[dict[str, Any]]
 
