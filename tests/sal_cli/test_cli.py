@@ -67,8 +67,9 @@ def test_jobs_submit_watch_get_download(embedded: str, dataset: dict[str, Any], 
 def test_installed_sal_watch_prints_progress(embedded: str, dataset: dict[str, Any]) -> None:
     train = ",".join(e.name for e in scenario.setting("regression").train)
     env = {**os.environ, "SAL_URL": embedded}
-    submitted = subprocess.run([str(SAL), "--json", "jobs", "submit", "--dataset", dataset["id"], "--algorithm", "irm",
-                                "--train", train, "--device", "cpu", "-p", "steps=300"],
+    # A job that runs a few seconds (IRM now converges in milliseconds): SAL at a fixed λ, 20,000 rounds.
+    submitted = subprocess.run([str(SAL), "--json", "jobs", "submit", "--dataset", dataset["id"], "--algorithm", "sal",
+                                "--train", train, "--device", "cpu", "-p", "lambda_=0.01", "-p", "rounds=20000"],
                                env=env, capture_output=True, text=True, timeout=60, check=True)  # fmt: skip
     job_id = json.loads(submitted.stdout)["id"]
     watched = subprocess.run([str(SAL), "--interval", "0.02", "jobs", "watch", job_id], env=env, capture_output=True,
