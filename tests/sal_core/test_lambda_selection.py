@@ -9,6 +9,7 @@ import pytest
 
 from sal_core import get_algorithm
 from sal_core.algorithms.base import EnvTensors, Problem
+from sal_core.algorithms.sal import Convergence
 from sal_core.data import Environment, Standardizer, split_environments
 from sal_core.lambda_selection import (
     OFF_LAMBDA,
@@ -169,3 +170,21 @@ def test_wdrl_keeps_erm_unless_a_ball_wins_by_the_margin() -> None:
     assert prefer_erm(cands, 1, 0.0) == 1
     better = [*cands[:1], Candidate(0.1, 0.1, 0.40, {}), cands[2]]
     assert prefer_erm(better, 1, 0.05) == 1
+
+
+def test_convergence_stops_only_after_a_calm_window() -> None:
+    stop = Convergence(1e-3, window=3)
+    w = np.ones(3)
+    assert not Convergence(0.0)(w, w, 1.0)  # tol 0 never stops
+    # the first round has no previous risk to compare; then three calm rounds in a row stop it
+    assert [stop(w, w * (1 + 1e-5), 1.0) for _ in range(4)] == [False, False, False, True]
+    moving = Convergence(1e-3, window=2)
+    assert not any(moving(w, w * 1.01, 1.0) for _ in range(5))  # w still moving: never
+
+
+def test_a_converged_fit_reports_the_rounds_it_ran(anti: dict[int, object]) -> None:
+    s = selection_bias(r=1.7, seed=3, n_test=200)
+    fit = get_algorithm("sal")({"lambda_": 0.001, "convergence_tol": 1e-6}, seed=3).fit(s.train)
+    full = get_algorithm("sal")({"lambda_": 0.001}, seed=3).fit(s.train)
+    assert len(full.history) == 800 and len(fit.history) < 800
+    np.testing.assert_allclose(fit.coefficients, full.coefficients, atol=1e-4)
