@@ -41,11 +41,12 @@ def pooled_error(model: FittedModel, envs: Sequence[Environment]) -> float:
 def validation_result(model: FittedModel, envs: Sequence[Environment]) -> dict[str, Any]:
     """The ``validation`` block of a job's result: the pooled error and each part's metrics."""
     metric = validation_metric(model.task)
-    per_env = [{"name": e.name, "n_rows": e.n_rows, **environment_metrics(model, e)} for e in envs]
+    metrics = [environment_metrics(model, e) for e in envs]
+    per_env = [{"name": e.name, "n_rows": e.n_rows, **m} for e, m in zip(envs, metrics, strict=True)]
     return {
         "metric": metric,
         "error": pooled_error(model, envs),
-        "worst_error": max(float(m[metric]) for m in per_env) if per_env else None,
+        "worst_error": max(m[metric] for m in metrics) if metrics else None,
         "n_rows": int(sum(e.n_rows for e in envs)),
         "environments": per_env,
     }
