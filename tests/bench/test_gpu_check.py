@@ -11,7 +11,12 @@ from bench import gpu_check
 def test_smoke_run_writes_the_agreement_report(tmp_path: Path) -> None:
     gpu_check.main(["--smoke", "--out", str(tmp_path)])
     text = (tmp_path / "agreement.txt").read_text()
-    assert "exit 0" in text and "deep_sal w" in text and "sal prediction" in text
+    assert (
+        "exit 0" in text
+        and "deep_sal log w" in text
+        and "deep_sal minibatch prediction" in text
+        and "sal prediction" in text
+    )
     assert (tmp_path / "summary.md").exists()
 
 
