@@ -140,6 +140,7 @@ def test_adversary_converges_in_u_whatever_w() -> None:
         assert result.converged and result.steps < 60, (result.steps, result.residual)
 
 
+@pytest.mark.filterwarnings("ignore::sal_core.deep_sal.AdversaryConvergenceWarning")  # 20-step fit
 @pytest.mark.parametrize("learns", [True, False])
 def test_fit_deep_sal_contract(learns: bool) -> None:
     problem = _problem({"kind": "mlp", "hidden": [8], "activation": "relu"}, n=200)
@@ -166,6 +167,7 @@ def test_fit_deep_sal_contract(learns: bool) -> None:
     assert solution.model(problem.Z).shape == (problem.Z.shape[0],)
 
 
+@pytest.mark.filterwarnings("ignore::sal_core.deep_sal.AdversaryConvergenceWarning")
 def test_fit_deep_sal_stops_when_asked_and_runs_minibatches() -> None:
     problem = _problem({"kind": "mlp", "hidden": [8], "activation": "tanh"}, n=300)
     options = DeepSALOptions(
@@ -209,6 +211,7 @@ def _seeded_fit(seed: int, options: DeepSALOptions) -> tuple[np.ndarray, np.ndar
         return solution.model(problem.Z).numpy(), solution.covariate_weights.numpy()
 
 
+@pytest.mark.filterwarnings("ignore::sal_core.deep_sal.AdversaryConvergenceWarning")
 @pytest.mark.parametrize("minibatch", [False, True], ids=["full_batch", "minibatch"])
 def test_fit_deep_sal_is_deterministic_under_a_seed(minibatch: bool) -> None:
     """The same seed gives the same fit (rows drawn from a CPU generator seeded by the problem's seed,
