@@ -91,9 +91,13 @@ class AdaptiveLogStep:
 
 @dataclass
 class AdamLogStep:
-    """Adam on v = log w with g = w ⊙ ∂R/∂w; then v ← v − min v and w = exp(v)."""
+    """Adam on v = log w with g = w ⊙ ∂R/∂w; then v ← v − min v and w = exp(v).
+
+    ``anchor`` (a boolean mask) pins the minimum over those covariates only, v ← max(v − min v[anchor], 0):
+    the covariate held at w = 1 is then one the model leans on, not one it ignores."""
 
     lr: float
+    anchor: NDArray[np.bool_] | None = None
     beta1: float = 0.9
     beta2: float = 0.999
     eps: float = 1e-12
@@ -110,6 +114,8 @@ class AdamLogStep:
         m_hat = m / (1 - self.beta1**self._t)
         s_hat = s / (1 - self.beta2**self._t)
         v = np.log(w) - self.lr * m_hat / (np.sqrt(s_hat) + self.eps)
+        if self.anchor is not None and self.anchor.any():
+            return np.asarray(np.exp(np.maximum(v - v[self.anchor].min(), 0.0)), dtype=np.float64)
         return np.asarray(np.exp(v - v.min()), dtype=np.float64)
 
 
@@ -126,7 +132,9 @@ class ProjectedStep:
 WUpdate = Callable[[Array, Array], Array]
 
 
-def make_w_update(rule: str, lr: float, w_max: float = np.inf) -> WUpdate:
+def make_w_update(
+    rule: str, lr: float, w_max: float = np.inf, anchor: NDArray[np.bool_] | None = None
+) -> WUpdate:
     """The update rule by name, with w capped at ``w_max``.
 
     A covariate at w = 10⁴ already costs the adversary 10⁸ per unit of movement: it is, in effect,
@@ -137,7 +145,7 @@ def make_w_update(rule: str, lr: float, w_max: float = np.inf) -> WUpdate:
     if rule == "projected":
         step = ProjectedStep(lr=lr)
     elif rule == "adam_log":
-        step = AdamLogStep(lr=lr)
+        step = AdamLogStep(lr=lr, anchor=anchor)
     else:
         step = AdaptiveLogStep(lr=lr, per_coordinate=rule == "adaptive_log")
 

@@ -63,8 +63,9 @@ class Candidate:
     lambda_: float
     score: float  # worst training environment's held-out error
     env_scores: dict[str, float]
-    start: int = 0  # which initial w the fit started from (0: w = 1)
+    start: int = 0  # which variant of the fit (SAL: initial w and anchor; see ``variant``)
     protection: float = 0.0  # Σ log w of the fitted candidate: how much of X it shields from the adversary
+    variant: str = ""  # what ``start`` means, in words
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,16 @@ def objective_mixed_vjp(theta: Array, w: Array, m: Moments, lam: float, v: Array
     )
 
 
+def significant_covariates(m: Moments, n_rows: int, threshold: float) -> NDArray[np.bool_]:
+    """Covariates whose pooled least-squares coefficient has |t| ≥ ``threshold`` (p,): the ones the
+    model leans on. t_d = θ_d / √(MSE · (G⁻¹)_dd / n) on the standardised, centred rows."""
+    gram_inv = np.linalg.pinv(m.gram)
+    theta = gram_inv @ m.cross
+    resid = max(float(mse(theta, m.gram, m.cross, m.yy)), 1e-300)
+    se = np.sqrt(np.maximum(resid * np.diag(gram_inv) / max(n_rows, 1), 1e-300))
+    return np.asarray(np.abs(theta) / se >= threshold, dtype=np.bool_)
+
+
 def stability_risk(losses: Array, alpha: float, stability: str) -> tuple[float, Array]:
     """R = mean_e L^e + α·spread(L) and ∂R/∂L (E,). spread is the std (smooth) or max − min."""
     n_env = losses.shape[0]

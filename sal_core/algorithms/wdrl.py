@@ -144,8 +144,11 @@ class WDRL(Algorithm[WDRLParams]):
         return 1
 
     def starts_at(self, relative: float) -> int:
-        """How many initial w a candidate λ is fitted from (WDRL: w is fixed, one)."""
+        """How many variants of the fit a candidate λ is tried with (WDRL: w is fixed, one)."""
         return 1
+
+    def variant_name(self, start: int) -> str:
+        return ""
 
     def _candidate_fits(self) -> int:
         return sum(self.starts_at(r) for r in self.candidate_grid())
@@ -181,7 +184,18 @@ class WDRL(Algorithm[WDRLParams]):
                 rel = None if relative == ls.OFF else relative
                 protection = _protection(solution)
                 fitted.append(
-                    (ls.Candidate(rel, lam, max(scores.values()), scores, start, protection), solution)
+                    (
+                        ls.Candidate(
+                            rel,
+                            lam,
+                            max(scores.values()),
+                            scores,
+                            start,
+                            protection,
+                            self.variant_name(start),
+                        ),
+                        solution,
+                    )
                 )
         order = ls.robustness_order([c for c, _ in fitted])
         candidates = [fitted[i][0] for i in order]

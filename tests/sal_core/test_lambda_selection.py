@@ -104,7 +104,7 @@ def test_progress_runs_through_the_candidates_and_can_stop_there(anti: dict[int,
     fit = algo.fit(anti[0].train, progress=progress)  # type: ignore[attr-defined]
     assert fit.stopped and fit.selection is None
     assert seen[0] == (1, algo.total_steps()) and seen[-1][0] == 1200
-    assert algo.total_steps() == 6 * 800  # five candidates, then the final fit
+    assert algo.total_steps() == 7 * 800  # two variants at the most robust λ, four more candidates, the final fit
 
 
 def _mean_error(name: str, s: object, seed: int) -> float:
