@@ -201,6 +201,7 @@ class WDRL(Algorithm[WDRLParams]):
         candidates = [fitted[i][0] for i in order]
         solutions = [fitted[i][1] for i in order]
         chosen = ls.pick_most_robust([c.score for c in candidates], p.selection_tolerance)
+        chosen = ls.prefer_first_variant(candidates, chosen)
         chosen = ls.prefer_erm(candidates, chosen, self.erm_margin)
         criterion = (
             "worst_env_validation_rmse" if problem.loss_name == "squared" else "worst_env_validation_loss"

@@ -17,6 +17,7 @@ from sal_core.lambda_selection import (
     Selection,
     pick_most_robust,
     prefer_erm,
+    prefer_first_variant,
     split_problem,
 )
 from sal_core.metrics import evaluate
@@ -104,7 +105,9 @@ def test_progress_runs_through_the_candidates_and_can_stop_there(anti: dict[int,
     fit = algo.fit(anti[0].train, progress=progress)  # type: ignore[attr-defined]
     assert fit.stopped and fit.selection is None
     assert seen[0] == (1, algo.total_steps()) and seen[-1][0] == 1200
-    assert algo.total_steps() == 7 * 800  # two variants at the most robust λ, four more candidates, the final fit
+    assert (
+        algo.total_steps() == 7 * 800
+    )  # two variants at the most robust λ, four more candidates, the final fit
 
 
 def _mean_error(name: str, s: object, seed: int) -> float:
@@ -188,3 +191,12 @@ def test_a_converged_fit_reports_the_rounds_it_ran(anti: dict[int, object]) -> N
     full = get_algorithm("sal")({"lambda_": 0.001}, seed=3).fit(s.train)
     assert len(full.history) == 800 and len(fit.history) < 800
     np.testing.assert_allclose(fit.coefficients, full.coefficients, atol=1e-4)
+
+
+def test_a_later_variant_must_stay_close_to_the_first_one() -> None:
+    base = Candidate(0.001, 1e-3, 0.40, {}, start=0)
+    close = Candidate(0.001, 1e-3, 0.41, {}, start=1, protection=-1.0)
+    far = Candidate(0.001, 1e-3, 0.46, {}, start=1, protection=-1.0)
+    assert prefer_first_variant([close, base], 0) == 0  # within 5%: the anchored variant stays
+    assert prefer_first_variant([far, base], 0) == 1  # 15% worse: back to the first variant
+    assert prefer_first_variant([base, far], 0) == 0
