@@ -249,7 +249,7 @@ def render(report: SpeedReport, command: str) -> str:
         "",
         f'`lambda_="auto"` (the default) on that setting: {report.paper_sal_s:.4f} s against '
         f"{report.paper_sal_one_fit_s:.4f} s for one fit at the λ it chose: "
-        f"**{report.paper_sal_s / report.paper_sal_one_fit_s:.1f}×** one fit (five candidates on 80% of the rows, "
+        f"**{report.paper_sal_s / report.paper_sal_one_fit_s:.1f}×** one fit (six candidate fits on 80% of the rows, "
         "then the final fit).",
         "",
         f"Growth in n (p = {c.n_sizes_p}, Gaussian data, two environments; median of {c.scaling_repeats} "
