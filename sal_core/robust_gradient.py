@@ -71,6 +71,27 @@ def ascent(
     return delta, d_dw
 
 
+def theta_objective(
+    problem: Problem,
+    model: torch.nn.Module,
+    Z: torch.Tensor,
+    y: torch.Tensor,
+    w: torch.Tensor,
+    lam: float,
+    state: AdversaryState,
+    *,
+    closed_form: bool,
+    ascent_steps: int,
+    ascent_lr: float,
+) -> tuple[torch.Tensor, tuple[torch.Tensor, torch.Tensor] | None]:
+    """mean_i sup_x̃ ℓ − λ‖w ⊙ (x̃ − x)‖² at the current θ: in closed form, or after m ascent steps,
+    then also (δ, the paper's ∂X̃/∂w) for Section 4.2.1's ∂R/∂w."""
+    if closed_form:
+        return closed_form_sup(problem, model, Z, y, w, lam, state).value.mean(), None
+    delta, d_dw = ascent(problem, model, Z, y, w, lam, ascent_steps, ascent_lr)
+    return (problem.loss(model(Z + delta), y) - lam * ((w * delta) ** 2).sum(1)).mean(), (delta, d_dw)
+
+
 def risk_grad_params(
     problem: Problem, model: torch.nn.Module, y: torch.Tensor, d_losses: np.ndarray, names: list[str]
 ) -> list[torch.Tensor]:

@@ -36,7 +36,6 @@ from sal_core.algorithms.wdrl import (
     WDRL,
     WDRLParams,
     _loss_scale,
-    _moments,
     _rescale_output,
     _round,
     ridge_solution,
@@ -296,7 +295,7 @@ class SAL(WDRL):
         self, problem: Problem, lam: float, reporter: Reporter, y_scale: float, start: int = 0
     ) -> Solution:
         p = self.sal_params
-        moments, y_mean = _moments(problem, y_scale)
+        moments, y_mean = self.moments(problem, y_scale)
         init, significant = self.variant(start)
         w = self.initial_w(problem.n_features, init, problem.seed)
         anchor = (
@@ -339,13 +338,14 @@ class SAL(WDRL):
             trace: rg.Trace = []
             for _ in range(p.theta_steps):
                 optimizer.zero_grad(set_to_none=True)
-                if closed_form:
-                    objective = rg.closed_form_sup(problem, model, Z, y, w, lam, state).value.mean()
-                else:
-                    delta, d_delta_dw = rg.ascent(problem, model, Z, y, w, lam, p.ascent_steps, p.ascent_lr)
+                objective, ascended = rg.theta_objective(
+                    problem, model, Z, y, w, lam, state, closed_form=closed_form,
+                    ascent_steps=p.ascent_steps, ascent_lr=p.ascent_lr,
+                )  # fmt: skip
+                if ascended is not None:  # θ_t is unchanged until optimizer.step()
+                    delta, d_delta_dw = ascended
                     params_now = {k: v.detach().clone() for k, v in model.named_parameters()}
                     trace.append((params_now, Z + delta, d_delta_dw))
-                    objective = (problem.loss(model(Z + delta), y) - lam * ((w * delta) ** 2).sum(1)).mean()
                 torch.autograd.backward(objective)
                 optimizer.step()
             losses = problem.env_means(problem.loss(model(Z), y)).detach()

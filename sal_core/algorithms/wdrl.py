@@ -111,6 +111,21 @@ class WDRL(Algorithm[WDRLParams]):
     # ---------------------------------------------------------------------------------- orchestration
     def _fit(self, problem: Problem, reporter: Reporter) -> Solution:
         self._check_options(problem)
+        self._moments_of: dict[int, tuple[rl.Moments, float]] = {}
+        try:
+            return self._fit_selected(problem, reporter)
+        finally:
+            self._moments_of.clear()
+
+    def moments(self, problem: Problem, y_scale: float) -> tuple[rl.Moments, float]:
+        """The exact path's sufficient statistics of ``problem``, computed once per fit: every λ
+        candidate and variant fitted on the same rows reuses the one O(n·p²) pass."""
+        key = id(problem)  # problems live for the whole fit, so their ids are not reused within it
+        if key not in self._moments_of:
+            self._moments_of[key] = _moments(problem, y_scale)
+        return self._moments_of[key]
+
+    def _fit_selected(self, problem: Problem, reporter: Reporter) -> Solution:
         y_scale = _target_scale(problem)
         lam = self.params.lambda_
         if lam != AUTO:
@@ -168,7 +183,7 @@ class WDRL(Algorithm[WDRLParams]):
         p = self.params
         fit_part, held_out = ls.split_problem(problem, p.holdout_fraction, problem.seed)
         exact = self.uses_ridge_path()
-        base = _ols_mse(_moments(fit_part, y_scale)[0]) if exact else 1.0
+        base = _ols_mse(self.moments(fit_part, y_scale)[0]) if exact else 1.0
         fitted: list[tuple[ls.Candidate, Solution]] = []
         for relative in self.candidate_grid():
             lam = ls.candidate_lambda(relative, base)
@@ -230,7 +245,7 @@ class WDRL(Algorithm[WDRLParams]):
         """Fit θ at one λ with w ≡ 1 (``start`` is SAL's: which initial w)."""
         w = np.ones(problem.n_features)
         if self.uses_ridge_path():
-            return fit_ridge_path(problem, lam, w, y_scale, reporter)
+            return fit_ridge_path(problem, lam, w, y_scale, reporter, self.moments(problem, y_scale))
         return self._fit_gradient_fixed_w(problem, lam, reporter, y_scale)
 
     # ------------------------------------------------------------------------------------ options
@@ -260,9 +275,11 @@ class WDRL(Algorithm[WDRLParams]):
         for _ in range(p.theta_steps if adversary else ERM_STEPS):
             optimizer.zero_grad(set_to_none=True)
             if adversary:
-                torch.autograd.backward(
-                    self._theta_objective(problem, model, Z, y, w, lam, closed_form, state)
-                )
+                objective, _ = rg.theta_objective(
+                    problem, model, Z, y, w, lam, state, closed_form=closed_form,
+                    ascent_steps=p.ascent_steps, ascent_lr=p.ascent_lr,
+                )  # fmt: skip
+                torch.autograd.backward(objective)
             else:
                 torch.autograd.backward(problem.loss(model(Z), y).mean())
             optimizer.step()
@@ -278,23 +295,6 @@ class WDRL(Algorithm[WDRLParams]):
         return Solution(
             model=model, covariate_weights=w.cpu(), history=history, certificate=cert, stopped=stopped
         )
-
-    def _theta_objective(
-        self,
-        problem: Problem,
-        model: torch.nn.Module,
-        Z: torch.Tensor,
-        y: torch.Tensor,
-        w: torch.Tensor,
-        lam: float,
-        closed_form: bool,
-        state: rg.AdversaryState,
-    ) -> torch.Tensor:
-        """mean_i sup_x̃ ℓ − λ c_w at the current θ (closed form, or after m ascent steps)."""
-        if closed_form:
-            return rg.closed_form_sup(problem, model, Z, y, w, lam, state).value.mean()
-        delta, _ = rg.ascent(problem, model, Z, y, w, lam, self.params.ascent_steps, self.params.ascent_lr)
-        return (problem.loss(model(Z + delta), y) - lam * ((w * delta) ** 2).sum(1)).mean()
 
 
 class _Offset(Reporter):
@@ -312,10 +312,16 @@ class _Offset(Reporter):
 
 # ------------------------------------------------------------------------------ exact ridge path
 def fit_ridge_path(
-    problem: Problem, lam: float, w: np.ndarray, y_scale: float, reporter: Reporter
+    problem: Problem,
+    lam: float,
+    w: np.ndarray,
+    y_scale: float,
+    reporter: Reporter,
+    stats: tuple[rl.Moments, float],
 ) -> Solution:
-    """The exact θ-step at a fixed w, packaged as a one-round solution (WDRL; SAL's last step)."""
-    moments, y_mean = _moments(problem, y_scale)
+    """The exact θ-step at a fixed w, packaged as a one-round solution; ``stats`` are the problem's
+    (moments, pooled mean of y)."""
+    moments, y_mean = stats
     step = rl.solve_theta(moments, w, lam)
     risk, _, losses = rl.risk_and_grad_theta(step.theta, moments, 0.0, "std")
     history = [_round(1, risk * y_scale**2, None, losses * y_scale**2, problem)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -12,18 +11,10 @@ from sqlalchemy import select
 
 from app.datasets import tables
 from app.db.models import DEFAULT_TENANT_ID, Dataset, Job, JobResultRow
-from app.settings import Settings
 from tests.app import factories as f
 from worker.runner import Runner
 
 pytestmark = pytest.mark.services
-
-
-@pytest.fixture
-def runner(pg_settings: Settings) -> Iterator[Runner]:
-    r = Runner.from_settings(pg_settings)
-    yield r
-    r.close()
 
 
 def _store(runner: Runner, frame: Any) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -11,18 +10,10 @@ from sqlalchemy import func, select, update
 
 from app.datasets import tables
 from app.db.models import DEFAULT_TENANT_ID, Dataset, Job, JobResultRow
-from app.settings import Settings
 from tests.app import factories as f
 from worker.runner import ProgressWriter, Runner
 
 pytestmark = pytest.mark.services
-
-
-@pytest.fixture
-def runner(pg_settings: Settings) -> Iterator[Runner]:
-    r = Runner.from_settings(pg_settings)
-    yield r
-    r.close()
 
 
 def _dataset(runner: Runner, seed: int) -> str:
