@@ -21,6 +21,7 @@ Defaults and why (measured; the README's "SAL: what made the difference" has the
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -36,12 +37,15 @@ from sal_core.algorithms.wdrl import (
     WDRL,
     WDRLParams,
     _loss_scale,
+    _Offset,
+    _ols_mse,
     _rescale_output,
     _round,
     ridge_solution,
 )
 from sal_core.covariate_weights import WUpdate, make_w_update
 from sal_core.exceptions import InvalidParameterError
+from sal_core.models import ModelSpec
 from sal_core.params import AUTO, param
 
 
@@ -154,6 +158,15 @@ class SALParams(WDRLParams):
         "SAL's w path has long plateaus that look converged, and stopping on them broke the anti-causal fits "
         "(dev seeds 104-115: 8 of 12 fell back to ERM at 1e-6, 10 of 12 at 1e-4; selection bias unchanged).",
     )
+    w_source: str = param(
+        AUTO,
+        choices=(AUTO, "linear", "network"),
+        doc="Non-linear models (MLPs): where w comes from. 'linear': learned by SAL's exact path on a linear "
+        "model of the same rows (lambda_='auto' there), then held fixed while the network is trained "
+        "adversarially under that cost; 'network': learned through the network itself (implicit "
+        "differentiation, sal_core.deep_sal), from w = 1. 'auto' = 'linear' (measured on dev seeds: the "
+        "network's own w-gradient did not beat ERM on anti-causal data; docs/benchmarks.md).",
+    )
     starts: int | str = param(
         AUTO,
         low=1,
@@ -178,8 +191,15 @@ EXACT_GRID: tuple[float, ...] = (1e-3, 1e-2, 1e-1, 1.0, ls.OFF)
 """SAL's relative λ candidates on the exact path (× the pooled OLS MSE), most robust first; the
 last one switches the adversary off (ERM)."""
 DEEP_GRID: tuple[float, ...] = (1.0, ls.OFF)
-"""SAL's λ candidates for MLPs: λ = 1 (at 0.1 the network outgrows what the adversary can pay for
-and most rows hit the radius cap) and the fallback to ERM."""
+"""SAL's λ candidates for MLPs learning w through the network (``w_source="network"``): λ = 1
+(unit-free; at 0.1 the network outgrows what the adversary can pay for and most rows hit the radius
+cap) and the fallback to ERM."""
+SEEDED_GRID: tuple[float, ...] = (1e-1, 1.0, ls.OFF)
+"""SAL's relative λ candidates for MLPs under the linear path's w (× the pooled OLS MSE, as on the
+exact path), most robust first; the last one is ERM with the same network."""
+SEEDED_OPTIONS = deep_sal.DeepSALOptions(final_steps=800)
+"""The network's fit at the fixed w: 300 ERM warm-up steps, then 800 adversarial θ-steps (at 200 the
+fit had not converged: anti-causal dev seeds 100-102 0.85 / 1.06 / 0.41 vs 0.48 / 0.70 / 0.45)."""
 GRADIENT_GRID: tuple[float, ...] = (0.1, ls.OFF)
 """SAL's λ candidates on gradient paths (unit-free): each SAL candidate is a full fit of 40 rounds
 (~9 s for logistic loss at n = 2000 on one core), so only the paper-setting λ = 0.1 and the fallback
@@ -196,6 +216,7 @@ class SAL(WDRL):
     exact_grid: ClassVar[tuple[float, ...]] = EXACT_GRID
     gradient_grid: ClassVar[tuple[float, ...]] = GRADIENT_GRID
     erm_margin: ClassVar[float] = 0.0  # SAL's rule is robustness-first (selection_tolerance) instead
+    _seed_w: torch.Tensor | None = None  # an MLP fit's w, learned on the linear path (seeds_w)
 
     @property
     def sal_params(self) -> SALParams:
@@ -203,7 +224,51 @@ class SAL(WDRL):
         return self.params
 
     def steps_per_fit(self) -> int:
-        return self.schedule().rounds
+        return 1 if self.seeds_w() else self.schedule().rounds
+
+    def total_steps(self) -> int:
+        """Progress steps: the linear path's fits that learn w first (MLPs, w_source 'linear')."""
+        seeding = self.w_seeder().total_steps() if self.seeds_w() else 0
+        return seeding + super().total_steps()
+
+    # ------------------------------------------------------------------- MLPs: w from the linear path
+    def seeds_w(self) -> bool:
+        """Does this fit take w from SAL's exact linear path (an MLP with w_source 'linear' or 'auto')?"""
+        return self.uses_deep_path() and self.sal_params.w_source != "network"
+
+    def w_seeder(self) -> SAL:
+        """The linear SAL that learns w for a network: the same parameters and seed, lambda_='auto',
+        on the exact path (squared loss; for classification a linear probability model of the labels)."""
+        params = dataclasses.replace(
+            self.sal_params, lambda_=AUTO, gradient=AUTO, adversary=AUTO, w_source=AUTO
+        )
+        return SAL(params, model=ModelSpec(), seed=self.seed, device=str(self.device), dtype=self.dtype)
+
+    def _fit(self, problem: Problem, reporter: Reporter) -> Solution:
+        if not self.seeds_w():
+            return super()._fit(problem, reporter)
+        seeder = self.w_seeder()
+        linear = dataclasses.replace(problem, task="regression", loss_name="squared", model_spec=ModelSpec())
+        seeded = seeder._fit(linear, reporter)
+        if seeded.stopped:  # cancelled while learning w: the network is untrained
+            return Solution(
+                model=problem.new_model(),
+                covariate_weights=seeded.covariate_weights,
+                history=seeded.history,
+                stopped=True,
+            )
+        assert seeded.covariate_weights is not None
+        self._seed_w = seeded.covariate_weights
+        solution = super()._fit(problem, _Offset(reporter, seeder.total_steps()))
+        solution.selection = {
+            **(solution.selection or {}),
+            "covariate_weights": {
+                "source": "SAL's exact path on a linear model of the same rows, then held fixed",
+                "w": [float(v) for v in seeded.covariate_weights.cpu()],
+                "selection": seeded.selection,
+            },
+        }
+        return solution
 
     def schedule(self) -> Schedule:
         """Rounds, step and rule with every 'auto' resolved for this fit's path."""
@@ -275,6 +340,12 @@ class SAL(WDRL):
     ) -> Solution:
         if self.uses_ridge_path():
             return self._fit_ridge_rounds(problem, lam, reporter, y_scale, start)
+        if self.seeds_w():
+            p = self.sal_params
+            return deep_sal.fit_deep_sal(
+                problem, lambda_=lam, alpha=p.alpha, stability=p.stability, rounds=1, w_update=None,
+                reporter=reporter, y_scale=y_scale, options=SEEDED_OPTIONS, initial_w=self._seed_w,
+            )  # fmt: skip
         if self.uses_deep_path():
             p = self.sal_params
             return deep_sal.fit_deep_sal(
@@ -289,7 +360,15 @@ class SAL(WDRL):
         return not self.model_spec.is_linear and self.sal_params.gradient == AUTO
 
     def candidate_grid(self) -> tuple[float, ...]:
+        if self.seeds_w():
+            return SEEDED_GRID
         return DEEP_GRID if self.uses_deep_path() else super().candidate_grid()
+
+    def lambda_base(self, problem: Problem, y_scale: float) -> float:
+        """Under the linear path's w an MLP's λ grid is relative to the pooled OLS MSE, as on that path."""
+        if self.seeds_w():
+            return _ols_mse(self.moments(problem, y_scale)[0])
+        return super().lambda_base(problem, y_scale)
 
     def _fit_ridge_rounds(
         self, problem: Problem, lam: float, reporter: Reporter, y_scale: float, start: int = 0

@@ -182,8 +182,7 @@ class WDRL(Algorithm[WDRLParams]):
         """
         p = self.params
         fit_part, held_out = ls.split_problem(problem, p.holdout_fraction, problem.seed)
-        exact = self.uses_ridge_path()
-        base = _ols_mse(self.moments(fit_part, y_scale)[0]) if exact else 1.0
+        base = self.lambda_base(fit_part, y_scale)
         fitted: list[tuple[ls.Candidate, Solution]] = []
         for relative in self.candidate_grid():
             lam = ls.candidate_lambda(relative, base)
@@ -231,6 +230,10 @@ class WDRL(Algorithm[WDRLParams]):
             erm_margin=self.erm_margin,
         )
         return selection, solutions[chosen], held_out
+
+    def lambda_base(self, problem: Problem, y_scale: float) -> float:
+        """The unit of the relative λ grid: the pooled OLS MSE on the exact path, 1 elsewhere."""
+        return _ols_mse(self.moments(problem, y_scale)[0]) if self.uses_ridge_path() else 1.0
 
     def _fit_off(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
         """The adversary switched off (λ = OFF_LAMBDA): ERM, whatever the subclass learns. Exact on the
