@@ -8,7 +8,8 @@ r = 2.0, n_b = 3 at (0.9, 1000), (0.95, 2000), (0.975, 4000)), the classificatio
 (SAL vs WDRL at radius 1e-2 … 1e1) and anti-causal Scenarios 1 and 2 per environment, each method
 beside the paper's numbers as mean ± std over seeds, plus an oracle (ERM on the stable
 covariates). Writes the markdown report to ``--output`` and prints it; progress goes to stderr.
-The protocol is in :mod:`bench.protocol`.
+The protocol is in :mod:`bench.protocol`. The MLP rows (ERM, IRM and SAL with the same network) are
+``python -m bench.paper_mlp``.
 
 The unit of work is one (cell, seed); ``--jobs N`` runs N of them at a time in separate processes
 (each with one torch thread), so a 16-core machine runs the full bench in a few minutes. It imports

@@ -35,6 +35,14 @@ def test_speed_run_renders_every_section() -> None:
         assert piece in text
 
 
+def test_speed_mlp_section_times_every_learner_and_names_the_target() -> None:
+    report = speed.run_mlp("cpu", repeats=1, n=200, learners=("erm", "sal"), deep_rounds=2)
+    assert set(report.seconds) == {"erm", "sal", "deep_sal"}
+    assert all(v > 0 for v in report.seconds.values())
+    text = speed.render_mlp(report, "python -m bench.speed --test")
+    assert "MLP SAL / ERM-MLP" in text and "one CPU thread" in text
+
+
 def test_gaussian_environments_shapes() -> None:
     envs = speed.gaussian_environments(101, 7, n_envs=2)
     assert [e.X.shape for e in envs] == [(51, 7), (50, 7)]
