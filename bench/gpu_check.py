@@ -7,8 +7,8 @@ Steps, each in its own process under its own timeout, everything printed also wr
 
 1. ``tests``: the sal_core tests that need only torch and numpy (deep SAL, linear IRM, purity), with
    the service's conftest left out (the GPU machine has no web, queue or database packages).
-2. ``agreement``: ERM, IRM, WDRL and SAL (linear) and ``fit_deep_sal`` (MLP, full batch and
-   minibatch) fitted on CPU and on CUDA in float64 from the same data; the largest prediction and w
+2. ``agreement``: ERM, IRM, WDRL and SAL (linear), SAL with an MLP at defaults, and
+   ``fit_deep_sal`` learning w through the network (full batch and minibatch) fitted on CPU and on CUDA in float64 from the same data; the largest prediction and w
    (log w for deep SAL) differences. CPU against CPU without CUDA.
 3. ``speed-cpu`` and ``speed-cuda``: ``python -m bench.speed`` (``--quick`` unless ``--full``) on
    each device (CUDA only where available).
@@ -31,6 +31,7 @@ import torch
 
 TEST_FILES = (
     "tests/sal_core/test_deep_sal.py",
+    "tests/sal_core/test_mlp_sal.py",
     "tests/sal_core/test_irm_linear.py",
     "tests/sal_core/test_purity.py",
 )
@@ -48,8 +49,10 @@ def agreement(devices: tuple[str, str], *, n: int = 2000, rounds: int = 10) -> d
     envs = selection_bias(r=1.7, n=n, p=10, seed=0, n_test=2, test_rs=(2.0,)).train
     X = np.concatenate([e.X for e in envs])
     out: dict[str, float] = {}
-    for name in ("erm", "irm", "wdrl", "sal"):
-        fits = [get_algorithm(name)(seed=0, device=d).fit(envs) for d in devices]
+    learners = {name: {"kind": "linear"} for name in ("erm", "irm", "wdrl", "sal")}
+    learners["sal mlp"] = MLP  # SAL at defaults with a network: w from the linear path, then the network
+    for name, model in learners.items():
+        fits = [get_algorithm(name.split()[0])(model=model, seed=0, device=d).fit(envs) for d in devices]
         out[f"{name} prediction"] = float(np.abs(fits[0].predict(X) - fits[1].predict(X)).max())
         if fits[0].covariate_weights is not None and fits[1].covariate_weights is not None:
             out[f"{name} w"] = float(np.abs(fits[0].covariate_weights - fits[1].covariate_weights).max())

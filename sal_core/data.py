@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 from numpy.typing import NDArray
 
 from sal_core.exceptions import InvalidDataError
@@ -47,6 +48,18 @@ class Standardizer:
         # A constant covariate carries no information; leave it unscaled instead of dividing by 0.
         scale = np.where(scale > 1e-12, scale, 1.0)
         return cls(mean=mean, scale=scale)
+
+    @classmethod
+    def fit_tensors(cls, Xs: Sequence[torch.Tensor]) -> Standardizer:
+        """The same statistics from the environments' rows where they already are (a GPU, say):
+        pooled mean and population std accumulated in float64 whatever the tensors' dtype, two passes
+        (mean, then squared deviations), no concatenated copy. Agrees with :meth:`fit` to rounding."""
+        n = sum(int(x.shape[0]) for x in Xs)
+        mean = torch.stack([x.sum(0, dtype=torch.float64) for x in Xs]).sum(0) / n
+        squares = torch.stack([((x.double() - mean) ** 2).sum(0) for x in Xs]).sum(0)
+        scale = torch.sqrt(squares / n).cpu().numpy()
+        scale = np.where(scale > 1e-12, scale, 1.0)
+        return cls(mean=mean.cpu().numpy().astype(np.float64), scale=scale.astype(np.float64))
 
     def transform(self, X: FloatArray) -> FloatArray:
         return (np.asarray(X, dtype=np.float64) - self.mean) / self.scale

@@ -323,8 +323,9 @@ class Algorithm(ABC, Generic[P]):
                 f"{len(names)} feature names for {p} covariates", field="feature_names"
             )
         started = time.perf_counter()
-        standardizer = Standardizer.fit(np.concatenate([e.X for e in environments]))
-        problem = self._problem(environments, standardizer)
+        raw = [self._tensor(e.X) for e in environments]  # one copy to the device; the rest happens there
+        standardizer = Standardizer.fit_tensors(raw)
+        problem = self._problem(environments, standardizer, raw)
         solution = self._fit(problem, Reporter(progress, self.total_steps()))
         rounds = list(solution.history)
         return self._package(solution, standardizer, names, time.perf_counter() - started, rounds)
@@ -337,11 +338,23 @@ class Algorithm(ABC, Generic[P]):
     def _fit(self, problem: Problem, reporter: Reporter) -> Solution:
         """Train on standardised data and return the module and what was learned."""
 
-    def _problem(self, environments: Sequence[Environment], standardizer: Standardizer) -> Problem:
-        def tensor(a: FloatArray) -> torch.Tensor:
-            return torch.as_tensor(a, dtype=self.dtype, device=self.device)
+    def _tensor(self, a: FloatArray) -> torch.Tensor:
+        return torch.as_tensor(a, dtype=self.dtype, device=self.device)
 
-        envs = [EnvTensors(e.name, tensor(standardizer.transform(e.X)), tensor(e.y)) for e in environments]
+    def _problem(
+        self,
+        environments: Sequence[Environment],
+        standardizer: Standardizer,
+        raw: Sequence[torch.Tensor] | None = None,
+    ) -> Problem:
+        """The standardised problem on the fit's device. ``raw`` (the environments' X already on the
+        device, as ``fit`` copies them) is standardised there, not in numpy on the host."""
+        xs = raw if raw is not None else [self._tensor(e.X) for e in environments]
+        mean, scale = self._tensor(standardizer.mean), self._tensor(standardizer.scale)
+        envs = [
+            EnvTensors(e.name, (x - mean) / scale, self._tensor(e.y))
+            for e, x in zip(environments, xs, strict=True)
+        ]
         index = torch.cat(
             [
                 torch.full((e.y.shape[0],), i, dtype=torch.int64, device=self.device)

@@ -6,8 +6,9 @@ import math
 
 import numpy as np
 import pytest
+import torch
 
-from sal_core import Environment, get_algorithm
+from sal_core import Environment, Standardizer, get_algorithm
 from sal_core.exceptions import InvalidDataError, InvalidParameterError
 from sal_core.metrics import (
     Summary,
@@ -110,3 +111,19 @@ def test_evaluate_classification_reports_error_rate() -> None:
     assert summary.metric == "error_rate"
     assert summary.mean_error == pytest.approx(np.mean(errors))
     assert environment_metrics(fit.model, envs[0]) == per_env["a"]
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+def test_standardizer_from_device_tensors_matches_numpy(dtype: torch.dtype) -> None:
+    """fit() standardises where the rows are (fit_tensors); the statistics are numpy's to rounding,
+    accumulated in float64 even for float32 rows, and a constant covariate keeps scale 1."""
+    rng = np.random.default_rng(0)
+    Xs = [rng.normal(3.0, 2.0, (1000, 5)), rng.normal(-1.0, 5.0, (300, 5))]
+    for X in Xs:
+        X[:, 2] = 7.0
+    reference = Standardizer.fit(np.concatenate(Xs))
+    got = Standardizer.fit_tensors([torch.as_tensor(X, dtype=dtype) for X in Xs])
+    tol = 1e-12 if dtype == torch.float64 else 1e-6
+    np.testing.assert_allclose(got.mean, reference.mean, rtol=tol, atol=tol)
+    np.testing.assert_allclose(got.scale, reference.scale, rtol=tol)
+    assert got.scale[2] == 1.0
