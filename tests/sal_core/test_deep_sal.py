@@ -35,9 +35,16 @@ def _risk(problem: Problem, net: torch.nn.Module, y: torch.Tensor) -> tuple[floa
 
 
 def _solve_theta(
-    problem: Problem, net: torch.nn.Module, y: torch.Tensor, w: torch.Tensor, lam: float
+    problem: Problem,
+    net: torch.nn.Module,
+    y: torch.Tensor,
+    w: torch.Tensor,
+    lam: float,
+    *,
+    tol: float = 1e-11,
+    ascent_steps: int = 2000,
 ) -> None:
-    """θ*(w) to high precision: L-BFGS on J with the adversary re-solved to 1e-11 at every evaluation."""
+    """θ*(w) to high precision: L-BFGS on J with the adversary re-solved to ``tol`` at every evaluation."""
     x = problem.Z
 
     def row_loss(x_tilde: torch.Tensor) -> torch.Tensor:
@@ -47,13 +54,13 @@ def _solve_theta(
         list(net.parameters()),
         max_iter=200,
         tolerance_grad=1e-12,
-        tolerance_change=1e-15,
+        tolerance_change=1e-15 if tol >= 1e-11 else 1e-17,
         history_size=30,
         line_search_fn="strong_wolfe",
     )
 
     def closure() -> torch.Tensor:
-        u = ascend(row_loss, x, w, lam, torch.zeros_like(x), max_steps=2000, tol=1e-11, radius=1e6).u
+        u = ascend(row_loss, x, w, lam, torch.zeros_like(x), max_steps=ascent_steps, tol=tol, radius=1e6).u
         optimizer.zero_grad()
         objective = (row_loss(x + u / w) - lam * u.pow(2).sum(1)).mean()
         objective.backward()
@@ -226,3 +233,57 @@ def test_fit_deep_sal_is_deterministic_under_a_seed(minibatch: bool) -> None:
     other = _seeded_fit(4, options)
     assert np.array_equal(first[0], second[0]) and np.array_equal(first[1], second[1])
     assert not np.array_equal(first[0][: other[0].shape[0]], other[0][: first[0].shape[0]])
+
+
+class _TanhFeatures(torch.nn.Module):
+    """A network whose hidden layer is fixed (buffers) and whose head is θ: non-linear in x, so the
+    adversary's problem is not quadratic, while J stays convex in θ (a supremum of convex functions),
+    so θ*(w) is unique and finite differences of R(θ*(w)) are well defined."""
+
+    def __init__(self, p: int, width: int = 8) -> None:
+        super().__init__()
+        g = torch.Generator().manual_seed(0)
+        self.register_buffer("a", 0.5 * torch.randn(p, width, generator=g, dtype=torch.float64))
+        self.register_buffer("b", 0.5 * torch.randn(width, generator=g, dtype=torch.float64))
+        self.head = torch.nn.Linear(width, 1).double()
+
+    def forward(self, z: torch.Tensor) -> torch.Tensor:
+        return self.head(torch.tanh(z @ self.a + self.b)).squeeze(-1)  # type: ignore[operator]
+
+
+def test_w_gradient_matches_finite_differences_through_a_non_linear_feature_map() -> None:
+    torch.manual_seed(0)
+    problem = _problem({"kind": "linear"}, n=200)
+    y = problem.y / problem.y.std()
+    net = _TanhFeatures(problem.n_features)
+    lam, w = 2.0, torch.tensor([1.0, 2.0, 1.5, 3.0, 1.0, 1.2], dtype=torch.float64)
+    for _ in range(2):
+        _solve_theta(problem, net, y, w, lam, tol=1e-12, ascent_steps=5000)
+    theta_star = [p.detach().clone() for p in net.parameters()]
+
+    def row_loss(x_tilde: torch.Tensor) -> torch.Tensor:
+        return problem.loss(net(x_tilde), y)
+
+    u = ascend(
+        row_loss, problem.Z, w, lam, torch.zeros_like(problem.Z), max_steps=5000, tol=1e-12, radius=1e6
+    ).u
+    _, grad_r = _risk(problem, net, y)
+    implicit = risk_grad_w(
+        net, problem.loss, problem.Z, y, u, w, lam, grad_r, curvature="exact", damping=0.0, cg_iters=100,
+        cg_tol=1e-13,
+    ).grad_w.numpy()  # fmt: skip
+    assert not np.allclose(implicit, 0.0)
+
+    eps, checked, fd = 1e-4, [0, 1, 3], []  # a w = 1 covariate and two shielded ones
+    for j in checked:
+        values = []
+        for sign in (1.0, -1.0):
+            with torch.no_grad():
+                for p, q in zip(net.parameters(), theta_star, strict=True):
+                    p.copy_(q)
+            shifted = w.clone()
+            shifted[j] += sign * eps
+            _solve_theta(problem, net, y, shifted, lam, tol=1e-12, ascent_steps=5000)
+            values.append(_risk(problem, net, y)[0])
+        fd.append((values[0] - values[1]) / (2 * eps))
+    np.testing.assert_allclose(implicit[checked], fd, atol=2e-2 * float(np.abs(implicit).max()))
