@@ -93,13 +93,20 @@ def fit_deep_sal(
     y_scale: float,
     options: DeepSALOptions | None = None,
     initial_w: torch.Tensor | None = None,
+    adversary: bool = True,
+    ticks: int = 1,
 ) -> Solution:
-    """Fit SAL (``w_update`` given) or WDRL (``w_update=None``: w ≡ 1, one θ fit) on ``problem``.
+    """Fit SAL (``w_update`` given) or one θ fit at a fixed w (``w_update=None``: ``initial_w``, else
+    w ≡ 1, i.e. WDRL) on ``problem``; ``adversary=False`` makes that fixed-w fit plain ERM with the
+    same schedule (full batch below ``minibatch_from`` rows, minibatches above).
 
     ``problem`` carries standardised covariates, the loss and the model family (the model starts as
     ``problem.new_model()`` builds it); ``y_scale`` divides regression targets inside the fit.
     Returns the module in the target's units, w (p,) on the problem's device, one ``Round`` per
-    round (risk and environment losses in the target's units) and the certificate of Theorem 1.
+    round (risk and environment losses in the target's units; a fixed-w fit records its one round
+    after its final steps) and the certificate of Theorem 1. A fixed-w fit reports progress ``ticks``
+    times (its final steps in as many chunks; the round's metrics come with the last), so a long fit
+    can be watched and stopped between chunks.
     """
     opts = options or DeepSALOptions()
     fit = _DeepFit(problem, lambda_, y_scale, opts)
@@ -109,7 +116,19 @@ def fit_deep_sal(
     history: list[Round] = []
     stopped = False
     fit.erm_steps(opts.warmup_steps)
+    if not learns:  # one θ fit at the fixed w, then its one round
+        step = fit.theta_steps if adversary else fit.erm_steps
+        chunks = [len(c) for c in np.array_split(np.arange(opts.final_steps), max(ticks, 1))]
+        for tick, size in enumerate(chunks[:-1], start=1):
+            step(size)
+            if reporter(tick):
+                stopped = True
+                break
+        if not stopped:
+            step(chunks[-1])
     for round_ in range(1, (rounds if learns else 1) + 1):
+        if stopped:
+            break
         risk, losses, grad_r = fit.risk(alpha if learns else 0.0, stability)
         w_now = [float(v) for v in fit.w.cpu()]
         history.append(
@@ -122,7 +141,7 @@ def fit_deep_sal(
                 w=w_now,
             )
         )
-        if reporter(round_, {"risk": risk * fit.loss_scale, "w": w_now}):
+        if reporter(round_ if learns else max(ticks, 1), {"risk": risk * fit.loss_scale, "w": w_now}):
             stopped = True
             break
         if w_update is None:
@@ -131,7 +150,7 @@ def fit_deep_sal(
         w_new = w_update(fit.w.cpu().double().numpy(), grad_w.cpu().double().numpy())
         fit.w = torch.as_tensor(w_new, dtype=fit.Z.dtype, device=fit.Z.device)
         fit.theta_steps(opts.theta_steps)
-    if not stopped:
+    if learns and not stopped:
         fit.theta_steps(opts.final_steps)
     certificate = fit.certificate()
     fit.rescale_output()

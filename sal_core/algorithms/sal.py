@@ -32,8 +32,9 @@ from sal_core import deep_sal
 from sal_core import lambda_selection as ls
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
-from sal_core.algorithms.base import Problem, Reporter, Solution
+from sal_core.algorithms.base import Problem, Reporter, RoundMetrics, Solution
 from sal_core.algorithms.wdrl import (
+    ERM_STEPS,
     WDRL,
     WDRLParams,
     _loss_scale,
@@ -197,9 +198,14 @@ cap) and the fallback to ERM."""
 SEEDED_GRID: tuple[float, ...] = (1e-1, 1.0, ls.OFF)
 """SAL's relative λ candidates for MLPs under the linear path's w (× the pooled OLS MSE, as on the
 exact path), most robust first; the last one is ERM with the same network."""
-SEEDED_OPTIONS = deep_sal.DeepSALOptions(final_steps=800)
+SEEDED_TICKS = 10
+"""Progress steps per network fit under the linear path's w (one per tenth of its final steps)."""
+SEEDED_OPTIONS = deep_sal.DeepSALOptions(final_steps=800, minibatch_from=16_384)
 """The network's fit at the fixed w: 300 ERM warm-up steps, then 800 adversarial θ-steps (at 200 the
-fit had not converged: anti-causal dev seeds 100-102 0.85 / 1.06 / 0.41 vs 0.48 / 0.70 / 0.45)."""
+fit had not converged: anti-causal dev seeds 100-102 0.85 / 1.06 / 0.41 vs 0.48 / 0.70 / 0.45).
+Full batch below 16,384 rows; from there each step takes 8,192 rows (reshuffled every epoch), so a
+fit costs the same ~1,100 steps whatever n is: at n = 10⁵ the λ candidates (80,000 rows) took 130 s
+each in full batch on one core, the refit on minibatches 10 s."""
 GRADIENT_GRID: tuple[float, ...] = (0.1, ls.OFF)
 """SAL's λ candidates on gradient paths (unit-free): each SAL candidate is a full fit of 40 rounds
 (~9 s for logistic loss at n = 2000 on one core), so only the paper-setting λ = 0.1 and the fallback
@@ -224,12 +230,17 @@ class SAL(WDRL):
         return self.params
 
     def steps_per_fit(self) -> int:
-        return 1 if self.seeds_w() else self.schedule().rounds
+        return SEEDED_TICKS if self.seeds_w() else self.schedule().rounds
 
     def total_steps(self) -> int:
-        """Progress steps: the linear path's fits that learn w first (MLPs, w_source 'linear')."""
-        seeding = self.w_seeder().total_steps() if self.seeds_w() else 0
+        """Progress steps; an MLP fit whose w comes from the linear path counts that path's fits first,
+        one step each (they take a second in all, the network's fits most of the time)."""
+        seeding = self.w_seeder()._fits() if self.seeds_w() else 0
         return seeding + super().total_steps()
+
+    def _fits(self) -> int:
+        """How many fits lambda_='auto' runs: its candidates, then the refit on all rows."""
+        return self._candidate_fits() + 1 if self.params.lambda_ == AUTO else 1
 
     # ------------------------------------------------------------------- MLPs: w from the linear path
     def seeds_w(self) -> bool:
@@ -249,7 +260,7 @@ class SAL(WDRL):
             return super()._fit(problem, reporter)
         seeder = self.w_seeder()
         linear = dataclasses.replace(problem, task="regression", loss_name="squared", model_spec=ModelSpec())
-        seeded = seeder._fit(linear, reporter)
+        seeded = seeder._fit(linear, _PerFit(reporter, seeder.steps_per_fit()))
         if seeded.stopped:  # cancelled while learning w: the network is untrained
             return Solution(
                 model=problem.new_model(),
@@ -259,7 +270,7 @@ class SAL(WDRL):
             )
         assert seeded.covariate_weights is not None
         self._seed_w = seeded.covariate_weights
-        solution = super()._fit(problem, _Offset(reporter, seeder.total_steps()))
+        solution = super()._fit(problem, _Offset(reporter, seeder._fits()))
         solution.selection = {
             **(solution.selection or {}),
             "covariate_weights": {
@@ -341,11 +352,7 @@ class SAL(WDRL):
         if self.uses_ridge_path():
             return self._fit_ridge_rounds(problem, lam, reporter, y_scale, start)
         if self.seeds_w():
-            p = self.sal_params
-            return deep_sal.fit_deep_sal(
-                problem, lambda_=lam, alpha=p.alpha, stability=p.stability, rounds=1, w_update=None,
-                reporter=reporter, y_scale=y_scale, options=SEEDED_OPTIONS, initial_w=self._seed_w,
-            )  # fmt: skip
+            return self._fit_network_at_seeded_w(problem, lam, reporter, y_scale, adversary=True)
         if self.uses_deep_path():
             p = self.sal_params
             return deep_sal.fit_deep_sal(
@@ -353,6 +360,29 @@ class SAL(WDRL):
                 w_update=self._w_step(), reporter=reporter, y_scale=y_scale,
             )  # fmt: skip
         return self._fit_gradient_rounds(problem, lam, reporter, y_scale)
+
+    def _fit_off(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
+        """ERM with the same network, on the deep path's schedule (minibatches from 10⁵ rows)."""
+        if self.seeds_w():
+            return self._fit_network_at_seeded_w(problem, lam, reporter, y_scale, adversary=False)
+        return super()._fit_off(problem, lam, reporter, y_scale)
+
+    def _fit_network_at_seeded_w(
+        self, problem: Problem, lam: float, reporter: Reporter, y_scale: float, *, adversary: bool
+    ) -> Solution:
+        """The network trained under the linear path's w (``adversary``), or ERM's 2000 steps (w = 1)."""
+        p = self.sal_params
+        if adversary:
+            options = dataclasses.replace(SEEDED_OPTIONS, theta_lr=p.theta_lr)
+        else:
+            options = dataclasses.replace(
+                SEEDED_OPTIONS, theta_lr=p.theta_lr, warmup_steps=0, final_steps=ERM_STEPS
+            )
+        return deep_sal.fit_deep_sal(
+            problem, lambda_=lam, alpha=p.alpha, stability=p.stability, rounds=1, w_update=None,
+            reporter=reporter, y_scale=y_scale, options=options,
+            initial_w=self._seed_w if adversary else None, adversary=adversary, ticks=SEEDED_TICKS,
+        )  # fmt: skip
 
     def uses_deep_path(self) -> bool:
         """Non-linear models with gradient='auto': ascent in u = w ⊙ δ with a convergence check and
@@ -450,6 +480,21 @@ class SAL(WDRL):
         return Solution(
             model=model, covariate_weights=w.cpu(), history=history, certificate=cert, stopped=stopped
         )
+
+
+class _PerFit(Reporter):
+    """Reports a sub-fit's rounds as one progress step per ``rounds`` (one per fit), passing each fit's
+    last round's metrics; a stop request is seen at those steps."""
+
+    def __init__(self, parent: Reporter, rounds: int) -> None:
+        super().__init__(None, parent.total)
+        self._parent = parent
+        self._rounds = max(rounds, 1)
+
+    def __call__(self, step: int, metrics: RoundMetrics | None = None) -> bool:
+        if step % self._rounds == 0:
+            self.stop_requested = self._parent(step // self._rounds, metrics)
+        return self.stop_requested
 
 
 ALGORITHM = SAL

@@ -96,3 +96,32 @@ def test_closed_form_output_derivatives_match_autograd(loss: str) -> None:
     got = output_derivatives(loss, out, y)  # type: ignore[arg-type]
     torch.testing.assert_close(got[0], d1.detach())
     torch.testing.assert_close(got[1], d2)
+
+
+def test_mlp_sal_progress_counts_the_network_fits_and_stops_inside_one() -> None:
+    """The linear path's fits count one step each, every network fit ten, so the bar follows the time;
+    a stop request inside a network fit ends it at the next tenth."""
+    setting = selection_bias(r=1.7, n=300, p=6, seed=3, n_test=10)
+    algorithm = get_algorithm("sal")(model=MLP, seed=3)
+    seen: list[tuple[int, int]] = []
+
+    def record(step: int, total: int, metrics: object) -> bool:
+        seen.append((step, total))
+        return False
+
+    fit = algorithm.fit(setting.train, progress=record)
+    total = algorithm.total_steps()
+    network_fits = (total - algorithm.w_seeder()._fits()) // 10
+    assert network_fits == 4  # two λ candidates, ERM with the same network, the refit
+    assert seen[-1] == (total, total) and not fit.stopped
+    assert sum(step > total - 10 * network_fits for step, _ in seen) == 10 * network_fits
+
+    first_network_step = total - 10 * network_fits + 1
+    stopped_at: list[int] = []
+
+    def stop_inside(step: int, total: int, metrics: object) -> bool:
+        stopped_at.append(step)
+        return step == first_network_step + 2
+
+    stopped = get_algorithm("sal")(model=MLP, seed=3).fit(setting.train, progress=stop_inside)
+    assert stopped.stopped and stopped_at[-1] == first_network_step + 2
