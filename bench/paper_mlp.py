@@ -175,9 +175,9 @@ def render(units: Sequence[Unit], settings: Sequence[MLPSetting], *, command: st
         lines.append(f"| {spec.label} | {len(group)} | " + " | ".join(cells) + f" | {std} |")
     lines += [
         "",
-        "| setting | SAL-MLP below ERM-MLP | below IRM-MLP | below SAL-linear | w: stable above biased | "
-        "median seconds per fit (ERM / IRM / SAL-MLP / SAL-linear) |",
-        "|---|---:|---:|---:|---:|---|",
+        "| setting | SAL-MLP below ERM-MLP | below IRM-MLP | below SAL-linear | worst SAL-MLP / ERM-MLP "
+        "(seed) | w: stable above biased | median seconds per fit (ERM / IRM / SAL-MLP / SAL-linear) |",
+        "|---|---:|---:|---:|---:|---:|---|",
     ]
     for spec in settings:
         group = by_label[spec.label]
@@ -186,9 +186,12 @@ def render(units: Sequence[Unit], settings: Sequence[MLPSetting], *, command: st
         n = len(group)
         protected = [u.w_protects_stable for u in group if u.w_protects_stable is not None]
         seconds = " / ".join(f"{statistics.median(u.seconds[m] for u in group):.1f}" for m in names)
+        worst = max(group, key=lambda u: u.mean_error[SAL_MLP] / u.mean_error["ERM-MLP"])
+        ratio = worst.mean_error[SAL_MLP] / worst.mean_error["ERM-MLP"]
         lines.append(
             f"| {spec.label} | {wins(group, 'ERM-MLP')}/{n} | {wins(group, 'IRM-MLP')}/{n} | "
-            f"{wins(group, 'SAL-linear')}/{n} | {sum(protected)}/{len(protected)} | {seconds} |"
+            f"{wins(group, 'SAL-linear')}/{n} | {ratio:.2f} ({worst.seed}) | {sum(protected)}/{len(protected)} "
+            f"| {seconds} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -144,3 +144,14 @@ def test_paper_rejects_bad_seed_count() -> None:
 def test_paper_rejects_bad_jobs() -> None:
     with pytest.raises(SystemExit):
         paper.main(["--jobs", "0"])
+
+
+def test_paper_mlp_unit_and_report() -> None:
+    from bench import paper_mlp
+
+    tiny = paper_mlp.MLPSetting("tiny selection bias", "selection", (("n", 300), ("p", 6), ("r", 1.7)))
+    unit = paper_mlp.run_unit(tiny, 0, 50)
+    assert set(unit.mean_error) == {name for name, _, _ in paper_mlp.METHODS}
+    assert all(0 < v < 10 for v in unit.mean_error.values()) and unit.w_protects_stable is not None
+    text = paper_mlp.render([unit], [tiny], command="python -m bench.paper_mlp --test", machine="test")
+    assert "| tiny selection bias | 1 |" in text and "worst SAL-MLP / ERM-MLP" in text
