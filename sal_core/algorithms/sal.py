@@ -7,7 +7,11 @@ W = {w ≥ 1, min w = 1}. ∂R/∂w is computed
 * **exactly** on the ridge path (linear model, squared loss; the default there): implicit
   differentiation on p×p moments (:func:`sal_core.robust_linear.risk_grad_w`), O(p³) per round;
 * **exactly** for other linear losses with the closed-form adversary (autograd Hessian);
-* by the paper's **Section 4.2.1 approximation** on the gradient adversary (MLPs always).
+* by the paper's **Section 4.2.1 approximation** on the gradient adversary (``gradient="paper"``).
+
+For an MLP, w is learned on the exact path with a linear model of the same rows and then held fixed
+while the network is trained under c_w (``w_source="auto"``; ``"network"`` learns it through the
+network by implicit differentiation, :mod:`sal_core.deep_sal`).
 
 Defaults and why (measured; the README's "SAL: what made the difference" has the tables):
 
@@ -235,12 +239,8 @@ class SAL(WDRL):
     def total_steps(self) -> int:
         """Progress steps; an MLP fit whose w comes from the linear path counts that path's fits first,
         one step each (they take a second in all, the network's fits most of the time)."""
-        seeding = self.w_seeder()._fits() if self.seeds_w() else 0
+        seeding = self.w_seeder().fits() if self.seeds_w() else 0
         return seeding + super().total_steps()
-
-    def _fits(self) -> int:
-        """How many fits lambda_='auto' runs: its candidates, then the refit on all rows."""
-        return self._candidate_fits() + 1 if self.params.lambda_ == AUTO else 1
 
     # ------------------------------------------------------------------- MLPs: w from the linear path
     def seeds_w(self) -> bool:
@@ -270,7 +270,7 @@ class SAL(WDRL):
             )
         assert seeded.covariate_weights is not None
         self._seed_w = seeded.covariate_weights
-        solution = super()._fit(problem, _Offset(reporter, seeder._fits()))
+        solution = super()._fit(problem, _Offset(reporter, seeder.fits()))
         solution.selection = {
             **(solution.selection or {}),
             "covariate_weights": {
@@ -362,7 +362,7 @@ class SAL(WDRL):
         return self._fit_gradient_rounds(problem, lam, reporter, y_scale)
 
     def _fit_off(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
-        """ERM with the same network, on the deep path's schedule (minibatches from 10⁵ rows)."""
+        """ERM with the same network, on the network fits' schedule (minibatches from 16,384 rows)."""
         if self.seeds_w():
             return self._fit_network_at_seeded_w(problem, lam, reporter, y_scale, adversary=False)
         return super()._fit_off(problem, lam, reporter, y_scale)

@@ -152,8 +152,11 @@ class WDRL(Algorithm[WDRLParams]):
 
     def total_steps(self) -> int:
         """Progress steps: one fit per λ candidate (lambda_='auto'), then the final fit."""
-        fits = self._candidate_fits() + 1 if self.params.lambda_ == AUTO else 1
-        return fits * self.steps_per_fit()
+        return self.fits() * self.steps_per_fit()
+
+    def fits(self) -> int:
+        """How many fits one job runs: every λ candidate and variant (lambda_='auto'), then the refit."""
+        return self._candidate_fits() + 1 if self.params.lambda_ == AUTO else 1
 
     def steps_per_fit(self) -> int:
         return 1

@@ -111,7 +111,7 @@ def test_mlp_sal_progress_counts_the_network_fits_and_stops_inside_one() -> None
 
     fit = algorithm.fit(setting.train, progress=record)
     total = algorithm.total_steps()
-    network_fits = (total - algorithm.w_seeder()._fits()) // 10
+    network_fits = (total - algorithm.w_seeder().fits()) // 10
     assert network_fits == 4  # two λ candidates, ERM with the same network, the refit
     assert seen[-1] == (total, total) and not fit.stopped
     assert sum(step > total - 10 * network_fits for step, _ in seen) == 10 * network_fits
