@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pytest
@@ -70,6 +71,33 @@ def _solve_theta(
         optimizer.step(closure)  # type: ignore[no-untyped-call]
 
 
+def _finite_differences(
+    problem: Problem,
+    net: torch.nn.Module,
+    y: torch.Tensor,
+    w: torch.Tensor,
+    lam: float,
+    coordinates: list[int],
+    **solve: Any,
+) -> list[float]:
+    """Central differences of R(θ*(w)) in the given coordinates of w, each θ* re-solved from the
+    current (optimal) parameters."""
+    theta_star = [p.detach().clone() for p in net.parameters()]
+    eps, fd = 1e-4, []
+    for j in coordinates:
+        values = []
+        for sign in (1.0, -1.0):
+            with torch.no_grad():
+                for p, q in zip(net.parameters(), theta_star, strict=True):
+                    p.copy_(q)
+            shifted = w.clone()
+            shifted[j] += sign * eps
+            _solve_theta(problem, net, y, shifted, lam, **solve)
+            values.append(_risk(problem, net, y)[0])
+        fd.append((values[0] - values[1]) / (2 * eps))
+    return fd
+
+
 def test_w_gradient_matches_finite_differences_for_a_linear_model() -> None:
     torch.manual_seed(0)
     problem = _problem({"kind": "linear"})
@@ -77,7 +105,6 @@ def test_w_gradient_matches_finite_differences_for_a_linear_model() -> None:
     net = problem.new_model()
     lam, w = 0.5, torch.tensor([1.0, 2.0, 1.5, 3.0, 1.0, 1.2], dtype=torch.float64)
     _solve_theta(problem, net, y, w, lam)
-    theta_star = [p.detach().clone() for p in net.parameters()]
 
     def row_loss(x_tilde: torch.Tensor) -> torch.Tensor:
         return problem.loss(net(x_tilde), y)
@@ -90,18 +117,7 @@ def test_w_gradient_matches_finite_differences_for_a_linear_model() -> None:
         net, problem.loss, problem.Z, y, u, w, lam, grad_r, damping=0.0, cg_iters=50, cg_tol=1e-12
     )
 
-    eps, fd = 1e-4, []
-    for j in range(len(w)):
-        values = []
-        for sign in (1.0, -1.0):
-            with torch.no_grad():
-                for p, q in zip(net.parameters(), theta_star, strict=True):
-                    p.copy_(q)
-            shifted = w.clone()
-            shifted[j] += sign * eps
-            _solve_theta(problem, net, y, shifted, lam)
-            values.append(_risk(problem, net, y)[0])
-        fd.append((values[0] - values[1]) / (2 * eps))
+    fd = _finite_differences(problem, net, y, w, lam, list(range(len(w))))
     scale = float(np.abs(fd).max())
     np.testing.assert_allclose(implicit.grad_w.numpy(), fd, atol=2e-2 * scale)
 
@@ -259,7 +275,6 @@ def test_w_gradient_matches_finite_differences_through_a_non_linear_feature_map(
     lam, w = 2.0, torch.tensor([1.0, 2.0, 1.5, 3.0, 1.0, 1.2], dtype=torch.float64)
     for _ in range(2):
         _solve_theta(problem, net, y, w, lam, tol=1e-12, ascent_steps=5000)
-    theta_star = [p.detach().clone() for p in net.parameters()]
 
     def row_loss(x_tilde: torch.Tensor) -> torch.Tensor:
         return problem.loss(net(x_tilde), y)
@@ -274,16 +289,6 @@ def test_w_gradient_matches_finite_differences_through_a_non_linear_feature_map(
     ).grad_w.numpy()  # fmt: skip
     assert not np.allclose(implicit, 0.0)
 
-    eps, checked, fd = 1e-4, [0, 1, 3], []  # a w = 1 covariate and two shielded ones
-    for j in checked:
-        values = []
-        for sign in (1.0, -1.0):
-            with torch.no_grad():
-                for p, q in zip(net.parameters(), theta_star, strict=True):
-                    p.copy_(q)
-            shifted = w.clone()
-            shifted[j] += sign * eps
-            _solve_theta(problem, net, y, shifted, lam, tol=1e-12, ascent_steps=5000)
-            values.append(_risk(problem, net, y)[0])
-        fd.append((values[0] - values[1]) / (2 * eps))
+    checked = [0, 1, 3]  # a w = 1 covariate and two shielded ones
+    fd = _finite_differences(problem, net, y, w, lam, checked, tol=1e-12, ascent_steps=5000)
     np.testing.assert_allclose(implicit[checked], fd, atol=2e-2 * float(np.abs(implicit).max()))
