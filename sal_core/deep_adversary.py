@@ -83,15 +83,6 @@ def cap_rows(u: torch.Tensor, radius: float) -> tuple[torch.Tensor, torch.Tensor
     return u * scale[:, None], inside
 
 
-def output_derivatives(rows: torch.Tensor, out: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """ℓ' and ℓ'' per row (m,), the loss's derivatives in the model's output (elementwise, cheap)."""
-    (d1,) = torch.autograd.grad(rows.sum(), out, retain_graph=True, create_graph=True)
-    if not d1.requires_grad:  # a loss linear in the output (absolute): ℓ'' = 0
-        return d1.detach(), torch.zeros_like(d1)
-    (d2,) = torch.autograd.grad(d1.sum(), out, retain_graph=True)
-    return d1.detach(), d2.detach()
-
-
 def newton_update(
     u: torch.Tensor,
     grad_x: torch.Tensor,
@@ -168,6 +159,5 @@ __all__ = [
     "cap_rows",
     "gain_gradient",
     "newton_update",
-    "output_derivatives",
     "relative_residual",
 ]

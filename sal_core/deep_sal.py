@@ -261,22 +261,14 @@ class _DeepFit:
 
     def _solve_u(
         self, x: torch.Tensor, y: torch.Tensor, u: torch.Tensor, steps: int
-    ) -> tuple[torch.Tensor, torch.Tensor, float]:
-        """``steps`` Newton steps on every row's u at the current θ: (u, rows inside the cap, change).
-
-        ``change`` is the relative change of the mean gain over the last step. It, not the per-row
-        stationarity residual, measures convergence: on a ReLU network ~10% of the maximisers sit on a
-        kink, where ∇_x ℓ jumps and the residual never falls while the mean gain is flat."""
-        change, previous = float("inf"), None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``steps`` Newton steps on every row's u at the current θ: (u, rows inside the cap). The
+        certificate, which needs to know how far the ascent got, uses :meth:`_polish_u` instead."""
         inside = u.norm(dim=1) < self.opts.radius
         for _ in range(steps):
-            _, grad_x, d1, d2, rows = self._pass(x, y, u, theta=False)
-            gain = float((rows - self.lam * u.pow(2).sum(1)).mean())
-            if previous is not None:
-                change = abs(gain - previous) / max(abs(gain), 1e-12)
-            previous = gain
+            _, grad_x, d1, d2, _ = self._pass(x, y, u, theta=False)
             u, inside = newton_update(u, grad_x, d1, d2, self.w, self.lam, self.opts.radius)
-        return u, inside, change
+        return u, inside
 
     def _polish_u(
         self, x: torch.Tensor, y: torch.Tensor, u: torch.Tensor, steps: int
@@ -333,7 +325,7 @@ class _DeepFit:
         n = self.Z.shape[0]
         index = None if n <= opts.implicit_rows else self._draw(opts.implicit_rows)
         x, y, u = self._rows(index)
-        u, inside, _ = self._solve_u(x, y, u, opts.newton_steps)
+        u, inside = self._solve_u(x, y, u, opts.newton_steps)
         if index is None:
             self.u, self.active = u, inside
         else:
