@@ -12,8 +12,10 @@ from app.api import errors
 from app.api.bodies import JsonBodyGate
 from app.api.errors import Problem
 from app.api.observe import RequestMetrics
+from app.api.ratelimit import RateLimits
 from app.api.routes import datasets, events, jobs, meta, reports, reruns, sweeps
 from app.api.schemas import DatasetCreate, DatasetUpload, JobEventData, WeightsJSON
+from app.api.security import BrowserEdge
 from app.cache import LRUCache
 from app.db.session import make_engine, make_sessionmaker
 from app.jobs.watch import JobWatcher
@@ -38,6 +40,8 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
         version="0.1.0",
         summary="Distributionally robust learning on multi-environment tabular data.",
         separate_input_output_schemas=False,
+        docs_url=None,  # served below, with its scripts pinned to one version
+        redoc_url=None,
     )
     engine = make_engine(settings.database_url)
     app.state.settings = settings
@@ -46,8 +50,10 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.state.queue = queue or JobQueue(make_celery(settings), settings)
     app.state.models = LRUCache[str, FittedModel](settings.model_cache_size)
     app.state.watcher = JobWatcher(app.state.sessionmaker, settings.events_poll_s)
+    app.state.limits = RateLimits(settings)
     errors.install(app)
     app.add_middleware(JsonBodyGate, max_bytes=settings.max_json_body_bytes)
+    app.add_middleware(BrowserEdge, settings=settings)
     app.add_middleware(RequestMetrics)
     app.include_router(datasets.router)
     app.include_router(jobs.router)
@@ -57,6 +63,7 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.include_router(sweeps.router)
     app.include_router(reports.router)
     app.include_router(ui_router)
+    _pinned_docs(app)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -76,6 +83,32 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
 
     app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+SWAGGER_UI = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5.17.14"
+REDOC_JS = "https://cdn.jsdelivr.net/npm/redoc@2.1.5/bundles/redoc.standalone.js"
+
+
+def _pinned_docs(app: FastAPI) -> None:
+    """/docs and /redoc as FastAPI serves them, but with exact script versions (its defaults float
+    on a major version), under the Content-Security-Policy of app.api.security."""
+    from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title=f"{app.title} - Swagger UI",
+            swagger_js_url=f"{SWAGGER_UI}/swagger-ui-bundle.js",
+            swagger_css_url=f"{SWAGGER_UI}/swagger-ui.css",
+        )
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url="/openapi.json", title=f"{app.title} - ReDoc", redoc_js_url=REDOC_JS
+        )
 
 
 def announce_auth(settings: Settings) -> None:

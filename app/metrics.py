@@ -1,5 +1,5 @@
-"""Prometheus metrics, served by the API at ``GET /metrics`` (an API key in keys mode, like every
-route; the numbers are totals over every tenant, with no tenant label).
+"""Prometheus metrics, served by the API at ``GET /metrics`` (an operator's key in keys mode,
+``operator_tenants``: the numbers are totals over every tenant, with no tenant label).
 
 Counted where they happen (prometheus-client):
 

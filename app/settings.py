@@ -118,8 +118,55 @@ class Settings(BaseSettings):
         description="Most jobs one sweep may create, and most sweep trials one tenant may have queued or running.",
     )
 
-    host: str = "127.0.0.1"
-    port: int = 8000
+    # Many tenants, one service (app.api.ratelimit, app.api.security). Rates are `limits` strings
+    # ("50/second;1500/minute": every one must hold), counted in Redis when the broker is Redis (so
+    # every API process shares them) and in process memory otherwise.
+    tenant_rate_limit: str = Field(
+        default="50/second;1500/minute",
+        description="Requests one tenant's keys may make; more is a 429 with Retry-After. Empty: no limit.",
+    )
+    rate_limit_single_user: bool = Field(
+        default=False,
+        description="Whether keyless requests in single-user mode are rate-limited too (one user: off).",
+    )
+    auth_failure_limit: str = Field(
+        default="30/minute",
+        description="Requests with an unknown or malformed key one source address may make; more is a 429.",
+    )
+    rate_limit_storage_url: str = Field(
+        default="",
+        description="A `limits` storage URL; empty: the broker when it is Redis, else process memory.",
+    )
+    max_datasets_per_tenant: int = Field(default=1000, ge=1, description="Datasets one tenant may store.")
+    max_stored_bytes_per_tenant: int = Field(
+        default=20 * 1024**3, ge=1, description="Bytes of dataset tables one tenant may store."
+    )
+    max_streams_per_tenant: int = Field(
+        default=100, ge=1, description="Event streams one tenant may hold open in one API process."
+    )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Host headers the API answers (TrustedHost). Empty: in single-user mode only loopback "
+            "names and the bound host (DNS rebinding); with keys, any."
+        ),
+    )
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins besides the API's own that may send state-changing requests.",
+    )
+    operator_tenants: list[str] = Field(
+        default_factory=lambda: ["admin"],
+        description="Tenants whose keys may read /metrics and erase tenants (single-user mode: the one user).",
+    )
+    report_cache_size: int = Field(default=64, ge=0, description="Rendered reports kept, by job ETag.")
+    max_concurrent_renders: int = Field(
+        default=2,
+        ge=1,
+        description="Reports rendered at once per API process; more wait (up to 30 s, then 503).",
+    )
+    host: str = Field(default="127.0.0.1", description="The address the API binds (python -m app.embedded).")
+    port: int = Field(default=8000, description="The port the API binds (python -m app.embedded).")
     worker_concurrency: int = Field(default=1, ge=1, description="Worker processes started by app.embedded.")
 
     @model_validator(mode="after")

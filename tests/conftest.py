@@ -32,6 +32,11 @@ PG_URL = os.environ.get(
 )
 REDIS_URL = os.environ.get("SAL_TEST_REDIS_URL", "redis://127.0.0.1:6379/5")
 SUITE_LOCK_KEY = 0x5A15E7  # pg_advisory_lock key for "one sal-service test session at a time"
+# The suite acts as a few tenants doing everything as fast as it can (200 concurrent POSTs,
+# schemathesis); the per-tenant request limits have their own tests (tests/app/test_tenants_*.py),
+# which set them explicitly. Settings() reads these; service_env passes them to servers it starts.
+os.environ.setdefault("SAL_TENANT_RATE_LIMIT", "1000000/minute")
+os.environ.setdefault("SAL_AUTH_FAILURE_LIMIT", "1000000/minute")
 
 
 def _wait_for(predicate, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
@@ -97,6 +102,8 @@ def service_env(settings: Settings) -> dict[str, str]:
         SAL_MAX_ATTEMPTS=str(settings.max_attempts),
         SAL_REQUEUE_AFTER_S=str(settings.requeue_after_s),
         SAL_MAX_ACTIVE_JOBS_PER_TENANT=str(settings.max_active_jobs_per_tenant),
+        SAL_TENANT_RATE_LIMIT=settings.tenant_rate_limit,
+        SAL_AUTH_FAILURE_LIMIT=settings.auth_failure_limit,
         SAL_TORCH_THREADS="1",
         PYTHONUNBUFFERED="1",
     )

@@ -13,6 +13,8 @@ from sqlalchemy.orm import Session
 
 from app import logs
 from app.api.errors import Unauthorized
+from app.api.ratelimit import RateLimits
+from app.api.security import Forbidden
 from app.auth import Principal, key_sha256
 from app.db import tenancy
 from app.db.models import DEFAULT_TENANT_ID, DEFAULT_TENANT_NAME
@@ -48,24 +50,57 @@ async def get_principal(request: Request, _: object = Security(_bearer)) -> Prin
     Async, with the key lookup in the thread pool on a session of its own: a request without a key
     in single-user mode costs no thread hop and no database round trip."""
     header = request.headers.get("authorization")
+    limits: RateLimits = request.app.state.limits
     if header is None:
         if request.app.state.settings.single_user:
             logs.add(tenant=DEFAULT_TENANT_NAME)
+            if limits.limit_single_user:
+                await run_in_threadpool(limits.hit_tenant, DEFAULT_TENANT_ID)
             return Principal(DEFAULT_TENANT_ID, DEFAULT_TENANT_NAME, None)
         raise Unauthorized("an API key is required: send 'Authorization: Bearer <key>'")
+    source = request.client.host if request.client else "unknown"
     scheme, _sep, key = header.partition(" ")
     if scheme.lower() != "bearer" or not key.strip():
+        await run_in_threadpool(_failed, limits, source)
         raise Unauthorized("send the API key as 'Authorization: Bearer <key>'", invalid=True)
-    found = await run_in_threadpool(_lookup_key, request, key_sha256(key.strip()))
+    found = await run_in_threadpool(_authenticate, request, key_sha256(key.strip()), source)
     if found is None:
-        raise Unauthorized("the API key is unknown or revoked", invalid=True)
+        raise Unauthorized("the API key is unknown, revoked or expired", invalid=True)
     logs.add(tenant=found.tenant)
     return found
 
 
-def _lookup_key(request: Request, digest: str) -> Principal | None:
+def _failed(limits: RateLimits, source: str) -> None:
+    limits.check_source(source)
+    limits.fail_source(source)
+
+
+def _authenticate(request: Request, digest: str, source: str) -> Principal | None:
+    """The key's principal, counting the request against its tenant's rate (app.api.ratelimit):
+    a tenant known to be over its rate is refused before the database is asked."""
+    limits: RateLimits = request.app.state.limits
+    limits.check_source(source)
+    known = limits.tenant_of(digest)
+    if known is not None:
+        limits.hit_tenant(known)
     with request.app.state.sessionmaker() as session:
-        return tenancy.principal_for_key(session, digest)
+        found = tenancy.principal_for_key(session, digest)
+    if found is None:
+        limits.fail_source(source)
+        return None
+    if known is None:
+        limits.remember(digest, found.tenant_id)
+        limits.hit_tenant(found.tenant_id)
+    return found
+
+
+async def get_operator(request: Request, principal: Principal = Depends(get_principal)) -> Principal:
+    """The request's principal if it may see every tenant's numbers or erase a tenant: the one user
+    of single-user mode, or a key of a tenant named in ``operator_tenants``; otherwise a 403."""
+    settings: Settings = request.app.state.settings
+    if principal.key_id is None or principal.tenant in settings.operator_tenants:
+        return principal
+    raise Forbidden("this needs an operator's key (a tenant named in SAL_OPERATOR_TENANTS)")
 
 
 async def in_session(request: Request, work: Callable[..., T], *args: Any) -> T:
@@ -83,3 +118,4 @@ SessionDep = Annotated[Session, Depends(get_session)]
 PrincipalDep = Annotated[Principal, Depends(get_principal)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 QueueDep = Annotated[JobQueue, Depends(get_queue)]
+OperatorDep = Annotated[Principal, Depends(get_operator)]

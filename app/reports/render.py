@@ -20,16 +20,23 @@ def draw(report: Report) -> dict[str, tuple[str, Figure]]:
     return {name: (title, make()) for name, (title, make) in report.figures.items()}
 
 
+def md(text: str) -> str:
+    """Stored text (names of environments, features, datasets) as Markdown shows it literally: HTML
+    escaped (a CommonMark renderer passes raw HTML through), on one line, pipes escaped. ``_`` and
+    ``*`` stay: names like Mean_Error read the same either way."""
+    return html.escape(" ".join(str(text).splitlines()), quote=False).replace("|", "\\|")
+
+
 def to_markdown(report: Report) -> str:
-    out = [f"# {report.title}", ""]
-    out += [f"> {note}" for note in report.notes]
+    out = [f"# {md(report.title)}", ""]
+    out += [f"> {md(note)}" for note in report.notes]
     for table in report.tables:
-        out += ["", f"## {table.title}", "", "| " + " | ".join(table.columns) + " |",
+        out += ["", f"## {md(table.title)}", "", "| " + " | ".join(md(c) for c in table.columns) + " |",
                 "|" + "---|" * len(table.columns)]  # fmt: skip
-        out += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in table.rows]
+        out += ["| " + " | ".join(md(cell) for cell in row) + " |" for row in table.rows]
     for name, (title, fig) in draw(report).items():
         png = base64.b64encode(F.to_png(fig)).decode()
-        out += ["", f"## {title}", "", f"![{name}](data:image/png;base64,{png})"]
+        out += ["", f"## {md(title)}", "", f"![{md(name)}](data:image/png;base64,{png})"]
     return "\n".join(out) + "\n"
 
 

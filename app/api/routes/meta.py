@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request, Response
 from sqlalchemy import text
 
 from app import metrics
-from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep
+from app.api.deps import OperatorDep, QueueDep, SessionDep, SettingsDep
 from app.api.errors import ServiceUnavailable, responses
 from app.api.schemas import AlgorithmPublic, Health, ParamPublic, Readiness
 from sal_core import ALGORITHMS
@@ -71,8 +71,8 @@ def readyz(session: SessionDep, queue: QueueDep) -> Readiness:
 
 
 @router.get("/metrics", include_in_schema=False)
-def get_metrics(request: Request, principal: PrincipalDep, settings: SettingsDep) -> Response:
-    """Prometheus exposition text (app.metrics). In keys mode it needs a key, like every route;
-    its numbers cover every tenant and carry no tenant label."""
+def get_metrics(request: Request, principal: OperatorDep, settings: SettingsDep) -> Response:
+    """Prometheus exposition text (app.metrics). Its numbers cover every tenant, so in keys mode
+    it needs an operator's key (``operator_tenants``); single-user mode's one user may read it."""
     body = metrics.render(request.app.state.sessionmaker, settings.lease_s)
     return Response(body, media_type=metrics.CONTENT_TYPE_LATEST)
