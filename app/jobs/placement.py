@@ -4,8 +4,9 @@ run it.
 ``"device": "auto"`` means the same in every deployment: ``sal_core.devices.choose_device`` (the
 cost rule: training rows × features against a threshold per model kind) picks CPU or CUDA, and
 CUDA only where ``Settings.has_gpu_workers`` says a GPU worker listens on ``gpu_queue``. A job that
-asks for ``"cuda"`` goes to ``gpu_queue`` whatever the setting: without a GPU worker it waits there,
-queued, and its reason says so; it never runs on a CPU instead.
+asks for ``"cuda"`` goes to ``gpu_queue``; where no GPU worker is configured it could never run (the
+embedded default has none), so it is refused at submit with a 422 on ``device`` that says why,
+rather than left queued with no bound. It never runs on a CPU instead.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.db.models import Dataset
+from app.errors import UnprocessableEntity
 from app.settings import Settings
 from sal_core.devices import choose_device
 
@@ -49,10 +51,10 @@ def place(
     )
     if choice.device == "cpu":
         return Placement("cpu", choice.reason, settings.cpu_queue)
-    reason = choice.reason
     if not gpu:
-        reason += (
-            f"; no GPU worker is configured (SAL_GPU_WORKERS), so it waits on queue "
-            f"{settings.gpu_queue!r} until one listens there"
+        raise UnprocessableEntity.on(
+            "device",
+            f"{choice.reason}, but this deployment has no GPU worker (SAL_GPU_WORKERS), so the job "
+            'could never start; ask for "auto" or "cpu", or run a GPU worker and set SAL_GPU_WORKERS=true',
         )
-    return Placement("cuda", reason, settings.gpu_queue)
+    return Placement("cuda", choice.reason, settings.gpu_queue)

@@ -15,15 +15,16 @@ Selection policies and the jobs they need, per (algorithm, candidate, seed):
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from sal_core import InvalidParameterError, get_algorithm
+from sal_core import InvalidParameterError, SalError, get_algorithm
 
 SELECTIONS = ("train_env_validation", "train_env_worst", "leave_one_env_out", "oracle")
 
@@ -115,12 +116,64 @@ def candidates(
                 f"the grid has {size} points; at most {max_points}", field=f"{where}.grid"
             )
         points = _product({k: list(v) for k, v in space.items() if k not in fixed})
+    return distinct({**fixed, **point} for point in points or [{}])
+
+
+def _key(value: Any) -> str:
+    """One string per JSON value, equal for equal values (key order aside)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def distinct(points: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``points`` without repeats, first occurrence kept, in one pass (not a list scan per point)."""
+    seen: set[str] = set()
     out: list[dict[str, Any]] = []
-    for point in points or [{}]:
-        merged = {**fixed, **point}
-        if merged not in out:
-            out.append(merged)
+    for point in points:
+        key = _key(point)
+        if key not in seen:
+            seen.add(key)
+            out.append(point)
     return out
+
+
+def point_count(algorithm: str, search: Mapping[str, Any]) -> int:
+    """How many candidates :func:`candidates` returns at most, from the request alone (no point
+    built): a grid's distinct values multiplied, or ``n_trials``."""
+    fixed = search.get("params") or {}
+    random, n_trials = search.get("random"), search.get("n_trials")
+    if random is not None and isinstance(n_trials, int):
+        return max(n_trials, 1)
+    space = search.get("grid")
+    if space is None:
+        space = get_algorithm(algorithm).params_type.search_space()
+    sizes = [len({_key(v) for v in values}) for k, values in space.items() if k not in fixed]
+    return max(math.prod(sizes), 1)
+
+
+def trials_per_point(selection: str, n_train: int) -> int:
+    """Jobs one (candidate, seed) needs under ``selection`` (see the module docstring)."""
+    return n_train + 1 if selection == "leave_one_env_out" else 1
+
+
+def check_total(
+    searches: Mapping[str, Mapping[str, Any]], *, seeds: int, n_train: int, selection: str, limit: int
+) -> int:
+    """The most jobs the sweep would create, computed before any point is built; a
+    :class:`InvalidParameterError` on ``algorithms`` above ``limit``."""
+    per_point = trials_per_point(selection, n_train) * seeds
+    total = 0
+    for name, search in searches.items():
+        try:
+            get_algorithm(name)
+        except SalError:
+            continue  # an unknown algorithm is named by the checks that follow
+        total += point_count(name, search) * per_point
+        if total > limit:
+            raise InvalidParameterError(
+                f"the sweep would create {total} or more jobs; the limit is {limit} (max_sweep_jobs)",
+                field="algorithms",
+            )
+    return total
 
 
 def plan_trials(

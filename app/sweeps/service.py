@@ -24,6 +24,7 @@ from app.jobs.placement import place
 from app.jobs.spec import check_job
 from app.queue import JobQueue
 from app.settings import Settings
+from app.sweeps import plan as sweeps_plan
 from sal_core import SalError, get_algorithm
 
 
@@ -59,7 +60,7 @@ def _resolve(
                 body.search_seed,
                 max_points=max_points,
             )
-            out: list[dict[str, Any]] = []
+            checked_points: list[dict[str, Any]] = []
             for params in points:
                 checked = check_job(
                     algorithm=name,
@@ -72,11 +73,10 @@ def _resolve(
                     dataset_environments=environments,
                 )
                 test, model = checked.test_environments, checked.model
-                if checked.params not in out:
-                    out.append(checked.params)
+                checked_points.append(checked.params)
         except SalError as exc:
             raise UnprocessableEntity.on(_field(name, exc.field), exc.message) from None
-        resolved[name] = out
+        resolved[name] = sweeps_plan.distinct(checked_points)
     if not test:
         raise UnprocessableEntity.on("test_environments", "the sweep needs at least one test environment")
     return resolved, test, model
@@ -89,6 +89,13 @@ def create_sweep(
     dataset = repo.get_dataset(session, body.dataset_id, tenant_id=tenant_id)
     if dataset is None:
         raise UnprocessableEntity.on("dataset_id", f"no dataset {body.dataset_id}")
+    sweeps_plan.check_total(
+        {name: search.model_dump(exclude_none=True, mode="json") for name, search in body.algorithms.items()},
+        seeds=len(body.seeds),
+        n_train=len(body.train_environments),
+        selection=body.selection,
+        limit=settings.max_sweep_jobs,
+    )
     algorithms, test, model = _resolve(body, dataset.environments, settings.max_sweep_jobs)
     trials = sweeps.plan_trials(
         algorithms=algorithms,

@@ -40,7 +40,10 @@ def test_create_job_is_queued_after_commit(stub_client: httpx.Client, stub_queue
 
 
 def test_cuda_jobs_go_to_the_gpu_queue(stub_client: httpx.Client, stub_queue, dataset_ids) -> None:  # type: ignore[no-untyped-def]
-    job = stub_client.post("/jobs", json=f.job_body(dataset_ids["regression"], device="cuda")).json()
+    body = f.job_body(dataset_ids["regression"], device="cuda")
+    if not stub_queue.settings.has_gpu_workers:  # refused at submit (tests/app/test_placement.py)
+        stub_client.app.state.settings = stub_queue.settings.model_copy(update={"gpu_workers": True})
+    job = stub_client.post("/jobs", json=body).json()
     assert stub_queue.sent == [(job["id"], stub_queue.settings.gpu_queue)]
 
 

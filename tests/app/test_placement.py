@@ -91,13 +91,20 @@ def test_auto_and_cpu_jobs_go_where_they_can_run(  # type: ignore[no-untyped-def
         assert "has none" in job["device_reason"]
 
 
-def test_a_cuda_job_waits_on_the_gpu_queue_even_without_a_gpu_worker(gpu_client, dataset_id: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_cuda_job_without_a_gpu_worker_is_refused_at_submit(
+    gpu_client, dataset_id: str, row_counts
+) -> None:  # type: ignore[no-untyped-def]
     client, queue = gpu_client
-    job = _submit(client, queue, f.job_body(dataset_id, device="cuda"))
-    assert job["status"] == "queued" and job["device_chosen"] == "cuda"
-    assert job["queue"] == queue.settings.gpu_queue
-    waits = f"waits on queue {queue.settings.gpu_queue!r}"
-    assert (waits in job["device_reason"]) is (not queue.settings.gpu_workers)
+    if queue.settings.gpu_workers:
+        job = _submit(client, queue, f.job_body(dataset_id, device="cuda"))
+        assert job["status"] == "queued" and job["device_chosen"] == "cuda"
+        assert job["queue"] == queue.settings.gpu_queue
+        return
+    before = row_counts()
+    refused = client.post("/jobs", json=f.job_body(dataset_id, device="cuda"))
+    body = f.assert_problem(refused, 422, "device")
+    assert "no GPU worker" in body["detail"] and "SAL_GPU_WORKERS" in body["detail"]
+    assert row_counts() == before  # nothing stored, nothing sent
 
 
 def test_reruns_and_sweeps_are_placed_by_the_same_rule(gpu_client, dataset_id: str, mlp_needs_a_gpu) -> None:  # type: ignore[no-untyped-def]
