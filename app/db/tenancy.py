@@ -45,6 +45,12 @@ def principal_for_key(session: Session, key_sha256: str) -> Principal | None:
     return None if row is None else Principal(tenant_id=row[1], tenant=row[2], key_id=row[0])
 
 
+def valid_key_ids(session: Session, key_ids: list[str]) -> set[str]:
+    """Those of ``key_ids`` that are not revoked."""
+    rows = session.scalars(select(ApiKey.id).where(ApiKey.id.in_(key_ids), ApiKey.revoked_at.is_(None)))
+    return set(rows)
+
+
 def revoke_api_key(session: Session, key_id: str) -> bool:
     result = session.execute(
         update(ApiKey).where(ApiKey.id == key_id, ApiKey.revoked_at.is_(None)).values(revoked_at=utcnow())

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.db import repository as repo
+from app.db import tenancy
 from app.db.models import JOB_TERMINAL
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,25 @@ class JobState:
         return f"{self.attempt}-{self.step}-{self.status}"
 
 
+class StreamSlots:
+    """Open event streams per tenant in this process, so one tenant cannot hold them all."""
+
+    def __init__(self, per_tenant: int) -> None:
+        self.per_tenant = per_tenant
+        self._open: Counter[str] = Counter()
+
+    def full(self, tenant_id: str) -> bool:
+        return self._open[tenant_id] >= self.per_tenant
+
+    def take(self, tenant_id: str) -> None:
+        self._open[tenant_id] += 1
+
+    def give_back(self, tenant_id: str) -> None:
+        self._open[tenant_id] -= 1
+        if self._open[tenant_id] <= 0:
+            del self._open[tenant_id]
+
+
 class JobWatcher:
     def __init__(self, sessionmaker: Callable[[], Session], interval_s: float) -> None:
         self._sessionmaker = sessionmaker
@@ -53,18 +73,25 @@ class JobWatcher:
         self._watchers: Counter[str] = Counter()
         self._latest: dict[str, JobState] = {}
         self._changed: dict[str, asyncio.Event] = {}
+        self._keys: Counter[str] = Counter()  # API key id -> streams opened with it
+        self._revoked: set[str] = set()
         self._loop: asyncio.Task[None] | None = None
 
-    async def states(self, job_id: str, first: JobState) -> AsyncIterator[JobState]:
+    async def states(
+        self, job_id: str, first: JobState, key_id: str | None = None
+    ) -> AsyncIterator[JobState]:
         """``first``, then each new state of the job as the watcher reads it; ends after a
-        terminal state."""
+        terminal state, or once the API key ``key_id`` the stream was opened with is revoked
+        (the watcher reads which of its streams' keys are still valid in the same pass)."""
         self._watchers[job_id] += 1
+        if key_id is not None:
+            self._keys[key_id] += 1
         self._latest.setdefault(job_id, first)
         if self._loop is None or self._loop.done():
             self._loop = asyncio.create_task(self._run())
         try:
             seen: JobState | None = None
-            while True:
+            while key_id is None or key_id not in self._revoked:
                 # Take the event before reading the state: a change in between still wakes us.
                 changed = self._changed.setdefault(job_id, asyncio.Event())
                 state = self._latest.get(job_id, first)
@@ -80,16 +107,27 @@ class JobWatcher:
                 del self._watchers[job_id]
                 self._latest.pop(job_id, None)
                 self._changed.pop(job_id, None)
+            if key_id is not None:
+                self._keys[key_id] -= 1
+                if self._keys[key_id] <= 0:
+                    del self._keys[key_id]
+                    self._revoked.discard(key_id)
 
     async def _run(self) -> None:
         while self._watchers:
             await asyncio.sleep(self._interval_s)
-            ids = list(self._watchers)
+            ids, keys = list(self._watchers), list(self._keys)
             try:
-                states = await run_in_threadpool(self._read, ids)
+                states, valid = await run_in_threadpool(self._read, ids, keys)
             except Exception:  # the database is back next time; streams just wait
                 log.exception("reading watched jobs failed")
                 continue
+            revoked = set(keys) - valid
+            if revoked - self._revoked:
+                self._revoked |= revoked
+                for woken in self._changed.values():  # rare: wake every stream, each checks its key
+                    woken.set()
+                self._changed.clear()
             for job_id in ids:
                 state = states.get(job_id)
                 if state is not None and job_id in self._watchers and state != self._latest.get(job_id):
@@ -98,9 +136,12 @@ class JobWatcher:
                     if event is not None:
                         event.set()
 
-    def _read(self, ids: list[str]) -> dict[str, JobState]:
+    def _read(self, ids: list[str], keys: list[str]) -> tuple[dict[str, JobState], set[str]]:
+        """The jobs' states, and which of ``keys`` are still valid."""
         with self._sessionmaker() as session:
-            return {job_id: JobState(*row) for job_id, row in repo.job_states(session, ids).items()}
+            states = {job_id: JobState(*row) for job_id, row in repo.job_states(session, ids).items()}
+            valid = tenancy.valid_key_ids(session, keys) if keys else set()
+        return states, valid
 
     async def close(self) -> None:
         if self._loop is not None:

@@ -28,10 +28,11 @@ from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
 from app.api.deps import PrincipalDep, in_session
-from app.api.errors import responses
+from app.api.errors import TooManyRequests, responses
 from app.api.public import job_summary
+from app.auth import Principal
 from app.jobs import service as jobs_service
-from app.jobs.watch import JobState, JobWatcher
+from app.jobs.watch import JobState, JobWatcher, StreamSlots
 
 router = APIRouter(prefix="/jobs", tags=["jobs"])
 KEEPALIVE_S = 15.0
@@ -84,10 +85,17 @@ async def job_events(
     last_event_id: Annotated[str | None, Header(description="Resume after this event id")] = None,
 ) -> Response:
     """Follow a job until it ends: status and progress as they change, then a final event."""
+    slots: StreamSlots = request.app.state.stream_slots
+    if slots.full(principal.tenant_id):
+        raise TooManyRequests(
+            f"this tenant has {slots.per_tenant} event streams open here (max_streams_per_tenant); "
+            "close one, or poll GET /jobs/{id}",
+            retry_after_s=request.app.state.settings.retry_after_s,
+        )
     first = await in_session(request, _state, job_id, principal.tenant_id)
     if first.terminal and first.event_id == last_event_id:
         return Response(status_code=204)
-    stream = _events(request, job_id, principal.tenant_id, first, last_event_id)
+    stream = _events(request, job_id, principal, first, last_event_id)
     return StreamingResponse(
         stream,
         media_type="text/event-stream",
@@ -118,11 +126,19 @@ def _message(event: str, event_id: str, data: dict[str, Any]) -> str:
 
 
 async def _events(
-    request: Request, job_id: str, tenant_id: str, first: JobState, last_event_id: str | None
+    request: Request, job_id: str, principal: Principal, first: JobState, last_event_id: str | None
 ) -> AsyncIterator[str]:
     watcher: JobWatcher = request.app.state.watcher
-    yield "retry: 2000\n\n"
-    states = aiter(watcher.states(job_id, first))
+    slots: StreamSlots = request.app.state.stream_slots
+    tenant_id = principal.tenant_id
+    slots.take(tenant_id)
+    try:
+        yield "retry: 2000\n\n"
+    except BaseException:
+        slots.give_back(tenant_id)
+        raise
+    # A revoked key's stream ends within one watcher pass (events_poll_s).
+    states = aiter(watcher.states(job_id, first, principal.key_id))
     previous: JobState | None = None
     pending: asyncio.Future[JobState] | None = None
     try:
@@ -163,6 +179,7 @@ async def _events(
             with contextlib.suppress(BaseException):
                 await pending
         await states.aclose()  # type: ignore[attr-defined]
+        slots.give_back(tenant_id)
 
 
 __all__ = ["router"]
