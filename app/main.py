@@ -20,6 +20,7 @@ from app.cache import LRUCache
 from app.db.session import make_engine, make_sessionmaker
 from app.jobs.watch import JobWatcher, StreamSlots
 from app.queue import JobQueue, make_celery
+from app.reports import Renderer
 from app.settings import Settings, get_settings, is_loopback
 from app.ui import router as ui_router
 from sal_core import FittedModel
@@ -52,6 +53,7 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.state.watcher = JobWatcher(app.state.sessionmaker, settings.events_poll_s)
     app.state.limits = RateLimits(settings)
     app.state.stream_slots = StreamSlots(settings.max_streams_per_tenant)
+    app.state.renderer = Renderer(settings.report_cache_size, settings.max_concurrent_renders)
     errors.install(app)
     app.add_middleware(JsonBodyGate, max_bytes=settings.max_json_body_bytes)
     app.add_middleware(BrowserEdge, settings=settings)

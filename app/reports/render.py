@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import base64
 import html
+import threading
+from collections.abc import Callable
 from typing import Literal
 
 from matplotlib.figure import Figure
 
+from app.cache import LRUCache
+from app.errors import ServiceUnavailable
 from app.reports import figures as F
 from app.reports.report import Report
 
@@ -68,3 +72,34 @@ def to_html(report: Report, figure_format: Literal["png", "svg"] = "png") -> str
         )
     parts.append("</body></html>")
     return "".join(parts)
+
+
+class Renderer:
+    """Markdown and HTML documents by key (the report's ETag: the hash of the data it shows, its
+    format and figure format), so an unchanged report is drawn once; at most ``concurrency``
+    renders run at once in this process (a render costs about a second of CPU), others wait up to
+    ``wait_s`` and then get a 503."""
+
+    def __init__(self, cache_size: int, concurrency: int, wait_s: float = 30.0) -> None:
+        self._cache = LRUCache[str, str](cache_size)
+        self._slots = threading.BoundedSemaphore(concurrency)
+        self._wait_s = wait_s
+
+    def render(self, key: str, draw_document: Callable[[], str]) -> str:
+        """The cached document under ``key``, else ``draw_document()`` (blocking: call it from a
+        worker thread, as the sync report routes run)."""
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        if not self._slots.acquire(timeout=self._wait_s):
+            raise ServiceUnavailable(
+                "every report renderer is busy; retry shortly", headers={"Retry-After": "5"}
+            )
+        try:
+            cached = self._cache.get(key)  # drawn by another request while this one waited
+            if cached is None:
+                cached = draw_document()
+                self._cache.put(key, cached)
+            return cached
+        finally:
+            self._slots.release()

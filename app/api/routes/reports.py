@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from app import reports
 from app.api.deps import PrincipalDep, SessionDep
 from app.api.errors import responses
+from app.api.etag import etag_of, matches, not_modified
 from app.api.public import job_public, sweep_public
 from app.db import repository as repo
 from app.jobs import service as jobs_service
@@ -35,12 +37,21 @@ REPORT_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _render(report: reports.Report, format: str, figures: Literal["png", "svg"]) -> Response:
+def _render(
+    request: Request, shown: Any, report: reports.Report, format: str, figures: Literal["png", "svg"]
+) -> Response:
+    """JSON, or a Markdown/HTML document drawn once per ETag (the hash of the data ``shown``)."""
+    if format == "json":
+        return JSONResponse(report.to_json())
+    tag = etag_of(json.dumps([shown, format, figures], sort_keys=True, default=str).encode())
+    if matches(request, tag):
+        return not_modified(tag)
+    renderer: reports.Renderer = request.app.state.renderer
     if format == "markdown":
-        return Response(reports.to_markdown(report), media_type="text/markdown; charset=utf-8")
-    if format == "html":
-        return Response(reports.to_html(report, figures), media_type="text/html; charset=utf-8")
-    return JSONResponse(report.to_json())
+        text = renderer.render(tag, lambda: reports.to_markdown(report))
+        return Response(text, media_type="text/markdown; charset=utf-8", headers={"ETag": tag})
+    text = renderer.render(tag, lambda: reports.to_html(report, figures))
+    return Response(text, media_type="text/html; charset=utf-8", headers={"ETag": tag})
 
 
 @router.get(
@@ -51,6 +62,7 @@ def _render(report: reports.Report, format: str, figures: Literal["png", "svg"])
 )
 def get_job_report(
     job_id: str,
+    request: Request,
     session: SessionDep,
     principal: PrincipalDep,
     format: Format = "json",
@@ -62,7 +74,7 @@ def get_job_report(
     job = jobs_service.get_job(session, job_id, principal.tenant_id)
     # The same result GET /jobs/{id} shows: a job cancelled while running reports its partial fit.
     public = job_public(job, jobs_service.result_of(session, job)).model_dump(mode="json")
-    return _render(reports.job_report(public), format, figures)
+    return _render(request, public, reports.job_report(public), format, figures)
 
 
 @router.get(
@@ -73,6 +85,7 @@ def get_job_report(
 )
 def get_sweep_report(
     sweep_id: str,
+    request: Request,
     session: SessionDep,
     principal: PrincipalDep,
     format: Format = "json",
@@ -90,4 +103,4 @@ def get_sweep_report(
             result = repo.get_result(session, row["jobs"][0])  # the sweep's own job: same tenant
             histories[row["algorithm"]] = [] if result is None else [r.model_dump() for r in result.history]
             break
-    return _render(reports.sweep_report(public, histories), format, figures)
+    return _render(request, [public, histories], reports.sweep_report(public, histories), format, figures)
