@@ -17,6 +17,7 @@ from app.api.routes import datasets, events, jobs, meta, reports, reruns, sweeps
 from app.api.schemas import DatasetCreate, DatasetUpload, JobEventData, WeightsJSON
 from app.api.security import BrowserEdge
 from app.cache import LRUCache
+from app.datasets.uploads import UploadGate
 from app.db.session import make_engine, make_sessionmaker
 from app.jobs.watch import JobWatcher, StreamSlots
 from app.queue import JobQueue, make_celery
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.state.limits = RateLimits(settings)
     app.state.stream_slots = StreamSlots(settings.max_streams_per_tenant)
     app.state.renderer = Renderer(settings.report_cache_size, settings.max_concurrent_renders)
+    app.state.uploads = UploadGate(settings, app.state.sessionmaker)
     errors.install(app)
     app.add_middleware(JsonBodyGate, max_bytes=settings.max_json_body_bytes)
     app.add_middleware(BrowserEdge, settings=settings)

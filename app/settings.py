@@ -105,6 +105,13 @@ class Settings(BaseSettings):
         default=8, ge=0, description="Datasets a worker keeps decoded, by sha256."
     )
     model_cache_size: int = Field(default=32, ge=0, description="Fitted models the API keeps for /predict.")
+    mlflow_tracking_uri: str = Field(
+        default="",
+        description=(
+            "MLflow tracking server that POST /jobs/{id}/exports/mlflow logs runs to (e.g. "
+            "http://127.0.0.1:5000); empty turns that export off (503)."
+        ),
+    )
     progress_min_interval_s: float = Field(default=0.5, ge=0, description="Throttle for progress writes.")
     events_poll_s: float = Field(
         default=0.5,
@@ -119,10 +126,10 @@ class Settings(BaseSettings):
     )
 
     # Many tenants, one service (app.api.ratelimit, app.api.security). Rates are `limits` strings
-    # ("50/second;1500/minute": every one must hold), counted in Redis when the broker is Redis (so
+    # ("300/second;1200/minute": every one must hold), counted in Redis when the broker is Redis (so
     # every API process shares them) and in process memory otherwise.
     tenant_rate_limit: str = Field(
-        default="50/second;1500/minute",
+        default="300/second;1200/minute",
         description="Requests one tenant's keys may make; more is a 429 with Retry-After. Empty: no limit.",
     )
     rate_limit_single_user: bool = Field(
@@ -140,6 +147,16 @@ class Settings(BaseSettings):
     max_datasets_per_tenant: int = Field(default=1000, ge=1, description="Datasets one tenant may store.")
     max_stored_bytes_per_tenant: int = Field(
         default=20 * 1024**3, ge=1, description="Bytes of dataset tables one tenant may store."
+    )
+    max_concurrent_uploads: int = Field(
+        default=2,
+        ge=1,
+        description="Dataset uploads one API process parses at once; more is a 503 with Retry-After.",
+    )
+    max_concurrent_uploads_per_tenant: int = Field(
+        default=1,
+        ge=1,
+        description="Dataset uploads one tenant may have in flight in one API process; more is a 429.",
     )
     max_streams_per_tenant: int = Field(
         default=100, ge=1, description="Event streams one tenant may hold open in one API process."

@@ -93,8 +93,8 @@ async def _read_upload(
         body = await request.body()
         if len(body) > max_bytes:
             raise PayloadTooLarge(f"uploads are limited to {max_bytes} bytes")
-        try:
-            spec = DatasetCreate.model_validate_json(body)
+        try:  # a large body parses for seconds: not on the event loop
+            spec = await run_in_threadpool(DatasetCreate.model_validate_json, body)
         except ValidationError as exc:
             from fastapi.exceptions import RequestValidationError
 
@@ -171,11 +171,14 @@ async def create_dataset(
     limits = tables.Limits(
         max_rows=settings.max_rows, max_columns=2 * settings.max_features + 2, max_cells=settings.max_cells
     )
-    table, name = await _read_upload(request, settings.max_upload_bytes, limits)
-    _check_limits(table, settings, request.headers.get("content-type", "").startswith("multipart/"))
-    created = await run_in_threadpool(
-        _create, session, principal.tenant_id, table, name, idempotency_key, settings
-    )
+    gate = request.app.state.uploads  # app.datasets.uploads: a slot, and the tenant's quota
+    await run_in_threadpool(gate.check_quota, principal.tenant_id)
+    async with gate.slot(principal.tenant_id):
+        table, name = await _read_upload(request, settings.max_upload_bytes, limits)
+        _check_limits(table, settings, request.headers.get("content-type", "").startswith("multipart/"))
+        created = await run_in_threadpool(
+            _create, session, principal.tenant_id, table, name, idempotency_key, settings
+        )
     if isinstance(created, JSONResponse):
         return created
     public, response.status_code = created
