@@ -22,9 +22,23 @@ INTERACTIVE_PRIORITY = 0
 BULK_PRIORITY = 9
 
 
-def priority_of(sweep_id: str | None) -> int:
-    """The broker priority of a job: bulk for a sweep's trials, interactive otherwise."""
-    return INTERACTIVE_PRIORITY if sweep_id is None else BULK_PRIORITY
+# Fair share between tenants (Redis priorities again): a tenant's single jobs go down one step as
+# its backlog grows, so another tenant's first job passes all but the first of a flood of 100.
+# Within a step the order stays first in, first out; backlog counts the tenant's queued and
+# running single jobs, this one included.
+FAIR_SHARE_STEPS = ((1, INTERACTIVE_PRIORITY), (10, 3))  # (backlog at most, priority)
+BACKLOG_PRIORITY = 6
+
+
+def priority_of(sweep_id: str | None, backlog: int = 1) -> int:
+    """The broker priority of a job: bulk for a sweep's trials; otherwise by the tenant's backlog
+    (1: interactive; up to 10: the next step; more: the last step before bulk)."""
+    if sweep_id is not None:
+        return BULK_PRIORITY
+    for most, priority in FAIR_SHARE_STEPS:
+        if backlog <= most:
+            return priority
+    return BACKLOG_PRIORITY
 
 
 def worker_command(

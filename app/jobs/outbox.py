@@ -21,11 +21,20 @@ from collections.abc import Callable, Sequence
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db import outbox as rows
-from app.db.models import utcnow
-from app.queue import JobQueue
+from app.db import repository as repo
+from app.db.models import Job, utcnow
+from app.queue import JobQueue, priority_of
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], dt.datetime]
+
+
+def priority_for(session: Session, job: Job) -> int:
+    """The broker priority of ``job`` (app.queue.priority_of): a sweep trial's is bulk; a single
+    job's falls as its tenant's backlog of single jobs grows (fair share between tenants)."""
+    if job.sweep_id is not None:
+        return priority_of(job.sweep_id)
+    return priority_of(None, repo.active_jobs_of(session, job.tenant_id))
 
 
 def backoff_s(attempts: int) -> float:

@@ -25,7 +25,7 @@ from app.jobs import outbox
 from app.jobs.placement import Placement, place
 from app.jobs.result import JobResult, RoundResult
 from app.jobs.spec import check_job
-from app.queue import JobQueue, priority_of
+from app.queue import JobQueue
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ def commit_and_enqueue(session: Session, queue: JobQueue, jobs: Sequence[Job]) -
     so the request still gets its 202."""
     now = utcnow()
     for job in jobs:
-        outbox_rows.add(session, job.id, job.queue, priority_of(job.sweep_id), now)
+        outbox_rows.add(session, job.id, job.queue, outbox.priority_for(session, job), now)
     session.commit()
     for job in jobs:  # the line the worker's "job started" and "job <outcome>" lines follow
         log.log(
