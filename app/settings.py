@@ -148,6 +148,16 @@ class Settings(BaseSettings):
     max_stored_bytes_per_tenant: int = Field(
         default=20 * 1024**3, ge=1, description="Bytes of dataset tables one tenant may store."
     )
+    max_job_work: int = Field(
+        default=2_000_000,
+        ge=1,
+        description="Rounds x steps one job may ask for (app.jobs.budget); more is a 422.",
+    )
+    max_tenant_work: int = Field(
+        default=50_000_000,
+        ge=1,
+        description="Rounds x steps of one tenant's queued and running single jobs together; more is a 429.",
+    )
     max_concurrent_uploads: int = Field(
         default=2,
         ge=1,

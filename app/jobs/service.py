@@ -21,7 +21,7 @@ from app.db import outbox as outbox_rows
 from app.db import repository as repo
 from app.db.models import Dataset, Job, JobStatus, utcnow
 from app.errors import Conflict, NotFound, TooManyRequests, UnprocessableEntity
-from app.jobs import outbox
+from app.jobs import budget, outbox
 from app.jobs.placement import Placement, place
 from app.jobs.result import JobResult, RoundResult
 from app.jobs.spec import check_job
@@ -127,6 +127,7 @@ def queue_job(
         validation=spec.validation.model_dump(exclude_none=True) if spec.validation else None,
     )
     check_quota(session, settings, tenant_id)
+    budget.check(session, settings, tenant_id, checked.params)
     placement = place(
         settings,
         dataset,
