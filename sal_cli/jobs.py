@@ -151,18 +151,44 @@ def jobs_download(
         Path | None,
         typer.Option("--output", "-o", help="File to write (default: job-ID.safetensors or .json)."),
     ] = None,
-    format: Annotated[str, typer.Option(help="safetensors or json.")] = "safetensors",
+    format: Annotated[str, typer.Option(help="safetensors, json or onnx.")] = "safetensors",
 ) -> None:
-    """Download the learned model (θ, w, standardisation) as safetensors or JSON."""
-    from sal_client.api.jobs import get_job_weights
+    """Download the learned model (θ, w, standardisation) as safetensors or JSON, or as an ONNX
+    graph that onnxruntime runs on raw covariates (docs/interop.md)."""
+    from sal_client.api.jobs import get_job_onnx, get_job_weights
     from sal_client.models import GetJobWeightsFormat
 
-    data = call(get_job_weights, job_id, format_=GetJobWeightsFormat(format)).payload.read()
-    path = out or Path(f"job-{job_id}.{'safetensors' if format == 'safetensors' else 'json'}")
+    if format == "onnx":
+        data = call(get_job_onnx, job_id).payload.read()
+    else:
+        data = call(get_job_weights, job_id, format_=GetJobWeightsFormat(format)).payload.read()
+    path = out or Path(f"job-{job_id}.{format if format in ('safetensors', 'onnx') else 'json'}")
     path.write_bytes(data)
     show(
         {"path": str(path), "bytes": len(data)},
         lambda d: typer.echo(f"wrote {d['bytes']} bytes to {d['path']}"),
+    )
+
+
+@app.command("export")
+def jobs_export(
+    job_id: str,
+    experiment: Annotated[str, typer.Option(help="MLflow experiment (created if new).")] = "sal-service",
+    run_name: Annotated[str | None, typer.Option(help="The run's name (default sal-job-ID).")] = None,
+) -> None:
+    """Log a succeeded job as a new run on the server's MLflow tracking server
+    (SAL_MLFLOW_TRACKING_URI): parameters, metrics, θ and w, and a pyfunc-loadable model."""
+    from sal_client.api.jobs import export_job_mlflow
+    from sal_client.models import MlflowExportRequest
+
+    body = MlflowExportRequest(experiment=experiment, run_name=run_name)
+    doc = call(export_job_mlflow, job_id, body=body).to_dict()
+    show(
+        doc,
+        lambda d: typer.echo(
+            f"logged run {d['run_id']} to {d['tracking_uri']}; "
+            f"load it with mlflow.pyfunc.load_model({d['model_uri']!r})"
+        ),
     )
 
 

@@ -65,6 +65,8 @@ from .leaderboard_selection import LeaderboardSelection
 from .leaderboard_unselected import LeaderboardUnselected
 from .list_jobs_status_type_0 import ListJobsStatusType0
 from .mean_std import MeanStd
+from .mlflow_export_public import MlflowExportPublic
+from .mlflow_export_request import MlflowExportRequest
 from .model_config import ModelConfig
 from .model_config_activation_type_0 import ModelConfigActivationType0
 from .model_config_kind import ModelConfigKind
@@ -178,6 +180,8 @@ __all__ = (
     "LeaderboardUnselected",
     "ListJobsStatusType0",
     "MeanStd",
+    "MlflowExportPublic",
+    "MlflowExportRequest",
     "ModelConfig",
     "ModelConfigActivationType0",
     "ModelConfigKind",
