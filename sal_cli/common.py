@@ -14,7 +14,7 @@ import typer
 
 from sal_cli import output
 
-JOB_FIELDS = ("id", "status", "algorithm", "task", "dataset_id", "seed", "params", "train_environments",
+JOB_FIELDS = ("id", "name", "tags", "status", "algorithm", "task", "dataset_id", "seed", "params", "train_environments",
               "test_environments", "created_at", "finished_at", "error", "sweep_id")  # fmt: skip
 
 
@@ -87,7 +87,7 @@ def fetch_report(path: str, format: str, out: Path | None) -> None:
         sys.stdout.write(response.text)
     else:
         out.write_bytes(response.content)
-        typer.echo(f"wrote {len(response.content)} bytes to {out}")
+        typer.echo(f"wrote {len(response.content)} bytes to {out}", err=True)
 
 
 def finish(doc: dict[str, Any], render: Callable[[dict[str, Any]], None]) -> None:

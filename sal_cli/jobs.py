@@ -88,6 +88,9 @@ def jobs_submit(
         float | None, typer.Option(help="Hold out this share of each training environment.")
     ] = None,
     watch: Annotated[bool, typer.Option("--watch", help="Follow the job until it finishes.")] = False,
+    name: Annotated[str | None, typer.Option(help="What you call this run.")] = None,
+    tag: Annotated[list[str] | None, typer.Option(help="A tag to find it by (repeat).")] = None,
+    description: Annotated[str | None, typer.Option(help="Free text about the run.")] = None,
 ) -> None:
     """Submit a training job."""
     from sal_client.api.jobs import create_job
@@ -101,6 +104,7 @@ def jobs_submit(
         params[key] = _parse_value(value)
     body: dict[str, Any] = {"dataset_id": dataset, "algorithm": algorithm, "task": task, "train_environments": _names(train),
                             "params": params, "seed": seed, "device": device}  # fmt: skip
+    body.update({k: v for k, v in {"name": name, "tags": tag, "description": description}.items() if v})
     if test is not None:
         body["test_environments"] = _names(test)
     if validation_fraction is not None:

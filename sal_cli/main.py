@@ -3,6 +3,8 @@
     sal datasets upload data.csv --target y --environment site
     sal jobs submit --dataset ID --algorithm sal --train e1,e2 --watch
     sal jobs watch ID | get ID | cancel ID | download ID -o model.safetensors
+    sal jobs list --tag paper --sort mean_error | show ID | tag ID --name N | compare A B | delete ID
+    sal datasets list | delete ID [--cascade]      sal predict JOB rows.json
     sal sweeps submit sweep.json --watch | get ID | watch ID | report ID --format html -o report.html
 
 ``--url`` / ``SAL_URL`` (default http://127.0.0.1:8000) and ``--api-key`` / ``SAL_API_KEY`` pick
@@ -15,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from sal_cli import datasets, jobs, sweeps
+from sal_cli import datasets, find, jobs, sweeps
 from sal_cli.common import state
 
 app = typer.Typer(
@@ -24,6 +26,7 @@ app = typer.Typer(
 app.add_typer(datasets.app, name="datasets")
 app.add_typer(jobs.app, name="jobs")
 app.add_typer(sweeps.app, name="sweeps")
+app.command("predict")(find.predict)
 
 
 @app.callback()

@@ -14,10 +14,10 @@ from rich.table import Table
 TERMINAL = ("succeeded", "failed", "cancelled")
 
 
-def console() -> Console:
-    out = Console(highlight=False)
+def console(stderr: bool = False) -> Console:
+    out = Console(highlight=False, stderr=stderr)
     if not out.is_terminal:  # pipes and logs: wide enough for a leaderboard, no wrapping in cells
-        out = Console(highlight=False, width=160)
+        out = Console(highlight=False, width=160, stderr=stderr)
     return out
 
 
@@ -56,8 +56,10 @@ def watch(
     sleep: Callable[[float], None],
 ) -> dict[str, Any]:
     """Poll until the status is terminal. A live bar on a terminal; elsewhere (pipes, CI, tests) one
-    line per change, so logs show progress too. Returns the last document."""
-    out = console()
+    line per change, so logs show progress too. Progress goes to stderr, so stdout holds only the
+    document the command prints at the end (``sal --json jobs submit --watch | jq`` stays JSON).
+    Returns the last document."""
+    out = console(stderr=True)
     doc = poll()
     if out.is_terminal:
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())

@@ -19,6 +19,11 @@ grep -rlE '\| Unset' "$tmp/client" --include='*.py' | while read -r f; do
   grep -qE '^from \.\.\.types import .*\bUnset\b' "$f" \
     || sed -i -E 's/^(from \.\.\.types import .*)$/\1, Unset/' "$f"
 done
+# The hand-written layer over the generated code (typed errors, wait, iter_events) and the
+# client's README live beside it in clients/python and are carried into every generation.
+for f in README.md sal_client/easy.py; do
+  cp "clients/python/$f" "$tmp/client/$f"
+done
 rm -rf "$OUT"
 cp -r "$tmp/client" "$OUT"
 rm -rf "$OUT/.ruff_cache"

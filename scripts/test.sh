@@ -25,6 +25,11 @@ if ! command -v chromium >/dev/null 2>&1; then
   echo "chromium is missing; installing it"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
+# tests/docs runs the documented shell blocks, which read JSON with jq.
+if ! command -v jq >/dev/null 2>&1; then
+  echo "jq is missing; installing it"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null
+fi
 if ! psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'sal_service_test'" | grep -q 1; then
   createdb sal_service_test
 fi

@@ -16,6 +16,9 @@ def job_public(job: Job, result: JobResult | None) -> JobPublic:
     return JobPublic.model_validate(
         {
             "id": job.id,
+            "name": job.name,
+            "tags": job.tags or [],
+            "description": job.description,
             "status": job.status,
             "progress": {"step": job.progress_step, "total": job.progress_total},
             "created_at": job.created_at,
@@ -56,6 +59,8 @@ def job_summary(job: Job, summary: dict[str, Any] | None, duration_s: float | No
     return JobSummary.model_validate(
         {
             "id": job.id,
+            "name": job.name,
+            "tags": job.tags or [],
             "status": job.status,
             "progress": {"step": job.progress_step, "total": job.progress_total},
             "created_at": job.created_at,

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from app.jobs.result import JobResult, RoundResult, Summary
 
 Task = Literal["regression", "classification"]
 Device = Literal["auto", "cpu", "cuda"]
 Status = Literal["queued", "running", "succeeded", "failed", "cancelled"]
+# A tag is one word: letters, digits and _ . : = / + - (so "team=vision" or "paper:table2").
+Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:=/+-]+$")]
+JobName = Annotated[str, StringConstraints(min_length=1, max_length=255, strip_whitespace=True)]
+MAX_TAGS = 20
 
 
 class Strict(BaseModel):
@@ -62,6 +66,10 @@ class DatasetPublic(BaseModel):
     target: str
     environments: list[DatasetEnvironment]
     created_at: dt.datetime
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="On an upload's answer: what was decided for you (a text column left out, a name not used).",
+    )
 
 
 class DatasetsPublic(BaseModel):
@@ -112,6 +120,21 @@ class JobCreate(Strict):
     validation: ValidationSpec | None = Field(
         default=None, description="Validation data for model selection."
     )
+    name: JobName | None = Field(default=None, description="What you call this run (searched by ?q=).")
+    tags: list[Tag] = Field(
+        default_factory=list,
+        max_length=MAX_TAGS,
+        description="Words to find it by (?tag=); each at most once.",
+    )
+    description: str | None = Field(default=None, max_length=4000, description="Free text (searched by ?q=).")
+
+
+class JobUpdate(Strict):
+    """PATCH /jobs/{id}: the fields given replace the job's; the others stay."""
+
+    name: JobName | None = None
+    tags: list[Tag] | None = Field(default=None, max_length=MAX_TAGS)
+    description: str | None = Field(default=None, max_length=4000)
 
 
 class Progress(BaseModel):
@@ -150,6 +173,9 @@ class Attempt(BaseModel):
 
 class JobPublic(BaseModel):
     id: str
+    name: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    description: str | None = None
     status: Status
     progress: Progress
     created_at: dt.datetime
@@ -193,6 +219,8 @@ class JobSummary(BaseModel):
     1 KB whatever the fit. The full result is on GET /jobs/{id}; its rounds on GET /jobs/{id}/history."""
 
     id: str
+    name: str | None = None
+    tags: list[str] = Field(default_factory=list)
     status: Status
     progress: Progress
     created_at: dt.datetime
@@ -240,6 +268,21 @@ class JobEventData(BaseModel):
 class JobsPublic(BaseModel):
     items: list[JobSummary]
     next_cursor: str | None
+
+
+class JobsComparison(BaseModel):
+    """Jobs side by side (GET /jobs/compare): each list has one entry per job, in ``jobs`` order;
+    null where a job has no such value."""
+
+    jobs: list[JobSummary]
+    params: dict[str, list[Any]] = Field(description="Every parameter any of the jobs set.")
+    differing_params: list[str] = Field(description="The parameters whose values are not all equal.")
+    metric: str | None = Field(description="The metric of ``environments`` (the first result's).")
+    environments: dict[str, list[float | None]] = Field(description="Each environment's error per job.")
+    covariate_weights: dict[str, list[float | None]] = Field(description="SAL's w per covariate per job.")
+    coefficients: dict[str, list[float | None]] = Field(
+        description="θ per covariate per job (linear models)."
+    )
 
 
 class HistoryPage(BaseModel):

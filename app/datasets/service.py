@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from app.datasets import tables
 from app.db import repository as repo
 from app.db.models import Dataset
+from app.errors import Conflict, NotFound
 
 
 def store(session: Session, tenant_id: str, table: tables.Table, name: str) -> tuple[Dataset, bool]:
@@ -43,3 +44,34 @@ def store(session: Session, tenant_id: str, table: tables.Table, name: str) -> t
             raise
         return existing, False
     return dataset, True
+
+
+def upload_warnings(table: tables.Table, dataset: Dataset, name: str, created: bool) -> list[str]:
+    """What an upload decided without being asked: text columns left out of the features, and a
+    name not used because the same content was already stored under another."""
+    out = [
+        f"column {c!r} is not numeric and is not a feature; list the features to silence this"
+        for c in table.ignored_columns
+    ]
+    if not created and name != dataset.name:
+        out.append(f"this content is already stored as {dataset.name!r}; the name {name!r} was not used")
+    return out
+
+
+def delete(session: Session, dataset_id: str, tenant_id: str, *, cascade: bool = False) -> None:
+    """Delete the tenant's dataset and commit. 409 while jobs are queued or running on it; 409
+    naming the jobs on it unless ``cascade`` (which deletes them, their results and sweeps)."""
+    if repo.get_dataset(session, dataset_id, tenant_id=tenant_id) is None:
+        raise NotFound(f"no dataset {dataset_id}")
+    active = repo.active_jobs_using(session, dataset_id)
+    if active:
+        raise Conflict(f"{active} queued or running job(s) use this dataset; cancel them first")
+    ids, count = repo.jobs_using(session, dataset_id)
+    if count and not cascade:
+        more = f" and {count - len(ids)} more" if count > len(ids) else ""
+        raise Conflict(
+            f"{count} job(s) use this dataset ({', '.join(ids)}{more}); delete them first, or "
+            "delete with ?cascade=true to delete them with it"
+        )
+    repo.delete_dataset(session, dataset_id, with_jobs=cascade)
+    session.commit()

@@ -12,6 +12,7 @@ renders as a 422.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import io
 import json
@@ -59,6 +60,9 @@ class Table:
     feature_names: tuple[str, ...]
     target: str
     environments: tuple[Environment, ...]
+    # Columns of the file that are not features by default (text), said back to the uploader;
+    # not part of the content (sha256).
+    ignored_columns: tuple[str, ...] = ()
 
     @property
     def n_rows(self) -> int:
@@ -170,12 +174,27 @@ def _check_names(feature_names: Sequence[str], target: str) -> None:
             )
 
 
-def _check_finite(values: np.ndarray, field: str) -> None:
-    if not np.all(np.isfinite(values)):
-        raise InvalidDataError("contains NaN, infinite or missing values", field=field)
-    if values.size and float(np.max(np.abs(values))) > MAX_ABS_VALUE:
+def _at_row(bad: np.ndarray, rows: bool) -> str:
+    """Where the first bad cell is: a file's data row (1 is the row after the header)."""
+    if not rows or not bad.any():
+        return ""
+    first = int(np.flatnonzero(bad)[0])
+    return f" (first at row {first + 1} of the data, {int(bad.sum())} row(s) in all)"
+
+
+def _check_finite(values: np.ndarray, field: str, rows: bool = False) -> None:
+    bad = ~np.isfinite(values)
+    if bad.any():
         raise InvalidDataError(
-            f"contains a value larger than {MAX_ABS_VALUE:g} in magnitude; rescale the column", field=field
+            "contains NaN, infinite or missing values"
+            + _at_row(bad.reshape(len(values), -1).any(axis=1), rows),
+            field=field,
+        )
+    if values.size and float(np.max(np.abs(values))) > MAX_ABS_VALUE:
+        big = (np.abs(values) > MAX_ABS_VALUE).reshape(len(values), -1).any(axis=1)
+        raise InvalidDataError(
+            f"contains a value larger than {MAX_ABS_VALUE:g} in magnitude{_at_row(big, rows)}; rescale the column",
+            field=field,
         )
 
 
@@ -305,16 +324,28 @@ def _is_numeric_column(series: pd.Series, column: str) -> bool:
         return True
     parsed = pd.to_numeric(series, errors="coerce")
     if parsed.notna().any():
-        raise InvalidDataError(f"column {column!r} mixes numbers and text", field=f"file.{column}")
+        raise InvalidDataError(
+            f"column {column!r} mixes numbers and text{_text_cell(series)}", field=f"file.{column}"
+        )
     return False
+
+
+def _text_cell(series: pd.Series) -> str:
+    """The first cell of a column that is not a number: its row and value."""
+    bad = (pd.to_numeric(series, errors="coerce").isna() & series.notna()).to_numpy()
+    if not bad.any():
+        return ""
+    first = int(np.flatnonzero(bad)[0])
+    return f": row {first + 1} of the data holds {str(series.iloc[first])[:40]!r}"
 
 
 def _numeric(frame: pd.DataFrame, column: str, field: str) -> np.ndarray:
     series = frame[column]
     if not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
-        raise InvalidDataError(f"column {column!r} must be numeric", field=field)
+        where = "" if pd.api.types.is_bool_dtype(series) else _text_cell(series)
+        raise InvalidDataError(f"column {column!r} must be numeric{where}", field=field)
     values = series.to_numpy(dtype=np.float64, na_value=np.nan)
-    _check_finite(values, field)
+    _check_finite(values, field, rows=True)
     return values
 
 
@@ -369,4 +400,11 @@ def from_file(
     env = np.asarray([str(v) for v in env_series.tolist()], dtype=object)
     X = np.column_stack([_numeric(frame, c, f"file.{c}") for c in feature_names])
     y = _numeric(frame, target, "target")
-    return _group(env, X, y, feature_names, target)
+    table = _group(env, X, y, feature_names, target)
+    # Columns left out by default (text) are said back; ones a `features` list leaves out were chosen.
+    ignored = (
+        ()
+        if features is not None
+        else tuple(c for c in columns if c not in (target, environment, *feature_names))
+    )
+    return dataclasses.replace(table, ignored_columns=ignored)

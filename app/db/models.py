@@ -195,6 +195,11 @@ class Job(Base):
     sweep_id: Mapped[str | None] = mapped_column(
         String(36), ForeignKey("sweeps.id", ondelete="CASCADE"), index=True, nullable=True
     )
+    # What a person calls the run (migration 0007): set at submit time or by PATCH /jobs/{id};
+    # searched by GET /jobs?q= and ?tag=.
+    name: Mapped[str | None] = mapped_column(String(255), nullable=True, index=True)
+    description: Mapped[str | None] = mapped_column(Text, nullable=True)
+    tags: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
 
 
 class SweepStatus(StrEnum):

@@ -15,10 +15,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import CursorResult, and_, delete, func, or_, select, update
+from sqlalchemy import CursorResult, String, and_, delete, func, or_, select, update
+from sqlalchemy import cast as sa_cast
 from sqlalchemy.orm import Session
 
-from app.db.models import JOB_ACTIVE, Dataset, Job, JobResultRow, JobStatus, Sweep, Tenant, utcnow
+from app.db.models import (
+    JOB_ACTIVE,
+    Dataset,
+    Job,
+    JobResultRow,
+    JobStatus,
+    OutboxRow,
+    Sweep,
+    Tenant,
+    utcnow,
+)
 from app.jobs.result import JobResult
 
 T = TypeVar("T", Dataset, Job, Sweep)
@@ -112,8 +123,26 @@ def active_jobs_using(session: Session, dataset_id: str) -> int:
     )
 
 
-def delete_dataset(session: Session, dataset_id: str) -> None:
-    # Finished jobs keep their results; their dataset_id becomes null.
+def jobs_using(session: Session, dataset_id: str, limit: int = 10) -> tuple[list[str], int]:
+    """Up to ``limit`` ids of the jobs on the dataset (newest first) and how many there are."""
+    ids = list(
+        session.scalars(
+            select(Job.id)
+            .where(Job.dataset_id == dataset_id)
+            .order_by(Job.created_at.desc(), Job.id.desc())
+            .limit(limit)
+        )
+    )
+    count = session.scalar(select(func.count()).select_from(Job).where(Job.dataset_id == dataset_id)) or 0
+    return ids, count
+
+
+def delete_dataset(session: Session, dataset_id: str, *, with_jobs: bool = False) -> None:
+    """Delete the dataset; ``with_jobs`` deletes its jobs, their results and its sweeps too (the
+    caller has checked none is active). Without it, jobs that remain keep a null dataset_id."""
+    if with_jobs:
+        delete_jobs(session, list(session.scalars(select(Job.id).where(Job.dataset_id == dataset_id))))
+        session.execute(delete(Sweep).where(Sweep.dataset_id == dataset_id))
     session.execute(update(Job).where(Job.dataset_id == dataset_id).values(dataset_id=None))
     session.execute(delete(Dataset).where(Dataset.id == dataset_id))
 
@@ -161,6 +190,41 @@ def active_jobs_of(session: Session, tenant_id: str, *, sweep_trials: bool = Fal
     )
 
 
+# GET /jobs?sort=: a key, newest first within equal values; "-" sorts descending. Metrics come
+# from the stored result's test summary; jobs without one sort last either way.
+JOB_SORTS = ("created_at", "name", "mean_error", "std_error", "worst_error", "duration_s")
+_METRIC_SORTS = ("mean_error", "std_error", "worst_error")
+
+
+@dataclass(frozen=True)
+class JobFilter:
+    """GET /jobs's filters: each given one narrows the list."""
+
+    status: str | None = None
+    algorithm: str | None = None
+    dataset_id: str | None = None
+    sweep_id: str | None = None
+    q: str | None = None  # a substring of the name or the description, any case
+    tags: Sequence[str] = ()  # every one of them
+    params: Sequence[tuple[str, Any]] = ()  # (name, value): params[name] == value
+    max_mean_error: float | None = None
+
+
+def _param_equals(name: str, value: Any) -> Any:
+    field = Job.params[name]
+    if isinstance(value, bool):
+        return field.as_boolean() == value
+    if isinstance(value, int | float):
+        return field.as_float() == float(value)
+    return field.as_string() == str(value)
+
+
+def _summary_value(key: str) -> Any:
+    if key == "duration_s":
+        return JobResultRow.result["duration_s"].as_float()
+    return JobResultRow.result["summary"][key].as_float()
+
+
 def list_jobs(
     session: Session,
     *,
@@ -170,15 +234,76 @@ def list_jobs(
     status: str | None = None,
     algorithm: str | None = None,
     dataset_id: str | None = None,
+    where: JobFilter | None = None,
+    sort: str = "-created_at",
 ) -> Page[Job]:
-    filters = [Job.tenant_id == tenant_id]
-    if status is not None:
-        filters.append(Job.status == status)
-    if algorithm is not None:
-        filters.append(Job.algorithm == algorithm)
-    if dataset_id is not None:
-        filters.append(Job.dataset_id == dataset_id)
-    return _page(session, Job, filters, limit, cursor)
+    """The tenant's jobs matching ``where`` (or the three simple filters), sorted by ``sort``
+    (``JOB_SORTS``, "-" for descending). Newest first is keyset-paginated; other sorts page by
+    position (their cursor says which sort it belongs to)."""
+    f = where or JobFilter(status=status, algorithm=algorithm, dataset_id=dataset_id)
+    filters: list[Any] = [Job.tenant_id == tenant_id]
+    for column, value in (
+        (Job.status, f.status),
+        (Job.algorithm, f.algorithm),
+        (Job.dataset_id, f.dataset_id),
+        (Job.sweep_id, f.sweep_id),
+    ):
+        if value is not None:
+            filters.append(column == value)
+    if f.q:
+        pattern = f.q.lower()
+        filters.append(
+            or_(
+                func.lower(Job.name).contains(pattern, autoescape=True),
+                func.lower(Job.description).contains(pattern, autoescape=True),
+            )
+        )
+    for tag in f.tags:  # tags are words without quotes, so '"tag"' matches one whole element
+        filters.append(sa_cast(Job.tags, String).contains(f'"{tag}"', autoescape=True))
+    filters.extend(_param_equals(name, value) for name, value in f.params)
+    by_result = [] if f.max_mean_error is None else [_summary_value("mean_error") <= f.max_mean_error]
+    if sort == "-created_at":
+        if by_result:
+            filters.append(Job.id.in_(select(JobResultRow.job_id).where(*by_result)))
+        return _page(session, Job, filters, limit, cursor)
+    needs_result = bool(by_result) or sort.lstrip("-") in (*_METRIC_SORTS, "duration_s")
+    return _sorted_page(session, [*filters, *by_result], limit, cursor, sort, needs_result)
+
+
+def _sorted_page(
+    session: Session, filters: list[Any], limit: int, cursor: str | None, sort: str, with_result: bool
+) -> Page[Job]:
+    key = sort.lstrip("-")
+    if key not in JOB_SORTS:
+        raise InvalidCursor(f"sort must be one of {', '.join(JOB_SORTS)}, each optionally with a leading '-'")
+    offset = 0
+    if cursor is not None:
+        try:
+            raw = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+            if not isinstance(raw, list) or raw[0] != sort or not isinstance(raw[1], int) or raw[1] < 0:
+                raise ValueError
+            offset = raw[1]
+        except (ValueError, TypeError, IndexError, json.JSONDecodeError):
+            raise InvalidCursor("cursor is not one this service issued for this sort") from None
+    stmt = select(Job)
+    if with_result:
+        stmt = stmt.outerjoin(JobResultRow, JobResultRow.job_id == Job.id)
+    column = Job.name if key == "name" else Job.created_at if key == "created_at" else _summary_value(key)
+    order = column.desc() if sort.startswith("-") else column.asc()
+    stmt = stmt.where(*filters).order_by(order.nulls_last(), Job.created_at.desc(), Job.id.desc())
+    rows = list(session.scalars(stmt.offset(offset).limit(limit + 1)))
+    more = len(rows) > limit
+    token = base64.urlsafe_b64encode(json.dumps([sort, offset + limit]).encode()).decode().rstrip("=")
+    return Page(rows[:limit], token if more else None)
+
+
+def delete_jobs(session: Session, job_ids: Sequence[str]) -> None:
+    """Delete the jobs with their results and undelivered outbox rows."""
+    if not job_ids:
+        return
+    session.execute(delete(JobResultRow).where(JobResultRow.job_id.in_(job_ids)))
+    session.execute(delete(OutboxRow).where(OutboxRow.job_id.in_(job_ids)))
+    session.execute(delete(Job).where(Job.id.in_(job_ids)))
 
 
 def get_result(session: Session, job_id: str) -> JobResult | None:

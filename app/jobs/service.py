@@ -51,6 +51,9 @@ def new_job(
     validation: dict[str, Any] | None,
     sweep_id: str | None = None,
     rerun_of: str | None = None,
+    name: str | None = None,
+    tags: Sequence[str] = (),
+    description: str | None = None,
 ) -> Job:
     """A queued job row on ``dataset`` (not yet added to a session), on ``placement``'s queue."""
     return Job(
@@ -77,6 +80,9 @@ def new_job(
         sweep_id=sweep_id,
         rerun_of=rerun_of,
         request_id=logs.current("request_id"),  # the worker's log lines carry it too
+        name=name,
+        tags=list(dict.fromkeys(tags)),  # each once, in the order given
+        description=description,
     )
 
 
@@ -149,6 +155,9 @@ def queue_job(
         train_environments=list(spec.train_environments),
         test_environments=checked.test_environments,
         validation=checked.validation,
+        name=spec.name,
+        tags=spec.tags,
+        description=spec.description,
     )
     repo.add_job(session, job)
     if before_commit is not None:
@@ -215,6 +224,9 @@ def rerun_job(session: Session, queue: JobQueue, settings: Settings, tenant_id: 
         test_environments=job.test_environments,
         validation=job.validation,
         rerun_of=job.id,
+        name=job.name,
+        tags=job.tags or [],
+        description=job.description,
     )
     check_quota(session, settings, tenant_id)
     repo.add_job(session, again)
@@ -250,3 +262,60 @@ def history_page(session: Session, job: Job, start: int, limit: int) -> tuple[li
     result = result_of(session, job)
     history = [] if result is None else result.history
     return history[start : start + limit], len(history)
+
+
+def update_job(session: Session, job_id: str, tenant_id: str, changes: dict[str, Any]) -> Job:
+    """Set the job's ``name``, ``tags`` or ``description`` (the keys ``changes`` holds; a null
+    name or description clears it) and commit."""
+    job = get_job(session, job_id, tenant_id)
+    if "name" in changes:
+        job.name = changes["name"]
+    if "description" in changes:
+        job.description = changes["description"]
+    if "tags" in changes:
+        job.tags = list(dict.fromkeys(changes["tags"] or []))
+    session.commit()
+    return job
+
+
+def delete_job(session: Session, job_id: str, tenant_id: str) -> None:
+    """Delete a finished job with its result and commit. A queued or running job is a 409 (cancel
+    it first), and so is a sweep's trial (its leaderboard counts it)."""
+    job = get_job(session, job_id, tenant_id)
+    if job.status not in WITH_RESULT and job.status != JobStatus.FAILED:
+        raise Conflict(f"job {job_id} is {job.status}; cancel it first, then delete it")
+    if job.sweep_id is not None:
+        raise Conflict(f"job {job_id} is a trial of sweep {job.sweep_id}; its leaderboard counts it")
+    repo.delete_jobs(session, [job_id])
+    session.commit()
+
+
+def compare(session: Session, job_ids: Sequence[str], tenant_id: str) -> dict[str, Any]:
+    """Jobs side by side: their summaries, parameters (and which differ), error per environment,
+    w and θ per covariate; a list per key with one entry per job, null where it has none."""
+    if len(set(job_ids)) != len(job_ids):
+        raise UnprocessableEntity.on("ids", "each job at most once")
+    jobs = [get_job(session, job_id, tenant_id) for job_id in job_ids]
+    results = results_of(session, jobs)
+    found = [results.get(j.id) for j in jobs]
+    metric = next((r.summary.metric for r in found if r is not None and r.summary is not None), None)
+
+    def table(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+        keys = list(dict.fromkeys(k for row in rows for k in row))
+        return {k: [row.get(k) for row in rows] for k in keys}
+
+    params = table([j.params or {} for j in jobs])
+    return {
+        "jobs": jobs,
+        "params": params,
+        "differing_params": [k for k, values in params.items() if any(v != values[0] for v in values)],
+        "metric": metric,
+        "environments": table(
+            [
+                {e.name: e.metrics().get(metric) for e in r.environments} if r is not None and metric else {}
+                for r in found
+            ]
+        ),
+        "covariate_weights": table([dict(r.covariate_weights or {}) if r else {} for r in found]),
+        "coefficients": table([dict(r.coefficients or {}) if r else {} for r in found]),
+    }

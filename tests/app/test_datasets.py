@@ -33,6 +33,7 @@ def test_csv_upload_is_content_addressed(client: httpx.Client) -> None:
         "target",
         "environments",
         "created_at",
+        "warnings",
     }
     assert body["name"] == "first"
     assert body["feature_names"] == ["x1", "x2", "x3"]
@@ -43,6 +44,10 @@ def test_csv_upload_is_content_addressed(client: httpx.Client) -> None:
     again = f.upload_csv(client, df, name="second")
     assert again.status_code == 200
     assert again.json()["id"] == body["id"] and again.json()["name"] == "first"
+    # The name not used is said, not dropped silently.
+    assert again.json()["warnings"] == [
+        "this content is already stored as 'first'; the name 'second' was not used"
+    ]
 
     # The same table as Parquet, or as JSON, is the same content.
     parquet = client.post(
@@ -71,8 +76,20 @@ def test_features_subset_and_default_numeric_columns(client: httpx.Client) -> No
     df["note"] = "text"
     default = f.upload_csv(client, df)
     assert default.status_code == 201 and default.json()["feature_names"] == ["x1", "x2", "x3"]
+    # The text column left out is named in the answer.
+    assert [w for w in default.json()["warnings"] if "'note'" in w and "not a feature" in w] != []
     subset = f.upload_csv(client, df, features="x3, x1")
     assert subset.status_code == 201 and subset.json()["feature_names"] == ["x3", "x1"]
+    assert subset.json()["warnings"] == []  # a features list chose what to leave out
+
+
+def test_a_bad_cell_is_reported_with_its_row(client: httpx.Client) -> None:
+    text = "env,x1,y\na,1.0,2.0\na,2.0,3.0\nb,1.5,oops\nb,2.5,4.0\n"
+    body = f.assert_problem(_csv(text)(client), 422, "target")
+    assert "row 3 of the data holds 'oops'" in body["detail"], body
+    missing = "env,x1,y\na,1.0,2.0\na,,3.0\nb,1.5,2.5\n"
+    body = f.assert_problem(_csv(missing)(client), 422, "file.x1")
+    assert "first at row 2 of the data" in body["detail"], body
 
 
 def test_list_paginates_newest_first(client: httpx.Client) -> None:

@@ -51,8 +51,8 @@ def test_jobs_submit_watch_get_download(embedded: str, dataset: dict[str, Any], 
     job = json.loads(sal(embedded, "--json", "jobs", "submit", "--dataset", dataset["id"], "--algorithm", "sal",
                          "--train", train, "-p", "lambda_=1.0", "--device", "cpu").stdout)  # fmt: skip
     assert job["status"] == "queued" and job["params"]["lambda_"] == 1.0
-    watched = sal(embedded, "jobs", "watch", job["id"]).stdout
-    assert f"job {job['id']} succeeded" in watched and "Mean_Error" in watched
+    watched = sal(embedded, "jobs", "watch", job["id"])
+    assert f"job {job['id']} succeeded" in watched.stderr and "Mean_Error" in watched.stdout
     got = json.loads(sal(embedded, "--json", "jobs", "get", job["id"]).stdout)
     assert got["status"] == "succeeded" and set(got["result"]["covariate_weights"]) == set(
         dataset["feature_names"]
@@ -74,7 +74,7 @@ def test_installed_sal_watch_prints_progress(embedded: str, dataset: dict[str, A
     job_id = json.loads(submitted.stdout)["id"]
     watched = subprocess.run([str(SAL), "--interval", "0.02", "jobs", "watch", job_id], env=env, capture_output=True,
                              text=True, timeout=120, check=True)  # fmt: skip
-    lines = [line for line in watched.stdout.splitlines() if line.startswith(f"job {job_id} ")]
+    lines = [line for line in watched.stderr.splitlines() if line.startswith(f"job {job_id} ")]
     status, progress = lines[-1].split()[2:]
     step, total = progress.split("/")
     assert status == "succeeded" and step == total, watched.stdout
@@ -87,9 +87,10 @@ def test_sweeps_submit_watch_get(embedded: str, dataset: dict[str, Any], tmp_pat
         "dataset_id": dataset["id"], "train_environments": [e.name for e in scenario.setting("regression").train],
         "algorithms": {"erm": {}, "ridge": {"grid": {"lambda_": [0.1, 1.0]}}}, "seeds": [0, 1], "device": "cpu",
     }))  # fmt: skip
-    out = sal(embedded, "sweeps", "submit", str(body), "--watch").stdout
-    assert "succeeded 6/6" in out and "leaderboard" in out and "Mean_Error" in out
-    sweep_id = out.split("sweep ", 1)[1].split()[0]
+    watched = sal(embedded, "sweeps", "submit", str(body), "--watch")
+    out = watched.stdout
+    assert "succeeded 6/6" in watched.stderr and "leaderboard" in out and "Mean_Error" in out
+    sweep_id = watched.stderr.split("sweep ", 1)[1].split()[0]
     got = json.loads(sal(embedded, "--json", "sweeps", "get", sweep_id).stdout)
     assert [r["algorithm"] for r in got["leaderboard"]["algorithms"]] != [] and got["status"] == "succeeded"
 
@@ -103,3 +104,51 @@ def test_errors_are_one_line_and_exit_1(embedded: str) -> None:
     assert keyed.exit_code == 1 and "Unauthorized" in keyed.stderr
     down = sal("http://127.0.0.1:9", "jobs", "get", "x", ok=False)
     assert down.exit_code == 1 and "cannot reach" in down.stderr
+
+
+def test_json_watch_keeps_stdout_pure_json(embedded: str, dataset: dict[str, Any]) -> None:
+    """`sal --json jobs submit --watch | jq` parses: progress goes to stderr."""
+    train = ",".join(e.name for e in scenario.setting("regression").train)
+    env = {**os.environ, "SAL_URL": embedded}
+    done = subprocess.run([str(SAL), "--json", "--interval", "0.02", "jobs", "submit", "--dataset", dataset["id"],
+                           "--algorithm", "ridge", "--train", train, "--device", "cpu", "--name", "piped",
+                           "--tag", "cli-json", "--watch"],
+                          env=env, capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+    job = json.loads(done.stdout)  # the whole of stdout is one JSON document
+    assert job["status"] == "succeeded" and job["name"] == "piped" and job["tags"] == ["cli-json"]
+    assert f"job {job['id']} succeeded" in done.stderr
+
+
+def test_find_compare_predict_and_delete_runs(embedded: str, dataset: dict[str, Any], tmp_path: Path) -> None:
+    train = ",".join(e.name for e in scenario.setting("regression").train)
+    ids = []
+    for lam in ("0.1", "100"):
+        job = json.loads(sal(embedded, "--json", "jobs", "submit", "--dataset", dataset["id"], "--algorithm",
+                             "ridge", "--train", train, "-p", f"lambda_={lam}", "--tag", "cli-find",
+                             "--name", f"ridge {lam}", "--watch").stdout)  # fmt: skip
+        ids.append(job["id"])
+    listed = json.loads(sal(embedded, "--json", "jobs", "list", "--tag", "cli-find", "--sort", "name").stdout)
+    assert [j["id"] for j in listed["items"]] == ids
+    table = sal(embedded, "jobs", "list", "--tag", "cli-find").stdout
+    assert "ridge 0.1" in table and "ridge 100" in table
+    shown = sal(embedded, "jobs", "show", ids[0]).stdout
+    assert "ridge 0.1" in shown and "Mean_Error" in shown
+    compared = json.loads(sal(embedded, "--json", "jobs", "compare", *ids).stdout)
+    assert compared["differing_params"] == ["lambda_"]
+    assert "lambda_" in sal(embedded, "jobs", "compare", *ids).stdout
+    tagged = json.loads(
+        sal(embedded, "--json", "jobs", "tag", ids[1], "--tag", "cli-find", "--tag", "best").stdout
+    )
+    assert tagged["tags"] == ["cli-find", "best"]
+    row = {name: 0.5 for name in dataset["feature_names"]}
+    rows = tmp_path / "rows.json"
+    rows.write_text(json.dumps([row, row]))
+    predicted = json.loads(sal(embedded, "--json", "predict", ids[0], str(rows)).stdout)
+    assert len(predicted["predictions"]) == 2 and predicted["predictions"][0] == predicted["predictions"][1]
+    listed_ds = json.loads(sal(embedded, "--json", "datasets", "list").stdout)
+    assert dataset["id"] in [d["id"] for d in listed_ds["items"]]
+    assert sal(embedded, "jobs", "delete", ids[1]).exit_code == 0
+    gone = sal(embedded, "jobs", "get", ids[1], ok=False)
+    assert gone.exit_code == 1 and "Not Found" in gone.stderr
+    refused = sal(embedded, "datasets", "delete", dataset["id"], ok=False)
+    assert refused.exit_code == 1 and "cascade" in refused.stderr and ids[0] in refused.stderr

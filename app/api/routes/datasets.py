@@ -14,7 +14,7 @@ from starlette.datastructures import UploadFile
 
 from app.api import etag, idempotency
 from app.api.deps import PrincipalDep, SessionDep, SettingsDep
-from app.api.errors import Conflict, NotFound, PayloadTooLarge, UnprocessableEntity, responses
+from app.api.errors import NotFound, PayloadTooLarge, UnprocessableEntity, responses
 from app.api.idempotency import IdempotencyKeyHeader
 from app.api.schemas import DatasetCreate, DatasetEnvironment, DatasetPublic, DatasetsPublic
 from app.datasets import service as datasets_service
@@ -139,6 +139,7 @@ def _create(
             return claimed.replay
         dataset, created = datasets_service.store(session, tenant_id, table, name)
         public, status = to_public(dataset), 201 if created else 200
+        public.warnings = datasets_service.upload_warnings(table, dataset, name, created)
         claimed.complete(status, public.model_dump(mode="json"), f"/datasets/{dataset.id}")
         session.commit()
     return public, status
@@ -220,14 +221,17 @@ def get_dataset(dataset_id: str, request: Request, session: SessionDep, principa
 @router.delete(
     "/{dataset_id}", operation_id="delete_dataset", status_code=204, responses=responses(401, 404, 409)
 )
-def delete_dataset(dataset_id: str, session: SessionDep, principal: PrincipalDep) -> Response:
-    if repo.get_dataset(session, dataset_id, tenant_id=principal.tenant_id) is None:
-        raise NotFound(f"no dataset {dataset_id}")
-    active = repo.active_jobs_using(session, dataset_id)
-    if active:
-        raise Conflict(f"{active} queued or running job(s) use this dataset")
-    repo.delete_dataset(session, dataset_id)
-    session.commit()
+def delete_dataset(
+    dataset_id: str,
+    session: SessionDep,
+    principal: PrincipalDep,
+    cascade: Annotated[
+        bool, Query(description="Also delete the finished jobs (and sweeps) on it, with their results.")
+    ] = False,
+) -> Response:
+    """Delete a dataset nobody uses. Jobs on it make this a 409 naming them (their reruns would
+    need it), unless ``cascade=true`` deletes them too; queued or running jobs always do."""
+    datasets_service.delete(session, dataset_id, principal.tenant_id, cascade=cascade)
     return Response(status_code=204)
 
 

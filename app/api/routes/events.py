@@ -71,8 +71,10 @@ EVENT_SCHEMA: dict[str, Any] = {
     responses={
         200: {
             "description": "Server-Sent Events: status, progress, final (see the module docstring)",
-            # Before OpenAPI 3.2 (itemSchema), an event stream's schema describes each event.
-            "content": {"text/event-stream": {"schema": EVENT_SCHEMA}},
+            # The body is text (a generated client hands it back as a str; sal_client.easy's
+            # iter_events parses it); before OpenAPI 3.2 (itemSchema) each event is described in
+            # an extension.
+            "content": {"text/event-stream": {"schema": {"type": "string", "x-events": EVENT_SCHEMA}}},
         },
         204: {"description": "Last-Event-ID is the job's final state: nothing more will come"},
         **responses(401, 404),

@@ -3,8 +3,9 @@ caller's tenant's: another tenant's job is a 404, like a missing one."""
 
 from __future__ import annotations
 
+import json
 import logging
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 from fastapi import APIRouter, Query, Request, Response
@@ -26,7 +27,9 @@ from app.api.schemas import (
     HistoryPage,
     JobCreate,
     JobPublic,
+    JobsComparison,
     JobsPublic,
+    JobUpdate,
     PredictRequest,
     PredictResponse,
     Status,
@@ -92,6 +95,29 @@ def create_job(
     return stored[0]
 
 
+JobSort = Literal[
+    "-created_at", "created_at", "name", "-name", "mean_error", "-mean_error", "std_error", "-std_error",
+    "worst_error", "-worst_error", "duration_s", "-duration_s",
+]  # fmt: skip
+
+
+def _param_filters(raw: list[str]) -> list[tuple[str, Any]]:
+    """``name=value`` pairs; the value is read as JSON where it parses (``lambda_=0.1``, ``x=true``)."""
+    out: list[tuple[str, Any]] = []
+    for item in raw:
+        name, sep, text = item.partition("=")
+        if not sep or not name:
+            raise UnprocessableEntity.on("param", f"param takes name=value, got {item!r}")
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text
+        if not isinstance(value, str | int | float | bool):
+            raise UnprocessableEntity.on("param", f"{name}: compare with a number, a word or true/false")
+        out.append((name, value))
+    return out
+
+
 @router.get("", operation_id="list_jobs", response_model=JobsPublic, responses=responses(422))
 def list_jobs(
     session: SessionDep,
@@ -102,19 +128,37 @@ def list_jobs(
     status: Status | None = None,
     algorithm: str | None = None,
     dataset_id: str | None = None,
+    sweep_id: str | None = None,
+    q: Annotated[
+        str | None, Query(max_length=255, description="A substring of the name or description (any case).")
+    ] = None,
+    tag: Annotated[list[str] | None, Query(description="Jobs with every one of these tags.")] = None,
+    param: Annotated[
+        list[str] | None, Query(description="name=value: jobs whose parameter equals it (repeat).")
+    ] = None,
+    max_mean_error: Annotated[
+        float | None, Query(description="Jobs whose test Mean_Error is at most this.")
+    ] = None,
+    sort: Annotated[
+        JobSort, Query(description="Sort key, '-' for descending; jobs without that metric come last.")
+    ] = "-created_at",
 ) -> Response:
-    """Newest first, each job as a summary (under 1 KB; the full result is on GET /jobs/{id}). A
-    page holds fewer than ``limit`` jobs when they would pass ``max_response_bytes`` (follow
-    next_cursor)."""
+    """Newest first (or by ``sort``), each job as a summary (under 1 KB; the full result is on
+    GET /jobs/{id}). A page holds fewer than ``limit`` jobs when they would pass
+    ``max_response_bytes`` (follow next_cursor)."""
+    where = repo.JobFilter(
+        status=status,
+        algorithm=algorithm,
+        dataset_id=dataset_id,
+        sweep_id=sweep_id,
+        q=q,
+        tags=tag or [],
+        params=_param_filters(param or []),
+        max_mean_error=max_mean_error,
+    )
     try:
         page = repo.list_jobs(
-            session,
-            tenant_id=principal.tenant_id,
-            limit=limit,
-            cursor=cursor,
-            status=status,
-            algorithm=algorithm,
-            dataset_id=dataset_id,
+            session, tenant_id=principal.tenant_id, limit=limit, cursor=cursor, where=where, sort=sort
         )
     except repo.InvalidCursor as exc:
         raise UnprocessableEntity.on("cursor", str(exc)) from None
@@ -134,6 +178,39 @@ def list_jobs(
     cursor_json = b"null" if next_cursor is None else b'"' + next_cursor.encode() + b'"'
     body = b'{"items":[' + b",".join(items) + b'],"next_cursor":' + cursor_json + b"}"
     return Response(content=body, media_type="application/json")
+
+
+@router.get(
+    "/compare", operation_id="compare_jobs", response_model=JobsComparison, responses=responses(401, 404, 422)
+)
+def compare_jobs(
+    session: SessionDep,
+    principal: PrincipalDep,
+    ids: Annotated[list[str], Query(min_length=2, max_length=20, description="Two to twenty job ids.")],
+) -> JobsComparison:
+    """Jobs side by side: parameters (and which differ), test summary, error per environment,
+    w and θ per covariate, one column per job."""
+    doc = jobs_service.compare(session, ids, principal.tenant_id)
+    summaries = jobs_service.summaries_of(session, doc["jobs"])
+    doc["jobs"] = [job_summary(j, *summaries.get(j.id, (None, None))) for j in doc["jobs"]]
+    return JobsComparison.model_validate(doc)
+
+
+@router.patch(
+    "/{job_id}", operation_id="update_job", response_model=JobPublic, responses=responses(401, 404, 422)
+)
+def update_job(job_id: str, body: JobUpdate, session: SessionDep, principal: PrincipalDep) -> JobPublic:
+    """Rename, retag or redescribe a job: the fields given replace its own."""
+    job = jobs_service.update_job(session, job_id, principal.tenant_id, body.model_dump(exclude_unset=True))
+    return job_public(job, None)
+
+
+@router.delete("/{job_id}", operation_id="delete_job", status_code=204, responses=responses(401, 404, 409))
+def delete_job(job_id: str, session: SessionDep, principal: PrincipalDep) -> Response:
+    """Delete a finished job and its result. A queued or running job is a 409 (cancel it first),
+    as is a sweep's trial."""
+    jobs_service.delete_job(session, job_id, principal.tenant_id)
+    return Response(status_code=204)
 
 
 @router.get(

@@ -18,9 +18,6 @@ from .environment_data import EnvironmentData
 from .environment_result import EnvironmentResult
 from .environment_result_split import EnvironmentResultSplit
 from .field_error import FieldError
-from .get_job_events_response_200_type_0 import GetJobEventsResponse200Type0
-from .get_job_events_response_200_type_1 import GetJobEventsResponse200Type1
-from .get_job_events_response_200_type_2 import GetJobEventsResponse200Type2
 from .get_job_report_figures import GetJobReportFigures
 from .get_job_report_format import GetJobReportFormat
 from .get_job_report_response_200 import GetJobReportResponse200
@@ -53,6 +50,12 @@ from .job_summary import JobSummary
 from .job_summary_device import JobSummaryDevice
 from .job_summary_status import JobSummaryStatus
 from .job_summary_task import JobSummaryTask
+from .job_update import JobUpdate
+from .jobs_comparison import JobsComparison
+from .jobs_comparison_coefficients import JobsComparisonCoefficients
+from .jobs_comparison_covariate_weights import JobsComparisonCovariateWeights
+from .jobs_comparison_environments import JobsComparisonEnvironments
+from .jobs_comparison_params import JobsComparisonParams
 from .jobs_public import JobsPublic
 from .leaderboard import Leaderboard
 from .leaderboard_row import LeaderboardRow
@@ -63,6 +66,7 @@ from .leaderboard_row_searched_params import LeaderboardRowSearchedParams
 from .leaderboard_row_selected_params import LeaderboardRowSelectedParams
 from .leaderboard_selection import LeaderboardSelection
 from .leaderboard_unselected import LeaderboardUnselected
+from .list_jobs_sort import ListJobsSort
 from .list_jobs_status_type_0 import ListJobsStatusType0
 from .mean_std import MeanStd
 from .mlflow_export_public import MlflowExportPublic
@@ -133,9 +137,6 @@ __all__ = (
     "EnvironmentResult",
     "EnvironmentResultSplit",
     "FieldError",
-    "GetJobEventsResponse200Type0",
-    "GetJobEventsResponse200Type1",
-    "GetJobEventsResponse200Type2",
     "GetJobReportFigures",
     "GetJobReportFormat",
     "GetJobReportResponse200",
@@ -164,11 +165,17 @@ __all__ = (
     "JobResultCoefficientsType0",
     "JobResultCovariateWeightsType0",
     "JobResultSelectionType0",
+    "JobsComparison",
+    "JobsComparisonCoefficients",
+    "JobsComparisonCovariateWeights",
+    "JobsComparisonEnvironments",
+    "JobsComparisonParams",
     "JobsPublic",
     "JobSummary",
     "JobSummaryDevice",
     "JobSummaryStatus",
     "JobSummaryTask",
+    "JobUpdate",
     "Leaderboard",
     "LeaderboardRow",
     "LeaderboardRowCoefficientsType0",
@@ -178,6 +185,7 @@ __all__ = (
     "LeaderboardRowSelectedParams",
     "LeaderboardSelection",
     "LeaderboardUnselected",
+    "ListJobsSort",
     "ListJobsStatusType0",
     "MeanStd",
     "MlflowExportPublic",

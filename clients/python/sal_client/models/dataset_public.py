@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.dataset_environment import DatasetEnvironment
 
@@ -26,6 +28,8 @@ class DatasetPublic:
         name (str):
         sha256 (str):
         target (str):
+        warnings (list[str] | Unset): On an upload's answer: what was decided for you (a text column left out, a name
+            not used).
     """
 
     created_at: datetime.datetime
@@ -36,6 +40,7 @@ class DatasetPublic:
     name: str
     sha256: str
     target: str
+    warnings: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -58,6 +63,10 @@ class DatasetPublic:
 
         target = self.target
 
+        warnings: list[str] | Unset = UNSET
+        if not isinstance(self.warnings, Unset):
+            warnings = self.warnings
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -72,6 +81,8 @@ class DatasetPublic:
                 "target": target,
             }
         )
+        if warnings is not UNSET:
+            field_dict["warnings"] = warnings
 
         return field_dict
 
@@ -101,6 +112,8 @@ class DatasetPublic:
 
         target = d.pop("target")
 
+        warnings = cast(list[str], d.pop("warnings", UNSET))
+
         dataset_public = cls(
             created_at=created_at,
             environments=environments,
@@ -110,6 +123,7 @@ class DatasetPublic:
             name=name,
             sha256=sha256,
             target=target,
+            warnings=warnings,
         )
 
         dataset_public.additional_properties = d

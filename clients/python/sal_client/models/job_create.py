@@ -25,10 +25,13 @@ class JobCreate:
         algorithm (str): A name from GET /algorithms.
         dataset_id (str):
         train_environments (list[str]):
+        description (None | str | Unset): Free text (searched by ?q=).
         device (JobCreateDevice | Unset):  Default: JobCreateDevice.AUTO.
         model (ModelConfig | Unset):
+        name (None | str | Unset): What you call this run (searched by ?q=).
         params (JobCreateParams | Unset): Per algorithm; see GET /algorithms.
         seed (int | Unset):  Default: 0.
+        tags (list[str] | Unset): Words to find it by (?tag=); each at most once.
         task (JobCreateTask | Unset):  Default: JobCreateTask.REGRESSION.
         test_environments (list[str] | None | Unset): Default: every environment not trained on.
         validation (None | Unset | ValidationSpec): Validation data for model selection.
@@ -37,10 +40,13 @@ class JobCreate:
     algorithm: str
     dataset_id: str
     train_environments: list[str]
+    description: None | str | Unset = UNSET
     device: JobCreateDevice | Unset = JobCreateDevice.AUTO
     model: ModelConfig | Unset = UNSET
+    name: None | str | Unset = UNSET
     params: JobCreateParams | Unset = UNSET
     seed: int | Unset = 0
+    tags: list[str] | Unset = UNSET
     task: JobCreateTask | Unset = JobCreateTask.REGRESSION
     test_environments: list[str] | None | Unset = UNSET
     validation: None | Unset | ValidationSpec = UNSET
@@ -54,6 +60,12 @@ class JobCreate:
 
         train_environments = self.train_environments
 
+        description: None | str | Unset
+        if isinstance(self.description, Unset):
+            description = UNSET
+        else:
+            description = self.description
+
         device: str | Unset = UNSET
         if not isinstance(self.device, Unset):
             device = self.device.value
@@ -62,11 +74,21 @@ class JobCreate:
         if not isinstance(self.model, Unset):
             model = self.model.to_dict()
 
+        name: None | str | Unset
+        if isinstance(self.name, Unset):
+            name = UNSET
+        else:
+            name = self.name
+
         params: dict[str, Any] | Unset = UNSET
         if not isinstance(self.params, Unset):
             params = self.params.to_dict()
 
         seed = self.seed
+
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags
 
         task: str | Unset = UNSET
         if not isinstance(self.task, Unset):
@@ -98,14 +120,20 @@ class JobCreate:
                 "train_environments": train_environments,
             }
         )
+        if description is not UNSET:
+            field_dict["description"] = description
         if device is not UNSET:
             field_dict["device"] = device
         if model is not UNSET:
             field_dict["model"] = model
+        if name is not UNSET:
+            field_dict["name"] = name
         if params is not UNSET:
             field_dict["params"] = params
         if seed is not UNSET:
             field_dict["seed"] = seed
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if task is not UNSET:
             field_dict["task"] = task
         if test_environments is not UNSET:
@@ -128,6 +156,15 @@ class JobCreate:
 
         train_environments = cast(list[str], d.pop("train_environments"))
 
+        def _parse_description(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        description = _parse_description(d.pop("description", UNSET))
+
         _device = d.pop("device", UNSET)
         device: JobCreateDevice | Unset
         if isinstance(_device, Unset):
@@ -142,6 +179,15 @@ class JobCreate:
         else:
             model = ModelConfig.from_dict(_model)
 
+        def _parse_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        name = _parse_name(d.pop("name", UNSET))
+
         _params = d.pop("params", UNSET)
         params: JobCreateParams | Unset
         if isinstance(_params, Unset):
@@ -150,6 +196,8 @@ class JobCreate:
             params = JobCreateParams.from_dict(_params)
 
         seed = d.pop("seed", UNSET)
+
+        tags = cast(list[str], d.pop("tags", UNSET))
 
         _task = d.pop("task", UNSET)
         task: JobCreateTask | Unset
@@ -196,10 +244,13 @@ class JobCreate:
             algorithm=algorithm,
             dataset_id=dataset_id,
             train_environments=train_environments,
+            description=description,
             device=device,
             model=model,
+            name=name,
             params=params,
             seed=seed,
+            tags=tags,
             task=task,
             test_environments=test_environments,
             validation=validation,

@@ -54,12 +54,15 @@ class JobPublic:
         attempts (list[Attempt] | Unset): Each time a worker took the job: a retry follows a lost worker.
         cancel_requested (bool | Unset): A cancel was asked for; a running job stops at its next checkpoint. Default:
             False.
+        description (None | str | Unset):
         device_chosen (JobPublicDeviceChosenType0 | None | Unset): The device chosen when the job was submitted ("auto"
             by the cost rule in docs/operations.md).
         device_reason (None | str | Unset): Why device_chosen, in one sentence.
+        name (None | str | Unset):
         reproducibility (None | Reproducibility | Unset):
         rerun_of (None | str | Unset):
         sweep_id (None | str | Unset):
+        tags (list[str] | Unset):
         validation (JobPublicValidationType0 | None | Unset):
     """
 
@@ -83,11 +86,14 @@ class JobPublic:
     train_environments: list[str]
     attempts: list[Attempt] | Unset = UNSET
     cancel_requested: bool | Unset = False
+    description: None | str | Unset = UNSET
     device_chosen: JobPublicDeviceChosenType0 | None | Unset = UNSET
     device_reason: None | str | Unset = UNSET
+    name: None | str | Unset = UNSET
     reproducibility: None | Reproducibility | Unset = UNSET
     rerun_of: None | str | Unset = UNSET
     sweep_id: None | str | Unset = UNSET
+    tags: list[str] | Unset = UNSET
     validation: JobPublicValidationType0 | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -159,6 +165,12 @@ class JobPublic:
 
         cancel_requested = self.cancel_requested
 
+        description: None | str | Unset
+        if isinstance(self.description, Unset):
+            description = UNSET
+        else:
+            description = self.description
+
         device_chosen: None | str | Unset
         if isinstance(self.device_chosen, Unset):
             device_chosen = UNSET
@@ -172,6 +184,12 @@ class JobPublic:
             device_reason = UNSET
         else:
             device_reason = self.device_reason
+
+        name: None | str | Unset
+        if isinstance(self.name, Unset):
+            name = UNSET
+        else:
+            name = self.name
 
         reproducibility: dict[str, Any] | None | Unset
         if isinstance(self.reproducibility, Unset):
@@ -192,6 +210,10 @@ class JobPublic:
             sweep_id = UNSET
         else:
             sweep_id = self.sweep_id
+
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags
 
         validation: dict[str, Any] | None | Unset
         if isinstance(self.validation, Unset):
@@ -229,16 +251,22 @@ class JobPublic:
             field_dict["attempts"] = attempts
         if cancel_requested is not UNSET:
             field_dict["cancel_requested"] = cancel_requested
+        if description is not UNSET:
+            field_dict["description"] = description
         if device_chosen is not UNSET:
             field_dict["device_chosen"] = device_chosen
         if device_reason is not UNSET:
             field_dict["device_reason"] = device_reason
+        if name is not UNSET:
+            field_dict["name"] = name
         if reproducibility is not UNSET:
             field_dict["reproducibility"] = reproducibility
         if rerun_of is not UNSET:
             field_dict["rerun_of"] = rerun_of
         if sweep_id is not UNSET:
             field_dict["sweep_id"] = sweep_id
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if validation is not UNSET:
             field_dict["validation"] = validation
 
@@ -360,6 +388,15 @@ class JobPublic:
 
         cancel_requested = d.pop("cancel_requested", UNSET)
 
+        def _parse_description(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        description = _parse_description(d.pop("description", UNSET))
+
         def _parse_device_chosen(data: object) -> JobPublicDeviceChosenType0 | None | Unset:
             if data is None:
                 return data
@@ -385,6 +422,15 @@ class JobPublic:
             return cast(None | str | Unset, data)
 
         device_reason = _parse_device_reason(d.pop("device_reason", UNSET))
+
+        def _parse_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        name = _parse_name(d.pop("name", UNSET))
 
         def _parse_reproducibility(data: object) -> None | Reproducibility | Unset:
             if data is None:
@@ -420,6 +466,8 @@ class JobPublic:
             return cast(None | str | Unset, data)
 
         sweep_id = _parse_sweep_id(d.pop("sweep_id", UNSET))
+
+        tags = cast(list[str], d.pop("tags", UNSET))
 
         def _parse_validation(data: object) -> JobPublicValidationType0 | None | Unset:
             if data is None:
@@ -459,11 +507,14 @@ class JobPublic:
             train_environments=train_environments,
             attempts=attempts,
             cancel_requested=cancel_requested,
+            description=description,
             device_chosen=device_chosen,
             device_reason=device_reason,
+            name=name,
             reproducibility=reproducibility,
             rerun_of=rerun_of,
             sweep_id=sweep_id,
+            tags=tags,
             validation=validation,
         )
 

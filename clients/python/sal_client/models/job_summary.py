@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..models.job_summary_device import JobSummaryDevice
 from ..models.job_summary_status import JobSummaryStatus
 from ..models.job_summary_task import JobSummaryTask
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.job_error import JobError
@@ -44,6 +45,8 @@ class JobSummary:
             summary (None | Summary): The result's test summary, once there is a result.
             sweep_id (None | str):
             task (JobSummaryTask):
+            name (None | str | Unset):
+            tags (list[str] | Unset):
     """
 
     algorithm: str
@@ -64,6 +67,8 @@ class JobSummary:
     summary: None | Summary
     sweep_id: None | str
     task: JobSummaryTask
+    name: None | str | Unset = UNSET
+    tags: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -126,6 +131,16 @@ class JobSummary:
 
         task = self.task.value
 
+        name: None | str | Unset
+        if isinstance(self.name, Unset):
+            name = UNSET
+        else:
+            name = self.name
+
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -150,6 +165,10 @@ class JobSummary:
                 "task": task,
             }
         )
+        if name is not UNSET:
+            field_dict["name"] = name
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -268,6 +287,17 @@ class JobSummary:
 
         task = JobSummaryTask(d.pop("task"))
 
+        def _parse_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        name = _parse_name(d.pop("name", UNSET))
+
+        tags = cast(list[str], d.pop("tags", UNSET))
+
         job_summary = cls(
             algorithm=algorithm,
             cancel_requested=cancel_requested,
@@ -287,6 +317,8 @@ class JobSummary:
             summary=summary,
             sweep_id=sweep_id,
             task=task,
+            name=name,
+            tags=tags,
         )
 
         job_summary.additional_properties = d

@@ -7,18 +7,27 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     dataset_id: str,
+    *,
+    cascade: bool | Unset = False,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["cascade"] = cascade
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "delete",
         "url": "/datasets/{dataset_id}".format(
             dataset_id=quote(str(dataset_id), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -68,11 +77,17 @@ def sync_detailed(
     dataset_id: str,
     *,
     client: AuthenticatedClient,
+    cascade: bool | Unset = False,
 ) -> Response[Any | Problem]:
     """Delete Dataset
 
+     Delete a dataset nobody uses. Jobs on it make this a 409 naming them (their reruns would
+    need it), unless ``cascade=true`` deletes them too; queued or running jobs always do.
+
     Args:
         dataset_id (str):
+        cascade (bool | Unset): Also delete the finished jobs (and sweeps) on it, with their
+            results. Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -84,6 +99,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         dataset_id=dataset_id,
+        cascade=cascade,
     )
 
     response = client.get_httpx_client().request(
@@ -97,11 +113,17 @@ def sync(
     dataset_id: str,
     *,
     client: AuthenticatedClient,
+    cascade: bool | Unset = False,
 ) -> Any | Problem | None:
     """Delete Dataset
 
+     Delete a dataset nobody uses. Jobs on it make this a 409 naming them (their reruns would
+    need it), unless ``cascade=true`` deletes them too; queued or running jobs always do.
+
     Args:
         dataset_id (str):
+        cascade (bool | Unset): Also delete the finished jobs (and sweeps) on it, with their
+            results. Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -114,6 +136,7 @@ def sync(
     return sync_detailed(
         dataset_id=dataset_id,
         client=client,
+        cascade=cascade,
     ).parsed
 
 
@@ -121,11 +144,17 @@ async def asyncio_detailed(
     dataset_id: str,
     *,
     client: AuthenticatedClient,
+    cascade: bool | Unset = False,
 ) -> Response[Any | Problem]:
     """Delete Dataset
 
+     Delete a dataset nobody uses. Jobs on it make this a 409 naming them (their reruns would
+    need it), unless ``cascade=true`` deletes them too; queued or running jobs always do.
+
     Args:
         dataset_id (str):
+        cascade (bool | Unset): Also delete the finished jobs (and sweeps) on it, with their
+            results. Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,6 +166,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         dataset_id=dataset_id,
+        cascade=cascade,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -148,11 +178,17 @@ async def asyncio(
     dataset_id: str,
     *,
     client: AuthenticatedClient,
+    cascade: bool | Unset = False,
 ) -> Any | Problem | None:
     """Delete Dataset
 
+     Delete a dataset nobody uses. Jobs on it make this a 409 naming them (their reruns would
+    need it), unless ``cascade=true`` deletes them too; queued or running jobs always do.
+
     Args:
         dataset_id (str):
+        cascade (bool | Unset): Also delete the finished jobs (and sweeps) on it, with their
+            results. Default: False.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -166,5 +202,6 @@ async def asyncio(
         await asyncio_detailed(
             dataset_id=dataset_id,
             client=client,
+            cascade=cascade,
         )
     ).parsed

@@ -6,9 +6,6 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.get_job_events_response_200_type_0 import GetJobEventsResponse200Type0
-from ...models.get_job_events_response_200_type_1 import GetJobEventsResponse200Type1
-from ...models.get_job_events_response_200_type_2 import GetJobEventsResponse200Type2
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -33,38 +30,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | GetJobEventsResponse200Type0 | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | str | None:
     if response.status_code == 200:
-
-        def _parse_response_200(
-            data: object,
-        ) -> GetJobEventsResponse200Type0 | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2:
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                response_200_type_0 = GetJobEventsResponse200Type0.from_dict(data)
-
-                return response_200_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                response_200_type_1 = GetJobEventsResponse200Type1.from_dict(data)
-
-                return response_200_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            if not isinstance(data, dict):
-                raise TypeError()
-            response_200_type_2 = GetJobEventsResponse200Type2.from_dict(data)
-
-            return response_200_type_2
-
-        response_200 = _parse_response_200(response.text)
-
+        response_200 = response.text
         return response_200
 
     if response.status_code == 204:
@@ -92,11 +60,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[
-    Any | GetJobEventsResponse200Type0 | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | Problem
-]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem | str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -110,9 +74,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     last_event_id: None | str | Unset = UNSET,
-) -> Response[
-    Any | GetJobEventsResponse200Type0 | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | Problem
-]:
+) -> Response[Any | Problem | str]:
     """Job Events
 
      Follow a job until it ends: status and progress as they change, then a final event.
@@ -126,7 +88,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | GetJobEventsResponse200Type0 | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | Problem]
+        Response[Any | Problem | str]
     """
 
     kwargs = _get_kwargs(
@@ -146,7 +108,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     last_event_id: None | str | Unset = UNSET,
-) -> Any | GetJobEventsResponse200Type0 | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | Problem | None:
+) -> Any | Problem | str | None:
     """Job Events
 
      Follow a job until it ends: status and progress as they change, then a final event.
@@ -160,7 +122,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | GetJobEventsResponse200Type0 | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | Problem
+        Any | Problem | str
     """
 
     return sync_detailed(
@@ -175,9 +137,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     last_event_id: None | str | Unset = UNSET,
-) -> Response[
-    Any | GetJobEventsResponse200Type0 | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | Problem
-]:
+) -> Response[Any | Problem | str]:
     """Job Events
 
      Follow a job until it ends: status and progress as they change, then a final event.
@@ -191,7 +151,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | GetJobEventsResponse200Type0 | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | Problem]
+        Response[Any | Problem | str]
     """
 
     kwargs = _get_kwargs(
@@ -209,7 +169,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     last_event_id: None | str | Unset = UNSET,
-) -> Any | GetJobEventsResponse200Type0 | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | Problem | None:
+) -> Any | Problem | str | None:
     """Job Events
 
      Follow a job until it ends: status and progress as they change, then a final event.
@@ -223,7 +183,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | GetJobEventsResponse200Type0 | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | Problem
+        Any | Problem | str
     """
 
     return (

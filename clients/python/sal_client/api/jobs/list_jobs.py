@@ -6,6 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.jobs_public import JobsPublic
+from ...models.list_jobs_sort import ListJobsSort
 from ...models.list_jobs_status_type_0 import ListJobsStatusType0
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
@@ -18,6 +19,12 @@ def _get_kwargs(
     status: ListJobsStatusType0 | None | Unset = UNSET,
     algorithm: None | str | Unset = UNSET,
     dataset_id: None | str | Unset = UNSET,
+    sweep_id: None | str | Unset = UNSET,
+    q: None | str | Unset = UNSET,
+    tag: list[str] | None | Unset = UNSET,
+    param: list[str] | None | Unset = UNSET,
+    max_mean_error: float | None | Unset = UNSET,
+    sort: ListJobsSort | Unset = ListJobsSort.VALUE_0,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -53,6 +60,53 @@ def _get_kwargs(
     else:
         json_dataset_id = dataset_id
     params["dataset_id"] = json_dataset_id
+
+    json_sweep_id: None | str | Unset
+    if isinstance(sweep_id, Unset):
+        json_sweep_id = UNSET
+    else:
+        json_sweep_id = sweep_id
+    params["sweep_id"] = json_sweep_id
+
+    json_q: None | str | Unset
+    if isinstance(q, Unset):
+        json_q = UNSET
+    else:
+        json_q = q
+    params["q"] = json_q
+
+    json_tag: list[str] | None | Unset
+    if isinstance(tag, Unset):
+        json_tag = UNSET
+    elif isinstance(tag, list):
+        json_tag = tag
+
+    else:
+        json_tag = tag
+    params["tag"] = json_tag
+
+    json_param: list[str] | None | Unset
+    if isinstance(param, Unset):
+        json_param = UNSET
+    elif isinstance(param, list):
+        json_param = param
+
+    else:
+        json_param = param
+    params["param"] = json_param
+
+    json_max_mean_error: float | None | Unset
+    if isinstance(max_mean_error, Unset):
+        json_max_mean_error = UNSET
+    else:
+        json_max_mean_error = max_mean_error
+    params["max_mean_error"] = json_max_mean_error
+
+    json_sort: str | Unset = UNSET
+    if not isinstance(sort, Unset):
+        json_sort = sort.value
+
+    params["sort"] = json_sort
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -101,12 +155,18 @@ def sync_detailed(
     status: ListJobsStatusType0 | None | Unset = UNSET,
     algorithm: None | str | Unset = UNSET,
     dataset_id: None | str | Unset = UNSET,
+    sweep_id: None | str | Unset = UNSET,
+    q: None | str | Unset = UNSET,
+    tag: list[str] | None | Unset = UNSET,
+    param: list[str] | None | Unset = UNSET,
+    max_mean_error: float | None | Unset = UNSET,
+    sort: ListJobsSort | Unset = ListJobsSort.VALUE_0,
 ) -> Response[JobsPublic | Problem]:
     """List Jobs
 
-     Newest first, each job as a summary (under 1 KB; the full result is on GET /jobs/{id}). A
-    page holds fewer than ``limit`` jobs when they would pass ``max_response_bytes`` (follow
-    next_cursor).
+     Newest first (or by ``sort``), each job as a summary (under 1 KB; the full result is on
+    GET /jobs/{id}). A page holds fewer than ``limit`` jobs when they would pass
+    ``max_response_bytes`` (follow next_cursor).
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -114,6 +174,13 @@ def sync_detailed(
         status (ListJobsStatusType0 | None | Unset):
         algorithm (None | str | Unset):
         dataset_id (None | str | Unset):
+        sweep_id (None | str | Unset):
+        q (None | str | Unset): A substring of the name or description (any case).
+        tag (list[str] | None | Unset): Jobs with every one of these tags.
+        param (list[str] | None | Unset): name=value: jobs whose parameter equals it (repeat).
+        max_mean_error (float | None | Unset): Jobs whose test Mean_Error is at most this.
+        sort (ListJobsSort | Unset): Sort key, '-' for descending; jobs without that metric come
+            last. Default: ListJobsSort.VALUE_0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,6 +196,12 @@ def sync_detailed(
         status=status,
         algorithm=algorithm,
         dataset_id=dataset_id,
+        sweep_id=sweep_id,
+        q=q,
+        tag=tag,
+        param=param,
+        max_mean_error=max_mean_error,
+        sort=sort,
     )
 
     response = client.get_httpx_client().request(
@@ -146,12 +219,18 @@ def sync(
     status: ListJobsStatusType0 | None | Unset = UNSET,
     algorithm: None | str | Unset = UNSET,
     dataset_id: None | str | Unset = UNSET,
+    sweep_id: None | str | Unset = UNSET,
+    q: None | str | Unset = UNSET,
+    tag: list[str] | None | Unset = UNSET,
+    param: list[str] | None | Unset = UNSET,
+    max_mean_error: float | None | Unset = UNSET,
+    sort: ListJobsSort | Unset = ListJobsSort.VALUE_0,
 ) -> JobsPublic | Problem | None:
     """List Jobs
 
-     Newest first, each job as a summary (under 1 KB; the full result is on GET /jobs/{id}). A
-    page holds fewer than ``limit`` jobs when they would pass ``max_response_bytes`` (follow
-    next_cursor).
+     Newest first (or by ``sort``), each job as a summary (under 1 KB; the full result is on
+    GET /jobs/{id}). A page holds fewer than ``limit`` jobs when they would pass
+    ``max_response_bytes`` (follow next_cursor).
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -159,6 +238,13 @@ def sync(
         status (ListJobsStatusType0 | None | Unset):
         algorithm (None | str | Unset):
         dataset_id (None | str | Unset):
+        sweep_id (None | str | Unset):
+        q (None | str | Unset): A substring of the name or description (any case).
+        tag (list[str] | None | Unset): Jobs with every one of these tags.
+        param (list[str] | None | Unset): name=value: jobs whose parameter equals it (repeat).
+        max_mean_error (float | None | Unset): Jobs whose test Mean_Error is at most this.
+        sort (ListJobsSort | Unset): Sort key, '-' for descending; jobs without that metric come
+            last. Default: ListJobsSort.VALUE_0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -175,6 +261,12 @@ def sync(
         status=status,
         algorithm=algorithm,
         dataset_id=dataset_id,
+        sweep_id=sweep_id,
+        q=q,
+        tag=tag,
+        param=param,
+        max_mean_error=max_mean_error,
+        sort=sort,
     ).parsed
 
 
@@ -186,12 +278,18 @@ async def asyncio_detailed(
     status: ListJobsStatusType0 | None | Unset = UNSET,
     algorithm: None | str | Unset = UNSET,
     dataset_id: None | str | Unset = UNSET,
+    sweep_id: None | str | Unset = UNSET,
+    q: None | str | Unset = UNSET,
+    tag: list[str] | None | Unset = UNSET,
+    param: list[str] | None | Unset = UNSET,
+    max_mean_error: float | None | Unset = UNSET,
+    sort: ListJobsSort | Unset = ListJobsSort.VALUE_0,
 ) -> Response[JobsPublic | Problem]:
     """List Jobs
 
-     Newest first, each job as a summary (under 1 KB; the full result is on GET /jobs/{id}). A
-    page holds fewer than ``limit`` jobs when they would pass ``max_response_bytes`` (follow
-    next_cursor).
+     Newest first (or by ``sort``), each job as a summary (under 1 KB; the full result is on
+    GET /jobs/{id}). A page holds fewer than ``limit`` jobs when they would pass
+    ``max_response_bytes`` (follow next_cursor).
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -199,6 +297,13 @@ async def asyncio_detailed(
         status (ListJobsStatusType0 | None | Unset):
         algorithm (None | str | Unset):
         dataset_id (None | str | Unset):
+        sweep_id (None | str | Unset):
+        q (None | str | Unset): A substring of the name or description (any case).
+        tag (list[str] | None | Unset): Jobs with every one of these tags.
+        param (list[str] | None | Unset): name=value: jobs whose parameter equals it (repeat).
+        max_mean_error (float | None | Unset): Jobs whose test Mean_Error is at most this.
+        sort (ListJobsSort | Unset): Sort key, '-' for descending; jobs without that metric come
+            last. Default: ListJobsSort.VALUE_0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -214,6 +319,12 @@ async def asyncio_detailed(
         status=status,
         algorithm=algorithm,
         dataset_id=dataset_id,
+        sweep_id=sweep_id,
+        q=q,
+        tag=tag,
+        param=param,
+        max_mean_error=max_mean_error,
+        sort=sort,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -229,12 +340,18 @@ async def asyncio(
     status: ListJobsStatusType0 | None | Unset = UNSET,
     algorithm: None | str | Unset = UNSET,
     dataset_id: None | str | Unset = UNSET,
+    sweep_id: None | str | Unset = UNSET,
+    q: None | str | Unset = UNSET,
+    tag: list[str] | None | Unset = UNSET,
+    param: list[str] | None | Unset = UNSET,
+    max_mean_error: float | None | Unset = UNSET,
+    sort: ListJobsSort | Unset = ListJobsSort.VALUE_0,
 ) -> JobsPublic | Problem | None:
     """List Jobs
 
-     Newest first, each job as a summary (under 1 KB; the full result is on GET /jobs/{id}). A
-    page holds fewer than ``limit`` jobs when they would pass ``max_response_bytes`` (follow
-    next_cursor).
+     Newest first (or by ``sort``), each job as a summary (under 1 KB; the full result is on
+    GET /jobs/{id}). A page holds fewer than ``limit`` jobs when they would pass
+    ``max_response_bytes`` (follow next_cursor).
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -242,6 +359,13 @@ async def asyncio(
         status (ListJobsStatusType0 | None | Unset):
         algorithm (None | str | Unset):
         dataset_id (None | str | Unset):
+        sweep_id (None | str | Unset):
+        q (None | str | Unset): A substring of the name or description (any case).
+        tag (list[str] | None | Unset): Jobs with every one of these tags.
+        param (list[str] | None | Unset): name=value: jobs whose parameter equals it (repeat).
+        max_mean_error (float | None | Unset): Jobs whose test Mean_Error is at most this.
+        sort (ListJobsSort | Unset): Sort key, '-' for descending; jobs without that metric come
+            last. Default: ListJobsSort.VALUE_0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -259,5 +383,11 @@ async def asyncio(
             status=status,
             algorithm=algorithm,
             dataset_id=dataset_id,
+            sweep_id=sweep_id,
+            q=q,
+            tag=tag,
+            param=param,
+            max_mean_error=max_mean_error,
+            sort=sort,
         )
     ).parsed
