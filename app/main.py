@@ -13,7 +13,7 @@ from app.api.bodies import JsonBodyGate
 from app.api.errors import Problem
 from app.api.observe import RequestMetrics
 from app.api.ratelimit import RateLimits
-from app.api.routes import datasets, events, exports, jobs, meta, reports, reruns, sweeps
+from app.api.routes import admin, datasets, events, exports, jobs, meta, reports, reruns, sweeps
 from app.api.schemas import DatasetCreate, DatasetUpload, JobEventData, WeightsJSON
 from app.api.security import BrowserEdge
 from app.cache import LRUCache
@@ -68,6 +68,7 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.include_router(exports.router)
     app.include_router(sweeps.router)
     app.include_router(reports.router)
+    app.include_router(admin.router)
     app.include_router(ui_router)
     _pinned_docs(app)
 

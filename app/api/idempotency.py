@@ -9,7 +9,10 @@ created. A repeat with the same key then gets:
     another body                      422 naming the Idempotency-Key header
 
 A request that fails (any 4xx/5xx) forgets its key, so a corrected retry may reuse it. Keys belong
-to a tenant: two tenants may use the same key. Routes use the one context manager :func:`claim`::
+to a tenant: two tenants may use the same key. A record expires after ``RECORD_TTL`` (a repeat then
+runs afresh; expired records are purged as the tenant adds new ones), and a record whose resource
+(its Location) has been deleted is forgotten: a retry creates it again instead of answering with
+the id of something that 404s. Routes use the one context manager :func:`claim`::
 
     with idempotency.claim(session, tenant, key, "create_job", body, in_flight_s=...) as claimed:
         if claimed.replay is not None:
@@ -33,7 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db import tenancy
-from app.db.models import utcnow
+from app.db.models import Dataset, Job, Sweep, utcnow
 from app.errors import Conflict, UnprocessableEntity
 
 HEADER = "Idempotency-Key"
@@ -56,12 +59,25 @@ def fingerprint(operation: str, body: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+RECORD_TTL = dt.timedelta(hours=24)
+_RESOURCES: dict[str, type[Dataset | Job | Sweep]] = {"/datasets/": Dataset, "/jobs/": Job, "/sweeps/": Sweep}
+
+
+def _gone(session: Session, location: str | None) -> bool:
+    """Whether the resource a record's Location names no longer exists."""
+    for prefix, model in _RESOURCES.items():
+        if location and location.startswith(prefix):
+            return session.get(model, location.removeprefix(prefix).split("/")[0]) is None
+    return False
+
+
 def begin(session: Session, tenant_id: str, key: str, fp: str, *, in_flight_s: float) -> JSONResponse | None:
     """None when this request owns ``key`` now; else the first response to replay. Raises the
     409 / 422 of the table above."""
-    for _ in range(2):
+    for _ in range(3):
         try:
             tenancy.add_idempotent(session, tenant_id, key, fp)
+            tenancy.purge_idempotent(session, tenant_id, older_than=utcnow() - RECORD_TTL)
             session.commit()
             return None
         except IntegrityError:
@@ -74,6 +90,11 @@ def begin(session: Session, tenant_id: str, key: str, fp: str, *, in_flight_s: f
         existing = tenancy.get_idempotent(session, tenant_id, key)
         if existing is None:
             continue  # its request failed and forgot it meanwhile: try to own it again
+        stale = existing.created_at < utcnow() - RECORD_TTL or _gone(session, existing.location)
+        if existing.status_code is not None and stale:
+            tenancy.forget_idempotent(session, tenant_id, key, completed_too=True)
+            session.commit()
+            continue  # expired, or what it created was deleted: this request runs afresh
         if existing.fingerprint != fp:
             raise UnprocessableEntity.on(FIELD, "this Idempotency-Key was used with a different request body")
         if existing.status_code is None:

@@ -25,6 +25,10 @@ def get_or_create_tenant(session: Session, name: str) -> Tenant:
     return tenant
 
 
+def tenant_id_of(session: Session, name: str) -> str | None:
+    return session.scalar(select(Tenant.id).where(Tenant.name == name))
+
+
 def tenant_name(session: Session, tenant_id: str) -> str | None:
     return session.scalar(select(Tenant.name).where(Tenant.id == tenant_id))
 
@@ -108,6 +112,15 @@ def complete_idempotent(
         update(IdempotencyKey)
         .where(IdempotencyKey.tenant_id == tenant_id, IdempotencyKey.key == key)
         .values(status_code=status_code, response=response, location=location)
+    )
+
+
+def purge_idempotent(session: Session, tenant_id: str, *, older_than: dt.datetime) -> None:
+    """Delete the tenant's records made before ``older_than`` (expired)."""
+    session.execute(
+        delete(IdempotencyKey).where(
+            IdempotencyKey.tenant_id == tenant_id, IdempotencyKey.created_at < older_than
+        )
     )
 
 

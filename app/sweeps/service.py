@@ -15,9 +15,10 @@ from sqlalchemy.orm import Session
 
 from app import sweeps
 from app.api.sweep_schemas import SweepCreate
+from app.db import erase
 from app.db import repository as repo
 from app.db import sweep_repository as sweep_repo
-from app.db.models import JobStatus, Sweep, SweepStatus
+from app.db.models import Job, JobStatus, Sweep, SweepStatus
 from app.errors import Conflict, NotFound, UnprocessableEntity
 from app.jobs import service as jobs_service
 from app.jobs.placement import place
@@ -197,6 +198,22 @@ def cancel_sweep(session: Session, sweep_id: str, tenant_id: str) -> tuple[Sweep
     session.commit()
     session.expire_all()
     return get_sweep(session, sweep_id, tenant_id)
+
+
+def delete_sweep(session: Session, sweep_id: str, tenant_id: str) -> dict[str, int]:
+    """Delete the sweep, its trials with their results, and the idempotency records pointing at
+    them; commit. 409 while trials are queued or running (cancel the sweep first)."""
+    sweep = sweep_repo.get_sweep(session, sweep_id, tenant_id=tenant_id)
+    if sweep is None:
+        raise NotFound(f"no sweep {sweep_id}")
+    active = erase.active_jobs(session, Job.sweep_id == sweep_id)
+    if active:
+        raise Conflict(
+            f"{active} trial(s) are queued or running; cancel the sweep first (POST /sweeps/{sweep_id}/cancel)"
+        )
+    counts = erase.delete_sweep(session, sweep)
+    session.commit()
+    return counts
 
 
 def _outcomes(session: Session, sweep: Sweep) -> list[sweeps.TrialOutcome]:

@@ -83,3 +83,11 @@ def cancel_sweep(sweep_id: str, session: SessionDep, principal: PrincipalDep) ->
     """Cancel the sweep and every trial not yet finished (a running trial stops at its next
     checkpoint). A finished sweep cannot be cancelled (409)."""
     return sweep_public(*sweeps_service.cancel_sweep(session, sweep_id, principal.tenant_id))
+
+
+@router.delete("/{sweep_id}", operation_id="delete_sweep", status_code=204, responses=responses(404, 409))
+def delete_sweep(sweep_id: str, session: SessionDep, principal: PrincipalDep) -> Response:
+    """Delete a finished or cancelled sweep with its trial jobs, their results and weights (409
+    while trials are queued or running: cancel it first)."""
+    sweeps_service.delete_sweep(session, sweep_id, principal.tenant_id)
+    return Response(status_code=204)

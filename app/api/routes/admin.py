@@ -1,0 +1,35 @@
+"""Operator routes (an operator's key: ``operator_tenants``; single-user mode's one user). Not in
+the tenants' client: ``DELETE /admin/tenants/{name}`` erases a tenant and everything it stored."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.deps import OperatorDep, SessionDep
+from app.db import erase, tenancy
+from app.db.models import DEFAULT_TENANT_NAME, Job
+from app.errors import Conflict, NotFound
+
+router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False)
+
+
+def erase_tenant(session: SessionDep, name: str) -> dict[str, int]:
+    """Erase the tenant ``name`` and commit; {table: rows deleted}. 409 while its jobs run."""
+    tenant_id = tenancy.tenant_id_of(session, name)
+    if tenant_id is None:
+        raise NotFound(f"no tenant {name!r}")
+    if name == DEFAULT_TENANT_NAME:
+        raise Conflict("the default tenant (single-user mode's) cannot be erased; delete its data instead")
+    running = erase.active_jobs(session, Job.tenant_id == tenant_id, Job.status == "running")
+    if running:
+        raise Conflict(f"{running} of the tenant's jobs are running; cancel them first")
+    counts = erase.erase_tenant(session, tenant_id)
+    session.commit()
+    return counts
+
+
+@router.delete("/tenants/{name}")
+def delete_tenant(name: str, session: SessionDep, _operator: OperatorDep) -> dict[str, int]:
+    """Erase a tenant: its jobs, results, weights, sweeps, datasets, idempotency records and API
+    keys; the rows deleted per table."""
+    return erase_tenant(session, name)
