@@ -22,6 +22,9 @@ from sal_core.history import Round, as_rounds
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 STABLE_COLOR, UNSTABLE_COLOR = "#1f4e9c", "#f28e2b"
+HATCHES = ("", "//", "..", "xx", "\\\\", "++", "--", "oo")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES = ("-", "--", "-.", ":")
 
 
 def _figure(width: float = 7.5, height: float = 3.6) -> Figure:
@@ -36,35 +39,31 @@ def error_by_environment(
     spread: Mapping[str, Mapping[str, float]] | None = None,
     title: str = "Test error per environment",
 ) -> Figure:
-    """One line per method over the environments (the paper's figure style).
+    """Grouped bars from zero, one group per environment and one bar per method (environments
+    are categories, not a continuum, and an axis from zero shows the gaps at their size).
 
-    ``errors`` is {method: {environment: error}}; ``spread`` the same shape with ± bars (std over seeds).
-    """
-    fig = _figure()
+    ``errors`` is {method: {environment: error}}; ``spread`` the same shape with ± bars (std over
+    seeds). The legend sits below the axes, never over a bar."""
+    fig = _figure(height=4.0)
     ax = fig.add_subplot()
     envs: list[str] = []
     for per_env in errors.values():
         envs += [e for e in per_env if e not in envs]
-    x = list(range(len(envs)))
+    width = 0.8 / max(len(errors), 1)
     for i, (method, per_env) in enumerate(errors.items()):
+        xs = [j + (i - (len(errors) - 1) / 2) * width for j in range(len(envs))]
         ys = [per_env.get(e, float("nan")) for e in envs]
         yerr = [spread[method].get(e, 0.0) for e in envs] if spread and method in spread else None
-        ax.errorbar(
-            x,
-            ys,
-            yerr=yerr,
-            marker="o",
-            ms=4,
-            lw=1.5,
-            capsize=3,
-            color=PALETTE[i % len(PALETTE)],
-            label=method,
-        )
-    ax.set_xticks(x, envs, rotation=30, ha="right", fontsize=8)
+        ax.bar(xs, ys, width, yerr=yerr, capsize=2, color=PALETTE[i % len(PALETTE)],
+               hatch=HATCHES[i % len(HATCHES)], edgecolor="white", label=method)  # fmt: skip
+    ax.set_ylim(bottom=0.0)
+    ax.set_xticks(range(len(envs)), envs, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel(metric)
     ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, ncols=min(len(errors), 6))
+    ax.grid(axis="y", alpha=0.3)
+    fig.legend(
+        *ax.get_legend_handles_labels(), loc="outside lower center", fontsize=8, ncols=min(len(errors), 6)
+    )
     return fig
 
 
@@ -102,7 +101,7 @@ def covariate_weights(
         ax.set_yscale("log")
     ax.set_xticks(list(x), labels, fontsize=8)
     ax.set_ylabel("w (log scale)" if ax.get_yscale() == "log" else "w")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the axes, not on a bar
     ax.grid(axis="y", alpha=0.3)
     return fig
 
@@ -151,12 +150,19 @@ def training_curves(
         ws = [r.w for r in with_weights if r.w is not None]
         w_rounds = [r.round for r in with_weights]
         names = list(feature_names) if feature_names else [f"x{j + 1}" for j in range(len(ws[0]))]
+        every = max(1, len(w_rounds) // 12)
         for j, name in enumerate(names):
-            axes[1].plot(w_rounds, [w[j] for w in ws], lw=1.2, color=PALETTE[j % len(PALETTE)], label=name)
+            # Colour, marker and dash all differ, so two covariates never read as one line.
+            axes[1].plot(w_rounds, [w[j] for w in ws], lw=1.2, color=PALETTE[j % len(PALETTE)],
+                         marker=MARKERS[j % len(MARKERS)], markevery=every, ms=4,
+                         ls=LINESTYLES[(j // len(PALETTE)) % len(LINESTYLES)], label=name)  # fmt: skip
+        positive = [v for w in ws for v in w if v is not None]
+        if positive and min(positive) > 0:  # w >= 1 spans decades: V1 at 8 and V4 at 1 apart
+            axes[1].set_yscale("log")
         axes[1].set_xlabel("round")
-        axes[1].set_ylabel("w")
+        axes[1].set_ylabel("w (log scale)" if axes[1].get_yscale() == "log" else "w")
         axes[1].set_title("Covariate weights w over rounds")
-        axes[1].legend(fontsize=7, ncols=2)
+        axes[1].legend(fontsize=7, ncols=2, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         axes[1].grid(alpha=0.3)
     return fig
 

@@ -64,7 +64,23 @@ def test_svg_is_inline_ready() -> None:
 
 
 @pytest.mark.parametrize("n_methods", [1, 3])
-def test_error_by_environment_has_a_line_per_method(n_methods: int) -> None:
-    errors = {f"m{i}": {"e1": 0.1 * i, "e2": 0.2, "e3": 0.3} for i in range(n_methods)}
+def test_error_by_environment_has_bars_from_zero_per_method(n_methods: int) -> None:
+    errors = {f"m{i}": {"e1": 0.4 + 0.1 * i, "e2": 0.5, "e3": 0.6} for i in range(n_methods)}
     fig = F.error_by_environment(errors, "rmse", {m: {"e1": 0.01} for m in errors})
-    assert len(fig.axes[0].get_legend().get_texts()) == n_methods
+    ax = fig.axes[0]
+    assert len(fig.legends[0].get_texts()) == n_methods and ax.get_legend() is None  # not over the bars
+    bars = [p for p in ax.patches if p.get_height() > 0]
+    assert len(bars) == 3 * n_methods and all(p.get_y() == 0 for p in bars)
+    assert ax.get_ylim()[0] == 0.0  # a truncated axis would exaggerate the gaps
+
+
+def test_w_over_rounds_is_on_a_log_axis_with_distinct_marks() -> None:
+    history = [
+        {"round": r, "risk": 1.0 / r, "env_losses": {}, "w": [1.0 + 7.2 * r / 10, 1.0, 10.0**r]}
+        for r in range(1, 11)
+    ]
+    fig = F.training_curves(history, ["V1", "V4", "S1"])
+    w_ax = fig.axes[1]
+    assert w_ax.get_yscale() == "log"
+    marks = {(line.get_color(), line.get_marker(), line.get_linestyle()) for line in w_ax.lines}
+    assert len(marks) == 3 and len({m[1] for m in marks}) == 3
