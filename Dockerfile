@@ -1,19 +1,24 @@
-# syntax=docker/dockerfile:1
 # One image for every role: api, worker, gpu-worker and the one-shot migrate service
 # (docker-compose.yml picks the command). docs/deployment.md is the guide.
 #
 #   CPU (default):   docker build -t sal-service:latest .
+#   One container, no configuration (embedded mode: SQLite + a worker, data under /srv/var):
+#                    docker run -p 8000:8000 -v sal-data:/srv/var sal-service:latest
 #   GPU (CUDA 12.6): docker build --build-arg TORCH_INDEX_URL=https://download.pytorch.org/whl/cu126 \
 #                      -t sal-service:gpu .
 #
 # What is copied is what pyproject.toml packages (the wheel) plus the two files Alembic reads at
 # run time; .dockerignore keeps everything else out of the build context. tests/deploy/test_image.py
 # checks both lists against pyproject.toml, then installs this file set into a fresh venv and runs
-# every entry point docker-compose.yml and the README use.
+# every entry point docker-compose.yml and the README use. No `# syntax=` line: BuildKit would fetch
+# that frontend from a registry, and an offline build fails (tests/image/ checks this file;
+# scripts/image_test.sh builds it and runs the compose stack on a real engine).
 
 ARG PYTHON_IMAGE=python:3.11-slim
 
-# ---- build: a venv with torch, the dependencies and the service installed (no source tree kept)
+# ---- build: a venv with torch and the dependencies; the service beside it in /opt/sal (no source
+# tree kept). Two folders, so the runtime stage copies them as two layers: a code change rebuilds and
+# ships only /opt/sal (~5 MB), and the 1.3 GB venv layer stays cached.
 FROM ${PYTHON_IMAGE} AS build
 
 ARG TORCH_VERSION=2.13.0
@@ -22,7 +27,9 @@ ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PATH=/opt/venv/bin:$PATH
-RUN python -m venv /opt/venv
+# The venv finds the service in /opt/sal through a .pth file (importlib.metadata and pip see it too).
+RUN python -m venv /opt/venv \
+ && echo /opt/sal > "$(python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/sal-service.pth"
 
 # torch first, pinned exactly, from the index that matches the hardware: every later install
 # finds torch==2.13.0 satisfied and never pulls another build.
@@ -34,6 +41,11 @@ COPY pyproject.toml README.md ./
 RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
       > requirements.txt \
  && pip install -r requirements.txt
+# What nothing at run time reads (~90 MB): torch's C++ headers and CMake files (extensions are
+# compiled against them; the runtime stage has no compiler), and numpy's and pandas' own tests.
+RUN cd /opt/venv/lib/python3*/site-packages \
+ && rm -rf torch/include torch/share/cmake numpy/*/tests pandas/tests \
+ && python -c "import torch, numpy, pandas"
 
 # Every package pyproject.toml's [tool.setuptools.packages.find] finds, then the service itself.
 COPY sal_core ./sal_core
@@ -42,17 +54,30 @@ COPY worker ./worker
 COPY bench ./bench
 COPY sal_cli ./sal_cli
 COPY clients/python/sal_client ./clients/python/sal_client
-RUN pip install --no-deps . && python -c "import app.main, worker.celery_app, sal_cli.main"
+RUN pip install --no-deps --target /opt/sal . \
+ && PATH=/opt/sal/bin:$PATH sal --help >/dev/null \
+ && python -c "import app.main, worker.celery_app, sal_cli.main" \
+ && test -f /opt/sal/app/ui/static/index.html
 
 # ---- runtime: the venv and Alembic's files; no compiler, no source tree, no pip cache
 FROM ${PYTHON_IMAGE} AS runtime
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    PATH=/opt/venv/bin:$PATH
+    PATH=/opt/venv/bin:/opt/sal/bin:$PATH
 
-RUN useradd --create-home --uid 10001 sal
+# tini runs as PID 1: it forwards the stop signal to the command and reaps orphans. Celery as PID 1
+# would ignore SIGTERM until its handlers are installed (the kernel drops signals a PID 1 does not
+# handle), so a worker stopped while starting hung for the whole grace period.
+# /srv, where every command runs, and /srv/var (SAL_DATA_DIR's default, ./var) belong to the user the
+# image runs as: the default command's SQLite and broker files, and `sal jobs download -o FILE`.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && apt-get clean && rm -rf /var/lib/apt/lists/* \
+ && useradd --create-home --uid 10001 sal \
+ && install -d -o sal -g sal /srv /srv/var
 COPY --from=build /opt/venv /opt/venv
+COPY --from=build /opt/sal /opt/sal
 
 # Commands run here: `alembic upgrade head` reads ./alembic.ini and ./migrations.
 WORKDIR /srv
@@ -61,5 +86,9 @@ COPY migrations ./migrations
 
 USER sal
 EXPOSE 8000
-# Overridden per service in docker-compose.yml.
-CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
+# With no configuration: the embedded mode (migrations, one worker, the API; SQLite and the
+# filesystem broker in /srv/var; API keys required, as the host is not loopback:
+# docker exec CONTAINER python -m app.admin keys create --tenant NAME). docker-compose.yml
+# overrides the command per service.
+CMD ["python", "-m", "app.embedded", "--host", "0.0.0.0", "--port", "8000"]

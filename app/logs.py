@@ -40,8 +40,11 @@ CONTEXT_FIELDS = ("request_id", "tenant", "job_id", "attempt", "algorithm")
 EXTRA_FIELDS = ("method", "route", "status", "http_status", "queue", "worker", "outcome")
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID_OK = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")
+# The value after "Bearer " or "Authorization: [Bearer|Basic] " is masked, the scheme word kept; a
+# placeholder such as "<key>" in an instruction is not a secret and stays readable.
 _SECRETS = re.compile(
-    rf"(?i)(bearer\s+|authorization[\"']?\s*[:=]\s*[\"']?)\S+|{re.escape(KEY_PREFIX)}[A-Za-z0-9_-]{{8,}}"
+    r"(?i)(bearer\s+|authorization[\"']?\s*[:=]\s*[\"']?(?:(?:bearer|basic)\s+)?)(?!<|bearer\b|basic\b)\S+"
+    rf"|{re.escape(KEY_PREFIX)}[A-Za-z0-9_-]{{8,}}"
 )
 
 # One mutable dict per request or run: a dependency that runs in the thread pool (a copy of the

@@ -87,6 +87,8 @@ def settings_of(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 def _probe(kind: str, target: str, svc: dict[str, Any], cwd: Path, *paths: str) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("SAL_")}
     env.update(_env(svc))
+    if "PROMETHEUS_MULTIPROC_DIR" in env:  # a tmpfs in the container; here a fresh folder
+        env["PROMETHEUS_MULTIPROC_DIR"] = str(cwd)
     result = subprocess.run(
         [sys.executable, "-c", PROBE, kind, target, *paths],
         cwd=cwd,
