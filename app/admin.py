@@ -1,6 +1,7 @@
 """Administer API keys against the service's database (SAL_DATABASE_URL, or the embedded SQLite).
 
-    python -m app.admin keys create --tenant NAME     print a new key for NAME (created if new)
+    python -m app.admin keys create --tenant NAME [--expires-in-days N]
+                                                      print a new key for NAME (created if new)
     python -m app.admin keys revoke KEY_ID            the key stops working at once
     python -m app.admin keys list [--tenant NAME]
 
@@ -10,6 +11,7 @@ A key is shown once, when it is created; only its sha256 is stored.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 
 from app import auth
@@ -24,6 +26,12 @@ def main(argv: list[str] | None = None) -> int:
     keys = groups.add_parser("keys", help="API keys").add_subparsers(dest="command", required=True)
     create = keys.add_parser("create", help="create a key for a tenant (and the tenant if it is new)")
     create.add_argument("--tenant", required=True)
+    create.add_argument(
+        "--expires-in-days",
+        type=float,
+        default=None,
+        help="the key stops working after this long (default: never)",
+    )
     revoke = keys.add_parser("revoke", help="revoke a key by its id")
     revoke.add_argument("key_id")
     listing = keys.add_parser("list", help="list keys (never the keys themselves)")
@@ -41,8 +49,13 @@ def main(argv: list[str] | None = None) -> int:
                     parser.error("--tenant must not be empty")
                 tenant = tenancy.get_or_create_tenant(session, name)
                 key = auth.new_key()
+                expires_at = None
+                if args.expires_in_days is not None:
+                    if args.expires_in_days <= 0:
+                        parser.error("--expires-in-days must be positive")
+                    expires_at = dt.datetime.now(dt.UTC) + dt.timedelta(days=args.expires_in_days)
                 record = tenancy.add_api_key(
-                    session, tenant.id, auth.key_sha256(key), auth.display_prefix(key)
+                    session, tenant.id, auth.key_sha256(key), auth.display_prefix(key), expires_at=expires_at
                 )
                 session.commit()
                 print(f"tenant  {tenant.name} ({tenant.id})\nkey id  {record.id}\nkey     {key}")
@@ -58,7 +71,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"revoked {args.key_id}")
             else:
                 for record, tenant_name in tenancy.list_api_keys(session, args.tenant):
-                    state = "revoked" if record.revoked_at else "active"
+                    expired = record.expires_at is not None and record.expires_at <= dt.datetime.now(dt.UTC)
+                    state = "revoked" if record.revoked_at else "expired" if expired else "active"
+                    if record.expires_at is not None and not record.revoked_at:
+                        state += f" (expires {record.expires_at:%Y-%m-%d %H:%M})"
                     print(
                         f"{record.id}  {tenant_name}  {record.prefix}…  {state}  created {record.created_at:%Y-%m-%d %H:%M}"
                     )

@@ -102,6 +102,7 @@ class ApiKey(Base):
     prefix: Mapped[str] = mapped_column(String(16))  # the key's first characters, to recognise it in a list
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     revoked_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    expires_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)  # None: never
 
 
 class IdempotencyKey(Base):

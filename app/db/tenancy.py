@@ -7,7 +7,7 @@ import datetime as dt
 import uuid
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import ColumnElement, delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.auth import Principal
@@ -33,25 +33,34 @@ def tenant_name(session: Session, tenant_id: str) -> str | None:
     return session.scalar(select(Tenant.name).where(Tenant.id == tenant_id))
 
 
-def add_api_key(session: Session, tenant_id: str, key_sha256: str, prefix: str) -> ApiKey:
-    key = ApiKey(id=str(uuid.uuid4()), tenant_id=tenant_id, key_sha256=key_sha256, prefix=prefix)
+def add_api_key(
+    session: Session, tenant_id: str, key_sha256: str, prefix: str, *, expires_at: dt.datetime | None = None
+) -> ApiKey:
+    key = ApiKey(
+        id=str(uuid.uuid4()), tenant_id=tenant_id, key_sha256=key_sha256, prefix=prefix, expires_at=expires_at
+    )
     session.add(key)
     session.flush()
     return key
+
+
+def _usable(now: dt.datetime) -> tuple[ColumnElement[bool], ...]:
+    """A key that is neither revoked nor expired."""
+    return (ApiKey.revoked_at.is_(None), or_(ApiKey.expires_at.is_(None), ApiKey.expires_at > now))
 
 
 def principal_for_key(session: Session, key_sha256: str) -> Principal | None:
     row = session.execute(
         select(ApiKey.id, Tenant.id, Tenant.name)
         .join(Tenant, Tenant.id == ApiKey.tenant_id)
-        .where(ApiKey.key_sha256 == key_sha256, ApiKey.revoked_at.is_(None))
+        .where(ApiKey.key_sha256 == key_sha256, *_usable(utcnow()))
     ).first()
     return None if row is None else Principal(tenant_id=row[1], tenant=row[2], key_id=row[0])
 
 
 def valid_key_ids(session: Session, key_ids: list[str]) -> set[str]:
-    """Those of ``key_ids`` that are not revoked."""
-    rows = session.scalars(select(ApiKey.id).where(ApiKey.id.in_(key_ids), ApiKey.revoked_at.is_(None)))
+    """Those of ``key_ids`` that are neither revoked nor expired."""
+    rows = session.scalars(select(ApiKey.id).where(ApiKey.id.in_(key_ids), *_usable(utcnow())))
     return set(rows)
 
 

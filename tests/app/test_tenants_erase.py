@@ -11,10 +11,10 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, LargeBinary, text
+from sqlalchemy import Engine, LargeBinary, text, update
 
 from app.db import migrate
-from app.db.models import Base
+from app.db.models import Base, IdempotencyKey
 from app.main import create_app
 from app.settings import Settings
 from tests.app import factories as f
@@ -140,7 +140,7 @@ def test_an_idempotency_record_is_forgotten_with_its_resource_and_expires(tmp_pa
         # a day later the key is free again, even for another body
         past = dt.datetime.now(dt.UTC) - dt.timedelta(hours=25)
         with engine.begin() as conn:
-            conn.execute(text("UPDATE idempotency_keys SET created_at = :t"), {"t": past.isoformat()})
+            conn.execute(update(IdempotencyKey).values(created_at=past))
         other = c.post("/datasets", json={"name": "n", "feature_names": ["x"], "target": "y",
                                           "environments": [{"name": "e", "X": [[1.0], [2.0]], "y": [1.0, 2.0]}]},
                        headers={"Idempotency-Key": "upload-1"})  # fmt: skip
