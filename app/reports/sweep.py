@@ -9,11 +9,28 @@ from app.reports import figures as F
 from app.reports.report import ORACLE_LABEL, Report, ReportTable, params_text, plus_minus
 
 
+def median_over_seeds(per_seed: Sequence[Mapping[str, float]]) -> dict[str, tuple[float, float, float]]:
+    """{covariate: (median, min, max)} of w over seeds: w spans decades (a seed at the cap 10⁴
+    and two near 1 average to 3,000, which reads as stable), so the middle seed is shown."""
+    features = list(per_seed[0]) if per_seed else []
+    out = {}
+    for f in features:
+        values = sorted(float(w[f]) for w in per_seed if w.get(f) is not None)
+        if values:
+            mid = len(values) // 2
+            median = values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+            out[f] = (median, values[0], values[-1])
+    return out
+
+
 def sweep_report(
-    sweep: Mapping[str, Any], histories: Mapping[str, Sequence[Mapping[str, Any]]] | None = None
+    sweep: Mapping[str, Any],
+    histories: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    seed_weights: Mapping[str, Sequence[Mapping[str, float]]] | None = None,
 ) -> Report:
     """The report of a sweep from its public JSON (``SweepPublic``); ``histories`` are training
-    histories {algorithm: history} of selected jobs (first seed) for the training-curve figure."""
+    histories {algorithm: history} of selected jobs (first seed) for the training-curve figure;
+    ``seed_weights`` {algorithm: [w per seed]} of the selected jobs, shown as median and range."""
     board = sweep.get("leaderboard")
     oracle = bool(sweep.get("oracle"))
     report = Report(
@@ -85,9 +102,22 @@ def sweep_report(
             ),
         )
     weights = {r["algorithm"]: r["covariate_weights"] for r in rows if r.get("covariate_weights")}
+    spreads = {a: median_over_seeds(ws) for a, ws in (seed_weights or {}).items() if ws}
+    how = "mean over seeds"
+    if spreads:
+        weights = {a: {f: m[0] for f, m in ranges.items()} for a, ranges in spreads.items()}
+        how = "median over seeds"
+        for algorithm, ranges in spreads.items():
+            report.tables.append(
+                ReportTable(
+                    f"{algorithm}: learned w per covariate, median [min, max] over seeds",
+                    ["covariate", "median w", "min", "max"],
+                    [[f, f"{m:.4g}", f"{lo:.4g}", f"{hi:.4g}"] for f, (m, lo, hi) in ranges.items()],
+                )
+            )
     if weights:
         report.figures["covariate-weights"] = (
-            "Learned w per covariate (mean over seeds)",
+            f"Learned w per covariate ({how})",
             lambda: F.covariate_weights(weights),
         )
     theta = {r["algorithm"]: r["coefficients"] for r in rows if r.get("coefficients")}

@@ -103,4 +103,15 @@ def get_sweep_report(
             result = repo.get_result(session, row["jobs"][0])  # the sweep's own job: same tenant
             histories[row["algorithm"]] = [] if result is None else [r.model_dump() for r in result.history]
             break
-    return _render(request, [public, histories], reports.sweep_report(public, histories), format, figures)
+    # w per seed of each selected configuration (the sweep's own jobs), shown as median and range.
+    seed_weights = {
+        row["algorithm"]: [
+            r.covariate_weights
+            for r in repo.get_results(session, row["jobs"]).values()
+            if r.covariate_weights
+        ]
+        for row in rows
+        if row.get("covariate_weights") and row.get("jobs")
+    }
+    report = reports.sweep_report(public, histories, seed_weights)
+    return _render(request, [public, histories, seed_weights], report, format, figures)

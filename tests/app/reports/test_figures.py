@@ -84,3 +84,18 @@ def test_w_over_rounds_is_on_a_log_axis_with_distinct_marks() -> None:
     assert w_ax.get_yscale() == "log"
     marks = {(line.get_color(), line.get_marker(), line.get_linestyle()) for line in w_ax.lines}
     assert len(marks) == 3 and len({m[1] for m in marks}) == 3
+
+
+def test_sweep_w_is_the_median_over_seeds_with_its_range(sweep_doc: dict[str, Any]) -> None:
+    """One seed at the cap and two near 1 is shown as ~1 (median), not 3,334 (the mean)."""
+    from app.reports.sweep import median_over_seeds
+
+    seeds = [{"V1": 10000.0, "S1": 10000.0}, {"V1": 1.0, "S1": 10000.0}, {"V1": 2.0, "S1": 9000.0}]
+    assert median_over_seeds(seeds) == {"V1": (2.0, 1.0, 10000.0), "S1": (10000.0, 9000.0, 10000.0)}
+    row = next(r for r in sweep_doc["leaderboard"]["algorithms"] if r.get("covariate_weights"))
+    features = list(row["covariate_weights"])
+    per_seed = [{f: 1.0 + i for f in features} for i in range(3)]
+    report = sweep_report(sweep_doc, None, {row["algorithm"]: per_seed})
+    assert "median over seeds" in report.figures["covariate-weights"][0]
+    table = next(t for t in report.tables if "median [min, max]" in t.title)
+    assert table.rows[0] == [features[0], "2", "1", "3"]
