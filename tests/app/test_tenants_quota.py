@@ -26,8 +26,10 @@ def _app(tmp_path: Path, **settings: object):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize(
     ("quota", "detail"),
-    [({"max_datasets_per_tenant": 2}, "max_datasets_per_tenant"),
-     ({"max_stored_bytes_per_tenant": 1}, "max_stored_bytes_per_tenant")],  # fmt: skip
+    [
+        ({"max_datasets_per_tenant": 2}, "max_datasets_per_tenant"),
+        ({"max_stored_bytes_per_tenant": 1}, "max_stored_bytes_per_tenant"),
+    ],  # fmt: skip
     ids=["count", "bytes"],
 )
 def test_a_tenant_stores_no_more_than_its_quota(tmp_path: Path, quota: dict[str, int], detail: str) -> None:
