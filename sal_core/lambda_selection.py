@@ -1,37 +1,24 @@
-"""``lambda_ = "auto"``: choose λ inside the fit from the training environments alone.
+"""``lambda_ = "auto"``: choose λ inside the fit from the training environments alone, and say how sure.
 
 Candidates are λ = c · base for c on a relative grid, most robust first (smallest λ: the largest
-uncertainty set). ``base`` makes the grid unit-free: on the exact path it is the pooled
-least-squares training MSE of the (standardised) problem, so c = 10⁻³ means "an adversary whose
-price per unit of transport is a thousandth of the noise level"; elsewhere it is 1.
+uncertainty set), then the adversary switched off (:data:`OFF`: ERM). ``base`` makes the grid
+unit-free: on the exact path it is the pooled least-squares training MSE of the standardised problem.
 
-Each candidate is fitted on a random (1 − f) of every training environment's rows and scored on the
-held-out f: the **worst training environment's** validation error (RMSE for squared loss, the mean
-loss otherwise). The rule is robustness-first, like the one-standard-error rule: keep the smallest
-λ whose score is within ``tolerance`` of the best score, then refit it on all rows.
+**Scores.** Each candidate is scored by the **worst training environment's** out-of-sample error
+(RMSE for squared loss, the mean loss otherwise) on rows it was not fitted on: on the exact path by
+K-fold cross-fitting (every row is scored once, by the fit that did not see it); on the other paths,
+where a fit is costly, on one fold held out. Folds come from each row's content
+(:mod:`sal_core.cross_fit`), so the choice does not depend on the order of environments or rows.
 
-Why not simply the best score: under an anti-causal shift every loss measured on training
-environments prefers a model that uses the anti-causal covariates (they *are* predictive there), so
-the lowest validation error picks a large λ on most seeds. Measured on dev seeds 100-119 (exact path,
-grid 10⁻³ … 10³; test Mean_Error, and how many seeds end worse than ERM):
+**Noise.** A score is an estimate. Two candidates are scored on the same rows, so the standard error
+of their *difference* is the one that matters; it comes from the per-row losses by the delta method
+(:func:`paired_se`).
 
-=========  ======================  ==================  ======================
-tolerance  anti-causal Scenario 1  selection bias S1    no shift (all stable)
-=========  ======================  ==================  ======================
-0          0.515 (12 seeds)        0.464               —
-0.1        0.431 (3 worse)         0.459 (0 worse)     0.528 (10 worse)
-0.2        0.421 (3 worse)         0.459 (0 worse)     0.528 (10 worse)
-0.3        0.400 (2 worse)         0.459 (0 worse)     0.544 (11 worse)
-=========  ======================  ==================  ======================
-
-(oracle 0.317 / 0.456 / 0.501; ERM 0.723 / 0.505 / 0.501). The tolerance still leaves λ when the
-robust fit costs much more on some training environment than the best candidate: the fit is then
-not robust but broken (e.g. a predictive covariate pinned at w = 1 and shrunk away). With no shift
-at all SAL pays about 5% over ERM: W pins one covariate at w = 1 and a strong adversary shrinks it.
-The last grid point, :data:`OFF`, switches the adversary off (λ = 10⁶ on standardised targets,
-where κ ≤ ‖θ‖² is of order 1): that is ERM, so a fit whose robust candidates are all far worse than
-ERM on some training environment falls back to ERM. (A multiple of MSE_OLS cannot stand for ERM: on
-the anti-causal data MSE_OLS is 0.3% of var(y), and 10³ · MSE_OLS still shrinks θ.)
+**Rule** (:func:`choose`). ``prefer="robust"`` (SAL): the most robust candidate whose score is within
+``z`` standard errors of the best score; when the data separate the candidates (ERM clearly best, as
+on a table with no shift that robustness could fix), the best one wins, ERM included.
+``prefer="erm"`` (WDRL): ERM unless a ball beats it by more than ``z`` standard errors, then the best.
+The ``selection`` a fit reports lists every score with its standard error, the rule and the reason.
 """
 
 from __future__ import annotations
@@ -39,17 +26,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+import numpy as np
 import torch
+from numpy.typing import NDArray
 
 from sal_core.algorithms.base import EnvTensors, Problem
 
-HOLDOUT_STREAM = 0x1A5  # seeds the holdout split apart from the fit's own stream
+Array = NDArray[np.float64]
+Prefer = Literal["robust", "erm"]
+
 OFF = float("inf")
 """The grid point that switches the adversary off (ERM); fitted at λ = :data:`OFF_LAMBDA`."""
 OFF_LAMBDA = 1e6
-REFIT_SLACK = 0.1
 
 
 def candidate_lambda(relative: float, base: float) -> float:
@@ -61,124 +51,166 @@ def candidate_lambda(relative: float, base: float) -> float:
 class Candidate:
     relative: float | None  # c in λ = c · base; None for the adversary switched off
     lambda_: float
-    score: float  # worst training environment's held-out error
+    score: float  # worst training environment's out-of-sample error
     env_scores: dict[str, float]
-    start: int = 0  # which variant of the fit (SAL: initial w and anchor; see ``variant``)
+    se: float = 0.0  # standard error of (score − the best candidate's score), paired on the same rows
     protection: float = 0.0  # Σ log w of the fitted candidate: how much of X it shields from the adversary
-    variant: str = ""  # what ``start`` means, in words
+    variant: str = ""  # which w-path variant (SAL: which covariates min w = 1 may pin)
 
 
 @dataclass(frozen=True)
 class Selection:
-    """What ``"auto"`` tried and what it kept; JSON-able through :meth:`to_dict`."""
+    """What ``"auto"`` tried, what it kept and why; JSON-able through :meth:`to_dict`."""
 
     criterion: str
-    tolerance: float
-    holdout_fraction: float
+    prefer: Prefer
+    z: float
+    scoring: str  # "5-fold cross-fitting" or "one held-out fold of 5"
+    rows_scored: int
     base: float
     candidates: tuple[Candidate, ...]
     chosen: int
-    refit_score: float | None = None  # the refit on all rows, scored on the same held-out rows
-    erm_margin: float = 0.0  # ERM kept unless the pick beats it by more than this fraction
+    best: int
+    reason: str
 
     @property
     def lambda_(self) -> float:
         return self.candidates[self.chosen].lambda_
 
     @property
-    def refit_kept(self) -> bool:
-        """Is the refit on all rows kept? Not when it scores worse than REFIT_SLACK above the chosen
-        candidate on the held-out rows, although it was trained on them: SAL's w path is not unique,
-        and a refit that took another path to a worse end (dev seed 9, anti-causal Scenario 2: every
-        coefficient shrunk by half, test RMSE 1.53 against the candidate's 0.32) is not the model the
-        selection validated."""
-        return (
-            self.refit_score is None
-            or self.refit_score <= (1 + REFIT_SLACK) * self.candidates[self.chosen].score
-        )
-
-    def with_refit(self, score: float) -> Selection:
-        return dataclasses.replace(self, refit_score=score)
+    def rule(self) -> str:
+        if self.prefer == "robust":
+            return f"the most robust candidate whose score is within {self.z:g} standard errors of the best"
+        return f"ERM unless a candidate beats it by more than {self.z:g} standard errors; then the best"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "parameter": "lambda_",
             "criterion": self.criterion,
-            "rule": "smallest lambda_ whose score <= (1 + tolerance) * best score"
-            + (f"; ERM unless that beats it by more than {self.erm_margin:g}" if self.erm_margin else ""),
-            "tolerance": self.tolerance,
-            "holdout_fraction": self.holdout_fraction,
+            "scoring": self.scoring,
+            "rows_scored": self.rows_scored,
+            "rule": self.rule,
+            "z": self.z,
             "base": self.base,
             "candidates": [dataclasses.asdict(c) for c in self.candidates],
+            "best": dataclasses.asdict(self.candidates[self.best]),
             "chosen": dataclasses.asdict(self.candidates[self.chosen]),
-            "refit_score": self.refit_score,
-            "final_model": "refit on all rows"
-            if self.refit_kept
-            else "the chosen candidate, fitted on the kept rows (the refit on all rows scored worse)",
+            "reason": self.reason,
         }
 
 
 def robustness_order(candidates: Sequence[Candidate]) -> list[int]:
-    """Indices from the most robust candidate to the least: smaller λ first (the adversary off last),
-    then, for one λ, the fit that shields the fewest covariates (smallest Σ log w) first."""
+    """Indices from the most robust candidate to the least: smaller λ first (the adversary off last);
+    variants of one λ (other paths to the same objective) by their score, better first."""
 
     def key(i: int) -> tuple[float, float]:
         c = candidates[i]
-        return (float("inf") if c.relative is None else c.relative, c.protection)
+        return (float("inf") if c.relative is None else c.relative, c.score)
 
     return sorted(range(len(candidates)), key=key)
 
 
-def pick_most_robust(scores: Sequence[float], tolerance: float) -> int:
-    """Index of the first score (candidates ordered most robust first) within tolerance of the best."""
-    finite = [s for s in scores if s == s and s != float("inf")]
+def _label(c: Candidate) -> str:
+    if c.relative is None:
+        return "ERM (adversary off)"
+    return f"λ = {c.relative:g}·base" + (f" ({c.variant})" if c.variant else "")
+
+
+def choose(candidates: Sequence[Candidate], z: float, prefer: Prefer) -> tuple[int, int, str]:
+    """(chosen, best, reason) for candidates ordered most robust first, each ``se`` paired with the best."""
+    finite = [i for i, c in enumerate(candidates) if np.isfinite(c.score)]
     if not finite:
         raise ValueError("no candidate has a finite score")
-    bound = (1.0 + tolerance) * min(finite)
-    return next(i for i, s in enumerate(scores) if s <= bound)
+    best = min(finite, key=lambda i: candidates[i].score)
+    top = candidates[best]
+    if prefer == "erm":
+        erm = len(candidates) - 1
+        off = candidates[erm]
+        if best == erm or off.score - top.score <= z * off.se:
+            return (
+                erm,
+                best,
+                (
+                    f"ERM kept: no candidate beats it by more than {z:g} standard errors "
+                    f"(best {_label(top)} {top.score:.4g} vs ERM {off.score:.4g} ± {off.se:.2g})"
+                ),
+            )
+        return best, best, f"{_label(top)} beats ERM by more than {z:g} standard errors"
+    for i in finite:
+        c = candidates[i]
+        if c.score <= top.score + z * c.se:
+            if i == best:
+                return (
+                    i,
+                    best,
+                    f"{_label(c)} has the lowest score ({c.score:.4g}); no more robust candidate is within {z:g} standard errors of it",
+                )
+            return (
+                i,
+                best,
+                (
+                    f"{_label(c)} is the most robust candidate within {z:g} standard errors of the best "
+                    f"({c.score:.4g} vs {top.score:.4g} for {_label(top)}; standard error of the difference {c.se:.2g})"
+                ),
+            )
+    return best, best, f"{_label(top)} has the lowest score"  # pragma: no cover - best is always within
 
 
-VARIANT_TOLERANCE = 0.05
-"""A variant other than the first at one λ (another start, another anchor) is kept only within this
-fraction of the first variant's score: on selection bias S2 (n = 1000, seed 5) the variant anchored on
-significant covariates scored 13% worse, pinned a stable covariate, and cost 0.05 test RMSE; where it
-fixes the anti-causal attractor it scores within 4% (dev seeds 109, 111, 112, 121)."""
+def score_of(losses: Sequence[Array], squared: bool) -> tuple[float, list[float]]:
+    """(worst environment's error, error per environment) from per-row losses per environment."""
+    per_env = [float(np.mean(loss)) if len(loss) else float("nan") for loss in losses]
+    errors = [float(np.sqrt(max(v, 0.0))) if squared else v for v in per_env]
+    return max(errors), errors
 
 
-def prefer_first_variant(
-    candidates: Sequence[Candidate], chosen: int, tolerance: float = VARIANT_TOLERANCE
-) -> int:
-    """``chosen``, unless it is a later variant of its λ scoring worse than (1 + tolerance) × the first
-    variant (``start == 0``) of the same λ: then that first variant."""
-    pick = candidates[chosen]
-    if pick.start == 0:
-        return chosen
-    first = next(i for i, c in enumerate(candidates) if c.lambda_ == pick.lambda_ and c.start == 0)
-    return chosen if pick.score <= (1.0 + tolerance) * candidates[first].score else first
+def paired_se(losses: Sequence[Array], best: Sequence[Array], squared: bool) -> float:
+    """Standard error of score(losses) − score(best) on the same rows (delta method).
+
+    The score is the worst environment's mean loss (its square root for squared loss); its gradient
+    with respect to the environment means is non-zero only at that environment."""
+    mean_c = np.array([np.mean(loss) for loss in losses])
+    mean_b = np.array([np.mean(loss) for loss in best])
+
+    def gradient(means: Array) -> Array:
+        g = np.zeros_like(means)
+        top = int(np.argmax(means))
+        g[top] = 0.5 / np.sqrt(max(means[top], 1e-300)) if squared else 1.0
+        return g
+
+    g_c, g_b = gradient(mean_c), gradient(mean_b)
+    var = 0.0
+    for e, (lc, lb) in enumerate(zip(losses, best, strict=True)):
+        if len(lc) > 1:
+            d = g_c[e] * lc - g_b[e] * lb
+            var += float(np.var(d, ddof=1)) / len(d)
+    return float(np.sqrt(var))
 
 
-def prefer_erm(candidates: Sequence[Candidate], chosen: int, margin: float) -> int:
-    """The last candidate (the adversary off: ERM) unless ``chosen`` beats it by more than ``margin``."""
-    if margin <= 0 or chosen == len(candidates) - 1:
-        return chosen
-    erm = candidates[-1].score
-    return chosen if candidates[chosen].score < (1.0 - margin) * erm else len(candidates) - 1
+def with_paired_se(
+    candidates: Sequence[Candidate], losses: Sequence[Sequence[Array]], squared: bool
+) -> list[Candidate]:
+    """Each candidate's ``se`` against the best-scoring candidate (0 for the best itself)."""
+    best = min(range(len(candidates)), key=lambda i: candidates[i].score)
+    return [
+        dataclasses.replace(c, se=0.0 if i == best else paired_se(losses[i], losses[best], squared))
+        for i, c in enumerate(candidates)
+    ]
 
 
-def split_problem(problem: Problem, fraction: float, seed: int) -> tuple[Problem, list[EnvTensors]]:
-    """(fitting part, held-out part per environment): a random ``fraction`` of each environment's rows
-    held out (at least one row, at least two kept)."""
-    gen = torch.Generator(device="cpu")
-    gen.manual_seed(seed * 7919 + HOLDOUT_STREAM)
+def fold_split(problem: Problem, folds: torch.Tensor, k: int) -> tuple[Problem, list[EnvTensors]]:
+    """(rows outside fold ``k``, the rows in it per environment). ``folds`` (n,) is per pooled row."""
     keep_envs, hold_envs = [], []
+    start = 0
     for env in problem.envs:
         n = int(env.y.shape[0])
-        n_hold = max(1, min(n - 2, round(fraction * n)))
-        order = torch.randperm(n, generator=gen).to(env.y.device)
-        hold, keep = order[:n_hold], order[n_hold:]
-        keep_envs.append(EnvTensors(env.name, env.Z[keep], env.y[keep]))
-        hold_envs.append(EnvTensors(env.name, env.Z[hold], env.y[hold]))
-    return with_envs(problem, keep_envs), hold_envs
+        in_fold = folds[start : start + n] == k
+        start += n
+        keep_envs.append(EnvTensors(env.name, env.Z[~in_fold], env.y[~in_fold]))
+        hold_envs.append(EnvTensors(env.name, env.Z[in_fold], env.y[in_fold]))
+    kept = with_envs(problem, keep_envs)
+    if problem.row_keys is not None:
+        kept = dataclasses.replace(kept, row_keys=problem.row_keys[(folds != k).cpu().numpy()])
+    return kept, hold_envs
 
 
 def with_envs(problem: Problem, envs: list[EnvTensors]) -> Problem:
@@ -192,14 +224,11 @@ def with_envs(problem: Problem, envs: list[EnvTensors]) -> Problem:
         Z=torch.cat([e.Z for e in envs]),
         y=torch.cat([e.y for e in envs]),
         env_index=index,
+        row_keys=None,
     )
 
 
-def env_errors(problem: Problem, model: torch.nn.Module, envs: Sequence[EnvTensors]) -> dict[str, float]:
-    """Held-out error per environment: RMSE for squared loss, the mean loss otherwise."""
-    out = {}
+def row_losses(problem: Problem, model: torch.nn.Module, envs: Sequence[EnvTensors]) -> list[Array]:
+    """Per-row loss of ``model`` on each environment's rows (targets in their own units)."""
     with torch.no_grad():
-        for env in envs:
-            loss = float(problem.loss(model(env.Z), env.y).mean())
-            out[env.name] = loss**0.5 if problem.loss_name == "squared" else loss
-    return out
+        return [problem.loss(model(env.Z), env.y).double().cpu().numpy() for env in envs]

@@ -69,6 +69,8 @@ class Params:
         float | str: "number or 'auto'",
         int | str: "integer or 'auto'",
     }
+    retired: ClassVar[frozenset[str]] = frozenset()
+    """Parameters an earlier release had: accepted and ignored, so stored jobs still rerun."""
 
     def __post_init__(self) -> None:
         hints = get_type_hints(type(self))
@@ -81,7 +83,7 @@ class Params:
     @classmethod
     def from_mapping(cls: type[P], values: Mapping[str, Any] | None) -> P:
         """Build validated parameters; unknown keys are rejected, missing keys take defaults."""
-        values = dict(values or {})
+        values = {k: v for k, v in (values or {}).items() if k not in cls.retired}
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:

@@ -15,8 +15,10 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 import torch
+from numpy.typing import NDArray
 from torch import nn
 
+from sal_core.cross_fit import row_keys
 from sal_core.data import Environment, FloatArray, Standardizer, default_feature_names, validate_environments
 from sal_core.exceptions import InvalidParameterError
 from sal_core.history import Round
@@ -65,6 +67,7 @@ class Problem:
     model_spec: ModelSpec
     generator: torch.Generator
     seed: int
+    row_keys: NDArray[np.uint64] | None = None  # (n,) content hash per row (cross_fit.row_keys)
 
     @property
     def n_features(self) -> int:
@@ -373,6 +376,7 @@ class Algorithm(ABC, Generic[P]):
             model_spec=self.model_spec,
             generator=generator,
             seed=self.seed,
+            row_keys=np.concatenate([row_keys(e.X, e.y) for e in environments]),
         )
 
     def _package(

@@ -24,6 +24,9 @@ from typing import ClassVar
 import numpy as np
 import torch
 
+from sal_core import cross_fit
+from sal_core import exact_batch as eb
+from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
@@ -44,6 +47,8 @@ from sal_core.params import AUTO, Params, param
 
 @dataclass(frozen=True)
 class WDRLParams(Params):
+    retired: ClassVar[frozenset[str]] = frozenset({"selection_tolerance", "holdout_fraction"})
+
     lambda_: float | str = param(
         AUTO,
         low=0.0,
@@ -55,20 +60,21 @@ class WDRLParams(Params):
         "lists the candidates and their scores.",
         grid=(0.3, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0),
     )
-    selection_tolerance: float = param(
-        0.0,
+    selection_se: float = param(
+        1.0,
         low=0.0,
-        high=10.0,
-        doc="lambda_='auto' keeps the smallest λ whose worst-training-environment validation error is within "
-        "this fraction of the best candidate's. WDRL: 0 (the best candidate; a larger ball only shrinks "
-        "every coefficient alike).",
+        high=100.0,
+        doc="lambda_='auto': how many standard errors of a score difference count as noise. WDRL keeps ERM "
+        "unless a ball beats it by more than this (an isotropic ball only shrinks every coefficient alike); "
+        "SAL keeps the most robust candidate within this of the best (see docs/sal.md).",
     )
-    holdout_fraction: float = param(
-        0.2,
-        low=0.0,
-        low_inclusive=False,
-        high=0.5,
-        doc="lambda_='auto': the fraction of each training environment's rows held out to score candidates.",
+    folds: int = param(
+        5,
+        low=2,
+        high=20,
+        doc="lambda_='auto': folds K, decided by each row's content. The exact path (linear model, squared "
+        "loss) scores every candidate by K-fold cross-fitting; other paths hold one fold (1/K of each "
+        "training environment's rows) out.",
     )
     adversary: str = param(
         AUTO,
@@ -88,6 +94,10 @@ class WDRLParams(Params):
 EXACT_GRID: tuple[float, ...] = (1e-2, 1e-1, 1.0, 10.0, ls.OFF)
 """WDRL's relative λ candidates on the exact path (× the pooled OLS MSE); the last one is ERM."""
 GRADIENT_GRID: tuple[float, ...] = (0.1, 1.0, ls.OFF)
+REFIT_SLACK = 0.1
+"""Other paths: the refit on all rows is kept unless it scores worse than this fraction above the
+chosen candidate on the held-out fold (which it was trained on): a non-convex refit that took
+another path to a worse end is not the model the selection validated."""
 ERM_STEPS = 2000
 """Adam steps of the adversary-off candidate on gradient paths (ERM's default)."""
 """WDRL's λ candidates elsewhere (unit-free); each is a full gradient fit, so the grid is short."""
@@ -102,11 +112,9 @@ class WDRL(Algorithm[WDRLParams]):
     summary = "Wasserstein DRO with an isotropic transport cost (SAL with w ≡ 1)."
     exact_grid: ClassVar[tuple[float, ...]] = EXACT_GRID
     gradient_grid: ClassVar[tuple[float, ...]] = GRADIENT_GRID
-    erm_margin: ClassVar[float] = 0.05
-    """lambda_='auto' keeps ERM (the adversary off) unless a ball improves the worst training
-    environment's held-out error by more than this fraction: an isotropic ball only shrinks every
-    coefficient alike, and a ball chosen for a 1% validation gain cost 0.1 test RMSE on one seed in
-    ten (selection bias r = 2, docs/paper-results.md before this margin)."""
+    prefer: ClassVar[ls.Prefer] = "erm"
+    """lambda_='auto' keeps ERM unless a ball beats it by more than ``selection_se`` standard errors:
+    an isotropic ball only shrinks every coefficient alike."""
 
     # ---------------------------------------------------------------------------------- orchestration
     def _fit(self, problem: Problem, reporter: Reporter) -> Solution:
@@ -118,8 +126,7 @@ class WDRL(Algorithm[WDRLParams]):
             self._moments_of.clear()
 
     def moments(self, problem: Problem, y_scale: float) -> tuple[rl.Moments, float]:
-        """The exact path's sufficient statistics of ``problem``, computed once per fit: every λ
-        candidate and variant fitted on the same rows reuses the one O(n·p²) pass."""
+        """The exact path's sufficient statistics of ``problem``, computed once per fit."""
         key = id(problem)  # problems live for the whole fit, so their ids are not reused within it
         if key not in self._moments_of:
             self._moments_of[key] = _moments(problem, y_scale)
@@ -131,106 +138,177 @@ class WDRL(Algorithm[WDRLParams]):
         if lam != AUTO:
             assert isinstance(lam, float)
             return self._fit_at(problem, lam, reporter, y_scale)
-        selected = self._select_lambda(problem, y_scale, reporter)
-        if isinstance(selected, Solution):  # stopped while fitting a candidate
-            return selected
-        selection, candidate, held_out = selected
-        offset = self._candidate_fits() * self.steps_per_fit()
-        start = selection.candidates[selection.chosen].start
-        if selection.lambda_ == ls.OFF_LAMBDA:
-            solution = self._fit_off(problem, selection.lambda_, _Offset(reporter, offset), y_scale)
-        else:
-            solution = self._fit_at(problem, selection.lambda_, _Offset(reporter, offset), y_scale, start)
-        refit_score = max(ls.env_errors(problem, solution.model, held_out).values())
-        selection = selection.with_refit(refit_score)
-        if not selection.refit_kept and not solution.stopped:
-            # The refit on all rows took another path and ended worse, on rows it was trained on, than
-            # the candidate did on rows it never saw: keep the candidate (it is fitted on the kept rows).
-            solution = candidate
-        solution.selection = selection.to_dict()
-        return solution
+        if self.uses_ridge_path():
+            return self._fit_exact_auto(problem, reporter, y_scale)
+        return self._fit_heldout_auto(problem, reporter, y_scale)
+
+    def auto_is_exact(self) -> bool:
+        """Does lambda_='auto' run on the exact path (batched cross-fitting, :mod:`exact_selection`)?"""
+        return self.params.lambda_ == AUTO and self.uses_ridge_path()
 
     def total_steps(self) -> int:
-        """Progress steps: one fit per λ candidate (lambda_='auto'), then the final fit."""
+        """Progress steps: the selection then the refit (the exact path's auto), or one fit per λ
+        candidate then the final fit (elsewhere)."""
         return self.fits() * self.steps_per_fit()
 
     def fits(self) -> int:
-        """How many fits one job runs: every λ candidate and variant (lambda_='auto'), then the refit."""
-        return self._candidate_fits() + 1 if self.params.lambda_ == AUTO else 1
+        """How many fits one job runs, as the progress bar counts them."""
+        if self.auto_is_exact():
+            return 2  # every candidate on every fold in one batch, then the refit
+        return len(self.candidate_grid()) + 1 if self.params.lambda_ == AUTO else 1
 
     def steps_per_fit(self) -> int:
         return 1
 
-    def starts_at(self, relative: float) -> int:
-        """How many variants of the fit a candidate λ is tried with (WDRL: w is fixed, one)."""
-        return 1
-
-    def variant_name(self, start: int) -> str:
-        return ""
-
-    def _candidate_fits(self) -> int:
-        return sum(self.starts_at(r) for r in self.candidate_grid())
-
     def candidate_grid(self) -> tuple[float, ...]:
         return self.exact_grid if self.uses_ridge_path() else self.gradient_grid
+
+    # ------------------------------------------------------------------ lambda_='auto', exact path
+    def exact_plan(self) -> es.Plan:
+        settings = eb.PathSettings(rounds=1, lr=0.0, w_max=1.0, alpha=0.0, stability="std")
+        return es.Plan(
+            relatives=self.exact_grid,
+            learns_w=False,
+            settings=settings,
+            z=self.params.selection_se,
+            prefer=self.prefer,
+            folds=self.params.folds,
+        )
+
+    def _fit_exact_auto(self, problem: Problem, reporter: Reporter, y_scale: float) -> Solution:
+        plan = self.exact_plan()
+        per_fit = self.steps_per_fit()
+        outcome = es.select(problem, y_scale, plan, lambda t: reporter(t) if per_fit > 1 else False)
+        if not outcome.stopped:
+            reporter(per_fit)
+        history = self._exact_history(problem, outcome, y_scale)
+        step = outcome.step
+        theta_step = rl.ThetaStep(
+            theta=step.theta[0],
+            mu=float(step.mu[0]),
+            mse=float(step.mse[0]),
+            kappa=float(step.kappa[0]),
+            objective=outcome.lambda_ * float(step.mse[0]) / (outcome.lambda_ - float(step.kappa[0])),
+        )
+        y_mean = float(problem.y.mean())
+        stopped = outcome.stopped or reporter(
+            2 * per_fit, {"risk": history[-1].risk, **({"w": history[-1].w} if history[-1].w else {})}
+        )
+        solution = ridge_solution(
+            problem, theta_step, outcome.lambda_, outcome.w, y_scale, y_mean, history, stopped
+        )
+        solution.selection = outcome.selection.to_dict()
+        if outcome.w_low is not None and outcome.w_high is not None:
+            solution.selection["covariate_weights"] = _w_evidence(outcome)
+        return solution
+
+    def _exact_history(self, problem: Problem, outcome: es.Outcome, y_scale: float) -> list[Round]:
+        step = outcome.step
+        if step.risks.shape[0] == 0:  # w fixed: one round, the θ-step
+            losses = rl.env_losses(step.theta[0], self._full_moments(problem, y_scale))
+            return [_round(1, float(losses.mean()) * y_scale**2, None, losses * y_scale**2, problem)]
+        return [
+            _round(
+                t + 1,
+                float(step.risks[t, 0]) * y_scale**2,
+                step.ws[t, 0],
+                step.env_losses[t, 0] * y_scale**2,
+                problem,
+            )
+            for t in range(step.risks.shape[0])
+        ]
+
+    def _full_moments(self, problem: Problem, y_scale: float) -> rl.Moments:
+        return self.moments(problem, y_scale)[0]
+
+    # -------------------------------------------------------------- lambda_='auto', other paths
+    def _fit_heldout_auto(self, problem: Problem, reporter: Reporter, y_scale: float) -> Solution:
+        """Every candidate fitted without one held-out fold and scored on it, then the chosen one
+        refitted on all rows (kept unless it scores worse on the held-out rows than the candidate
+        did, though it was trained on them: a non-convex refit that took another path)."""
+        selected = self._select_lambda(problem, y_scale, reporter)
+        if isinstance(selected, Solution):  # stopped while fitting a candidate
+            return selected
+        selection, candidate, held_out = selected
+        offset = len(self.candidate_grid()) * self.steps_per_fit()
+        progress = _Offset(reporter, offset)
+        if selection.lambda_ == ls.OFF_LAMBDA:
+            solution = self._fit_off(problem, selection.lambda_, progress, y_scale)
+        else:
+            solution = self._fit_at(problem, selection.lambda_, progress, y_scale)
+        refit_score = ls.score_of(
+            ls.row_losses(problem, solution.model, held_out), problem.loss_name == "squared"
+        )[0]
+        chosen_score = selection.candidates[selection.chosen].score
+        kept = refit_score <= (1 + REFIT_SLACK) * chosen_score or solution.stopped
+        if not kept:
+            solution = candidate
+        solution.selection = {
+            **selection.to_dict(),
+            "refit_score": refit_score,
+            "final_model": "refit on all rows"
+            if kept
+            else "the chosen candidate, fitted without the held-out fold (the refit on all rows scored worse)",
+        }
+        return solution
 
     def _select_lambda(
         self, problem: Problem, y_scale: float, reporter: Reporter
     ) -> tuple[ls.Selection, Solution, list[EnvTensors]] | Solution:
-        """Fit every candidate on the kept rows, score it on the held-out rows (worst environment).
+        """Fit every candidate without the held-out fold and score it there (worst environment).
 
         Returns the selection, the chosen candidate's solution and the held-out rows. Candidates
         report progress (so a job can be watched and cancelled while λ is chosen); a stop request
         returns that candidate's partial solution instead.
         """
         p = self.params
-        fit_part, held_out = ls.split_problem(problem, p.holdout_fraction, problem.seed)
+        keys = (
+            problem.row_keys
+            if problem.row_keys is not None
+            else cross_fit.row_keys(problem.Z.double().cpu().numpy(), problem.y.double().cpu().numpy())
+        )
+        folds = torch.as_tensor(cross_fit.folds_of(keys, problem.seed, p.folds), device=problem.Z.device)
+        fit_part, held_out = ls.fold_split(problem, folds, 0)
         base = self.lambda_base(fit_part, y_scale)
-        fitted: list[tuple[ls.Candidate, Solution]] = []
+        squared = problem.loss_name == "squared"
+        candidates: list[ls.Candidate] = []
+        solutions: list[Solution] = []
+        losses: list[list[np.ndarray]] = []
         for relative in self.candidate_grid():
             lam = ls.candidate_lambda(relative, base)
-            for start in range(self.starts_at(relative)):
-                progress = _Offset(reporter, len(fitted) * self.steps_per_fit())
-                if relative == ls.OFF:
-                    solution = self._fit_off(fit_part, lam, progress, y_scale)
-                else:
-                    solution = self._fit_at(fit_part, lam, progress, y_scale, start)
-                if solution.stopped:
-                    return solution
-                scores = ls.env_errors(problem, solution.model, held_out)
-                rel = None if relative == ls.OFF else relative
-                protection = _protection(solution)
-                fitted.append(
-                    (
-                        ls.Candidate(
-                            rel,
-                            lam,
-                            max(scores.values()),
-                            scores,
-                            start,
-                            protection,
-                            self.variant_name(start),
-                        ),
-                        solution,
-                    )
+            progress = _Offset(reporter, len(solutions) * self.steps_per_fit())
+            if relative == ls.OFF:
+                solution = self._fit_off(fit_part, lam, progress, y_scale)
+            else:
+                solution = self._fit_at(fit_part, lam, progress, y_scale)
+            if solution.stopped:
+                return solution
+            env_losses = ls.row_losses(problem, solution.model, held_out)
+            score, per_env = ls.score_of(env_losses, squared)
+            candidates.append(
+                ls.Candidate(
+                    None if relative == ls.OFF else relative,
+                    lam,
+                    score,
+                    {e.name: v for e, v in zip(held_out, per_env, strict=True)},
+                    protection=_protection(solution),
                 )
-        order = ls.robustness_order([c for c, _ in fitted])
-        candidates = [fitted[i][0] for i in order]
-        solutions = [fitted[i][1] for i in order]
-        chosen = ls.pick_most_robust([c.score for c in candidates], p.selection_tolerance)
-        chosen = ls.prefer_first_variant(candidates, chosen)
-        chosen = ls.prefer_erm(candidates, chosen, self.erm_margin)
-        criterion = (
-            "worst_env_validation_rmse" if problem.loss_name == "squared" else "worst_env_validation_loss"
-        )
+            )
+            solutions.append(solution)
+            losses.append(env_losses)
+        candidates = ls.with_paired_se(candidates, losses, squared)
+        chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer)
         selection = ls.Selection(
-            criterion,
-            p.selection_tolerance,
-            p.holdout_fraction,
-            base,
-            tuple(candidates),
-            chosen,
-            erm_margin=self.erm_margin,
+            criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",
+            prefer=self.prefer,
+            z=p.selection_se,
+            scoring=f"one held-out fold of {p.folds} within each training environment",
+            rows_scored=sum(int(e.y.shape[0]) for e in held_out),
+            base=base,
+            candidates=tuple(candidates),
+            chosen=chosen,
+            best=best,
+            reason=reason,
         )
         return selection, solutions[chosen], held_out
 
@@ -245,10 +323,8 @@ class WDRL(Algorithm[WDRLParams]):
             return WDRL._fit_at(self, problem, lam, reporter, y_scale)
         return self._fit_gradient_fixed_w(problem, lam, reporter, y_scale, adversary=False)
 
-    def _fit_at(
-        self, problem: Problem, lam: float, reporter: Reporter, y_scale: float, start: int = 0
-    ) -> Solution:
-        """Fit θ at one λ with w ≡ 1 (``start`` is SAL's: which initial w)."""
+    def _fit_at(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
+        """Fit θ at one λ with w ≡ 1."""
         w = np.ones(problem.n_features)
         if self.uses_ridge_path():
             return fit_ridge_path(problem, lam, w, y_scale, reporter, self.moments(problem, y_scale))
@@ -427,3 +503,17 @@ def _rescale_output(model: torch.nn.Module, y_scale: float) -> None:
 
 
 ALGORITHM = WDRL
+
+
+def _w_evidence(outcome: es.Outcome) -> dict[str, object]:
+    """How sure w is: its range over the fold fits of the chosen λ, and which covariates the data do
+    not decide (y does not depend on them, so any w fits alike)."""
+    assert outcome.w_low is not None and outcome.w_high is not None
+    return {
+        "low": [float(v) for v in outcome.w_low],
+        "high": [float(v) for v in outcome.w_high],
+        "determined": [bool(v) for v in outcome.determined],
+        "note": f"low/high: the smallest and largest w over the {outcome.folds} fold fits of the chosen λ "
+        "(each without a fifth of the rows); determined = false where the pooled least-squares coefficient "
+        "has |t| < 2: y does not depend on that covariate, so its w is not evidence of stability",
+    }

@@ -1,4 +1,5 @@
-"""lambda_='auto': the rule, what a fit reports, and SAL's promise at library defaults on several seeds."""
+"""lambda_='auto': the rule, its noise estimate, the folds, what a fit reports, and SAL's promise at
+library defaults on several seeds (a case where robustness must win and one where ERM must win)."""
 
 from __future__ import annotations
 
@@ -8,52 +9,119 @@ import numpy as np
 import pytest
 
 from sal_core import get_algorithm
-from sal_core.algorithms.base import EnvTensors, Problem
+from sal_core.algorithms.base import Problem
 from sal_core.algorithms.sal import Convergence
+from sal_core.algorithms.wdrl import _moments
+from sal_core.cross_fit import fold_sums, folds_of, row_keys
 from sal_core.data import Environment, Standardizer, split_environments
-from sal_core.lambda_selection import (
-    OFF_LAMBDA,
-    Candidate,
-    Selection,
-    pick_most_robust,
-    prefer_erm,
-    prefer_first_variant,
-    split_problem,
-)
+from sal_core.lambda_selection import OFF_LAMBDA, Candidate, choose, paired_se, score_of
 from sal_core.metrics import evaluate
 from sal_core.synthetic import anti_causal, selection_bias
 
 
-def test_the_most_robust_candidate_within_tolerance_wins() -> None:
-    scores = [0.50, 0.46, 0.41, 0.40]
-    assert pick_most_robust(scores, 0.0) == 3
-    assert pick_most_robust(scores, 0.05) == 2
-    assert pick_most_robust(scores, 0.2) == 1
-    assert pick_most_robust(scores, 0.3) == 0
+def _cands(scores: list[float], ses: list[float]) -> list[Candidate]:
+    rel = [0.001, 0.01, 0.1, 1.0]
+    out = [Candidate(r, r, s, {}, se=e) for r, s, e in zip(rel, scores[:-1], ses[:-1], strict=False)]
+    return [*out, Candidate(None, OFF_LAMBDA, scores[-1], {}, se=ses[-1])]
+
+
+def test_robust_rule_keeps_the_most_robust_candidate_within_the_noise() -> None:
+    # best is λ = 0.1 (0.40); λ = 0.01 is within 3 SE of it, λ = 0.001 is not
+    cands = _cands([0.50, 0.42, 0.40, 0.41, 0.45], [0.02, 0.01, 0.0, 0.01, 0.01])
+    chosen, best, reason = choose(cands, 3.0, "robust")
+    assert (chosen, best) == (1, 2) and "most robust" in reason
+    assert choose(cands, 0.5, "robust")[0] == 2  # tighter band: the best itself
+
+
+def test_robust_rule_keeps_erm_when_the_data_separate_it() -> None:
+    """No evidence for robustness: ERM is best by far more than the noise, so ERM wins."""
+    cands = _cands([0.60, 0.58, 0.56, 0.55, 0.50], [0.005, 0.005, 0.005, 0.005, 0.0])
+    chosen, best, _ = choose(cands, 3.0, "robust")
+    assert chosen == best == 4
+
+
+def test_erm_rule_needs_a_ball_to_beat_erm_beyond_the_noise() -> None:
+    close = _cands([0.49, 0.485, 0.49, 0.50, 0.49], [0.01, 0.0, 0.01, 0.01, 0.01])
+    assert choose(close, 1.0, "erm")[0] == 4
+    clear = _cands([0.49, 0.40, 0.49, 0.50, 0.49], [0.01, 0.0, 0.01, 0.01, 0.01])
+    assert choose(clear, 1.0, "erm")[0] == 1
 
 
 def test_non_finite_scores_never_win() -> None:
-    assert pick_most_robust([math.nan, math.inf, 0.7, 0.6], 0.0) == 3
+    cands = _cands([math.nan, math.inf, 0.7, 0.6, 0.65], [0.0, 0.0, 0.5, 0.0, 0.5])
+    assert choose(cands, 0.0, "robust")[0] == 3
     with pytest.raises(ValueError):
-        pick_most_robust([math.nan, math.inf], 0.1)
+        choose(_cands([math.nan] * 5, [0.0] * 5), 1.0, "robust")
 
 
-def _problem(rows: tuple[int, ...]) -> Problem:
-    algo = get_algorithm("sal")()
+def test_paired_standard_error_matches_the_delta_method_by_simulation() -> None:
+    """The SE of sqrt(mean a) - sqrt(mean b) on paired rows, checked against its spread over draws."""
     rng = np.random.default_rng(0)
-    envs = [Environment(f"e{i}", rng.normal(size=(n, 3)), rng.normal(size=n)) for i, n in enumerate(rows)]
+
+    def draw() -> tuple[list[np.ndarray], list[np.ndarray]]:
+        base = rng.chisquare(1, size=(2, 300))
+        noise = rng.normal(0, 0.3, 300) ** 2
+        return [base[0] * 1.6, base[1]], [base[0] + noise, base[1] * 0.5]  # env 0 is the worst for both
+
+    diffs = []
+    for _ in range(500):
+        a, b = draw()
+        diffs.append(score_of(a, True)[0] - score_of(b, True)[0])
+    estimates = [paired_se(*draw(), True) for _ in range(50)]
+    assert float(np.median(estimates)) == pytest.approx(float(np.std(diffs)), rel=0.2)
+    same = [rng.chisquare(1, 50)]
+    assert paired_se(same, same, True) == 0.0
+
+
+def test_folds_follow_the_rows_not_their_order() -> None:
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(500, 4)), rng.normal(size=500)
+    keys = row_keys(X, y)
+    order = rng.permutation(500)
+    np.testing.assert_array_equal(row_keys(X[order], y[order]), keys[order])
+    folds = folds_of(keys, seed=3, k=5)
+    np.testing.assert_array_equal(folds_of(keys[order], 3, 5), folds[order])
+    counts = np.bincount(folds, minlength=5)
+    assert counts.min() > 70 and counts.max() < 130  # about a fifth each
+    assert not np.array_equal(folds_of(keys, 4, 5), folds)  # another seed, other folds
+
+
+def _problem(envs: list[Environment]) -> Problem:
+    algo = get_algorithm("sal")()
     return algo._problem(envs, Standardizer.fit(np.concatenate([e.X for e in envs])))
 
 
-def test_the_holdout_takes_a_fraction_of_every_environment_and_keeps_the_rest() -> None:
-    problem = _problem((100, 10, 3))
-    kept, held = split_problem(problem, 0.2, seed=1)
-    assert [int(e.y.shape[0]) for e in held] == [20, 2, 1]
-    assert [int(e.y.shape[0]) for e in kept.envs] == [80, 8, 2]
-    for env, k, h in zip(problem.envs, kept.envs, held, strict=True):
-        together = np.sort(np.concatenate([k.y.numpy(), h.y.numpy()]))
-        np.testing.assert_array_equal(together, np.sort(env.y.numpy()))
-    assert isinstance(held[0], EnvTensors) and kept.Z.shape[0] == 90
+def test_fold_sums_give_the_moments_of_any_union_of_folds() -> None:
+    rng = np.random.default_rng(2)
+    envs = [
+        Environment(f"e{i}", rng.normal(i, 1 + i, size=(n, 3)), rng.normal(size=n))
+        for i, n in enumerate((80, 40))
+    ]
+    problem = _problem(envs)
+    folds = folds_of(problem.row_keys, 0, 4)  # type: ignore[arg-type]
+    import torch
+
+    sums = fold_sums(problem.Z, problem.y, problem.env_index, torch.as_tensor(folds), 2, 4)
+    keep = np.array([True, False, True, True])
+    moments, _, _ = sums.part(keep)
+    rows = np.isin(folds, np.flatnonzero(keep))
+    direct, _ = _moments(_problem_of_rows(envs, problem, rows), 1.0)
+    np.testing.assert_allclose(moments.gram, direct.gram, atol=1e-12)
+    np.testing.assert_allclose(moments.env_cross, direct.env_cross, atol=1e-12)
+    np.testing.assert_allclose(moments.env_yy, direct.env_yy, atol=1e-12)
+
+
+def _problem_of_rows(envs: list[Environment], problem: Problem, rows: np.ndarray) -> Problem:
+    from sal_core.algorithms.base import EnvTensors
+    from sal_core.lambda_selection import with_envs
+
+    out, start = [], 0
+    for env in problem.envs:
+        n = int(env.y.shape[0])
+        mask = rows[start : start + n]
+        start += n
+        out.append(EnvTensors(env.name, env.Z[mask], env.y[mask]))
+    return with_envs(problem, out)
 
 
 @pytest.fixture(scope="module")
@@ -61,23 +129,38 @@ def anti() -> dict[int, object]:
     return {seed: anti_causal(1, seed=seed, n_test=500) for seed in range(6)}
 
 
-def test_auto_reports_its_candidates_and_uses_the_chosen_lambda(anti: dict[int, object]) -> None:
+def test_auto_reports_scores_with_their_noise_and_why_the_winner_won(anti: dict[int, object]) -> None:
     s = anti[0]
     fit = get_algorithm("sal")(seed=0).fit(s.train)  # type: ignore[attr-defined]
     sel = fit.selection
     assert sel is not None and sel["parameter"] == "lambda_"
-    assert sel["criterion"] == "worst_env_validation_rmse"
+    assert sel["criterion"] == "worst_env_out_of_fold_rmse" and sel["rows_scored"] == 2000
     lambdas = [c["lambda_"] for c in sel["candidates"]]
     assert lambdas == sorted(lambdas) and lambdas[-1] == OFF_LAMBDA  # most robust first, ERM last
     for c in sel["candidates"]:
         assert c["score"] == pytest.approx(max(c["env_scores"].values()))
-        assert set(c["env_scores"]) == {"e1", "e2", "e3"}
-    chosen = sel["chosen"]
-    best = min(c["score"] for c in sel["candidates"])
-    assert chosen["score"] <= (1 + sel["tolerance"]) * best
+        assert set(c["env_scores"]) == {"e1", "e2", "e3"} and c["se"] >= 0
+    best, chosen = sel["best"], sel["chosen"]
+    assert best["score"] == min(c["score"] for c in sel["candidates"]) and best["se"] == 0
+    assert chosen["score"] <= best["score"] + sel["z"] * chosen["se"]
     earlier = [c for c in sel["candidates"] if c["lambda_"] < chosen["lambda_"]]
-    assert all(c["score"] > (1 + sel["tolerance"]) * best for c in earlier)
+    assert all(c["score"] > best["score"] + sel["z"] * c["se"] for c in earlier)
+    assert sel["reason"]
     assert fit.certificate is not None and fit.certificate.lambda_ == pytest.approx(chosen["lambda_"])
+    evidence = sel["covariate_weights"]
+    w = fit.covariate_weights
+    assert w is not None and len(evidence["low"]) == len(w) == len(evidence["determined"])
+    assert all(lo <= hi for lo, hi in zip(evidence["low"], evidence["high"], strict=True))
+
+
+def test_a_covariate_y_does_not_depend_on_is_not_called_determined() -> None:
+    s = selection_bias(r=1.7, n=2000, seed=0, n_test=100)  # V2..V5 carry no signal at all
+    fit = get_algorithm("sal")(seed=0).fit(s.train)
+    determined = fit.selection["covariate_weights"]["determined"]  # type: ignore[index]
+    names = s.feature_names
+    assert all(determined[names.index(f"S{i}")] for i in range(1, 6))
+    assert determined[names.index("V1")]  # the spurious one is in the data: its low w is evidence
+    assert sum(not determined[names.index(f"V{i}")] for i in range(2, 6)) >= 3
 
 
 def test_a_numeric_lambda_skips_selection(anti: dict[int, object]) -> None:
@@ -85,29 +168,57 @@ def test_a_numeric_lambda_skips_selection(anti: dict[int, object]) -> None:
     assert fit.selection is None and len(fit.history) == 5
 
 
-def test_auto_never_reads_test_environments(anti: dict[int, object]) -> None:
-    """The fit sees only the training environments, so the chosen λ cannot depend on test rows."""
-    s = anti[1]
-    fit = get_algorithm("sal")(seed=1).fit(s.train)  # type: ignore[attr-defined]
-    again = get_algorithm("sal")(seed=1).fit(s.train)  # type: ignore[attr-defined]
-    assert fit.selection == again.selection
-    np.testing.assert_array_equal(fit.coefficients, again.coefficients)
+def test_retired_parameters_are_accepted_so_stored_jobs_rerun() -> None:
+    algo = get_algorithm("sal")({"selection_tolerance": 0.2, "holdout_fraction": 0.2, "starts": 1})
+    assert not hasattr(algo.params, "selection_tolerance")
 
 
-def test_progress_runs_through_the_candidates_and_can_stop_there(anti: dict[int, object]) -> None:
+def _fit_pair(name: str, train: list[Environment], seed: int) -> tuple[np.ndarray, np.ndarray]:
+    fit = get_algorithm(name)(seed=seed).fit(train)
+    assert fit.coefficients is not None
+    w = fit.covariate_weights if fit.covariate_weights is not None else np.ones_like(fit.coefficients)
+    return fit.coefficients, w
+
+
+def _shuffled(envs: list[Environment], seed: int) -> list[Environment]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for e in reversed(envs):
+        order = rng.permutation(len(e.y))
+        out.append(Environment(e.name, e.X[order], e.y[order]))
+    return out
+
+
+@pytest.mark.parametrize("scenario", ["selection_bias", "anti_causal"])
+def test_the_fit_does_not_depend_on_the_order_of_environments_or_rows(scenario: str) -> None:
+    """Issue 18: reversing the environments moved w_V1 from 8.22 to 1.0. Stated tolerance: θ to 1e-6
+    and log w to 1e-3 on every covariate the data determine (row sums in another order round alike)."""
+    for seed in (0, 1):
+        s = (
+            selection_bias(r=1.7, n=2000, seed=seed, n_test=20)
+            if scenario == "selection_bias"
+            else anti_causal(1, seed=seed, n_test=20)
+        )
+        theta, w = _fit_pair("sal", s.train, seed)
+        theta2, w2 = _fit_pair("sal", _shuffled(s.train, seed), seed)
+        np.testing.assert_allclose(theta2, theta, atol=1e-6)
+        fit = get_algorithm("sal")(seed=seed).fit(s.train)
+        determined = np.array(fit.selection["covariate_weights"]["determined"])  # type: ignore[index]
+        np.testing.assert_allclose(np.log(w2[determined]), np.log(w[determined]), atol=1e-3)
+
+
+def test_progress_runs_through_the_selection_and_can_stop_there(anti: dict[int, object]) -> None:
     algo = get_algorithm("sal")(seed=0)
     seen: list[tuple[int, int]] = []
 
     def progress(step: int, total: int, metrics: object) -> bool:
         seen.append((step, total))
-        return step >= 1200  # inside the second candidate (800 rounds each)
+        return step >= 150  # inside the batched selection (400 rounds)
 
     fit = algo.fit(anti[0].train, progress=progress)  # type: ignore[attr-defined]
-    assert fit.stopped and fit.selection is None
-    assert seen[0] == (1, algo.total_steps()) and seen[-1][0] == 1200
-    assert (
-        algo.total_steps() == 7 * 800
-    )  # two variants at the most robust λ, four more candidates, the final fit
+    assert fit.stopped
+    assert seen[0] == (1, algo.total_steps()) and seen[-1][0] == 150
+    assert algo.total_steps() == 2 * 400  # every candidate on every fold in one batch, then the refit
 
 
 def _mean_error(name: str, s: object, seed: int) -> float:
@@ -123,13 +234,39 @@ def _oracle(s: object) -> float:
     return float(evaluate(fit.model, test)[1].mean_error)
 
 
-def test_sal_defaults_near_the_oracle_under_the_anti_causal_shift(anti: dict[int, object]) -> None:
+def test_robustness_wins_under_the_anti_causal_shift(anti: dict[int, object]) -> None:
     sal = np.array([_mean_error("sal", s, seed) for seed, s in anti.items()])
     erm = np.array([_mean_error("erm", s, seed) for seed, s in anti.items()])
     oracle = np.array([_oracle(s) for s in anti.values()])
     assert sal.mean() < 0.6 * erm.mean(), (sal, erm)
     assert sal.mean() < 1.25 * oracle.mean(), (sal, oracle)
     assert (sal <= 1.1 * oracle).sum() >= 4, (sal, oracle)  # most seeds at the oracle
+    assert np.all(sal <= erm * 1.02), (sal, erm)
+
+
+def _no_shift(seed: int) -> tuple[list[Environment], list[Environment]]:
+    """Every covariate matters and every relation holds everywhere: robustness has nothing to fix,
+    and shrinking any covariate costs. Training and test environments differ only in X's scale."""
+    rng = np.random.default_rng(seed)
+    beta = np.array([1.0, -0.8, 0.6, 0.5, -0.4, 0.3])
+
+    def env(name: str, n: int, scale: float) -> Environment:
+        X = rng.normal(0, scale, size=(n, beta.size))
+        return Environment(name, X, X @ beta + rng.normal(0, 0.5, n))
+
+    return [env("a", 1500, 1.0), env("b", 1500, 1.2)], [
+        env(f"t{i}", 2000, s) for i, s in enumerate((0.8, 1.5, 2.0))
+    ]
+
+
+def test_erm_wins_where_the_data_give_no_evidence_for_robustness() -> None:
+    for seed in range(3):
+        train, test = _no_shift(seed)
+        sal = get_algorithm("sal")(seed=seed).fit(train)
+        erm = get_algorithm("erm")(seed=seed).fit(train)
+        sal_err = evaluate(sal.model, test)[1].mean_error
+        erm_err = evaluate(erm.model, test)[1].mean_error
+        assert sal_err <= 1.01 * erm_err, (seed, sal_err, erm_err, sal.selection["reason"])  # type: ignore[index]
 
 
 @pytest.mark.parametrize("n_b", [1, 3])
@@ -148,31 +285,14 @@ def test_wdrl_defaults_are_never_worse_than_erm() -> None:
         assert _mean_error("wdrl", s, seed) <= _mean_error("erm", s, seed) + 1e-3
 
 
-def test_a_refit_that_ends_worse_than_its_candidate_is_not_kept() -> None:
-    sel = Selection("c", 0.2, 0.2, 1.0, (Candidate(0.001, 1e-3, 0.30, {"a": 0.30}),), 0)
-    assert sel.refit_kept
-    assert sel.with_refit(0.31).refit_kept
-    assert not sel.with_refit(0.40).refit_kept
-    assert sel.with_refit(0.40).to_dict()["final_model"].startswith("the chosen candidate")
-
-
 def test_anti_causal_scenario_2_seed_9_does_not_end_shrunk() -> None:
-    """Regression: the refit on all rows stalled with every coefficient shrunk by half (test RMSE 1.53,
-    ERM 0.32) while the candidate the selection validated was at the oracle."""
+    """Regression: the refit on all rows once stalled with every coefficient shrunk by half (test RMSE
+    1.53, ERM 0.32)."""
     s = anti_causal(2, seed=9, n_test=500)
     train, _ = split_environments(s.train, 0.2, 9)
     sal = get_algorithm("sal")(seed=9).fit(train)
     erm = get_algorithm("erm")(seed=9).fit(train)
-    assert sal.selection is not None and not sal.selection["final_model"].startswith("refit")
-    assert evaluate(sal.model, s.test)[1].mean_error < evaluate(erm.model, s.test)[1].mean_error
-
-
-def test_wdrl_keeps_erm_unless_a_ball_wins_by_the_margin() -> None:
-    cands = [Candidate(0.1, 0.1, s, {}) for s in (0.50, 0.485)] + [Candidate(None, OFF_LAMBDA, 0.49, {})]
-    assert prefer_erm(cands, 1, 0.05) == 2  # 1% better: not worth a ball
-    assert prefer_erm(cands, 1, 0.0) == 1
-    better = [*cands[:1], Candidate(0.1, 0.1, 0.40, {}), cands[2]]
-    assert prefer_erm(better, 1, 0.05) == 1
+    assert evaluate(sal.model, s.test)[1].mean_error <= 1.01 * evaluate(erm.model, s.test)[1].mean_error
 
 
 def test_convergence_stops_only_after_a_calm_window() -> None:
@@ -185,18 +305,9 @@ def test_convergence_stops_only_after_a_calm_window() -> None:
     assert not any(moving(w, w * 1.01, 1.0) for _ in range(5))  # w still moving: never
 
 
-def test_a_converged_fit_reports_the_rounds_it_ran(anti: dict[int, object]) -> None:
+def test_a_converged_fit_reports_the_rounds_it_ran() -> None:
     s = selection_bias(r=1.7, seed=3, n_test=200)
     fit = get_algorithm("sal")({"lambda_": 0.001, "convergence_tol": 1e-6}, seed=3).fit(s.train)
     full = get_algorithm("sal")({"lambda_": 0.001}, seed=3).fit(s.train)
-    assert len(full.history) == 800 and len(fit.history) < 800
+    assert len(full.history) == 400 and len(fit.history) < 400
     np.testing.assert_allclose(fit.coefficients, full.coefficients, atol=1e-4)
-
-
-def test_a_later_variant_must_stay_close_to_the_first_one() -> None:
-    base = Candidate(0.001, 1e-3, 0.40, {}, start=0)
-    close = Candidate(0.001, 1e-3, 0.41, {}, start=1, protection=-1.0)
-    far = Candidate(0.001, 1e-3, 0.46, {}, start=1, protection=-1.0)
-    assert prefer_first_variant([close, base], 0) == 0  # within 5%: the anchored variant stays
-    assert prefer_first_variant([far, base], 0) == 1  # 15% worse: back to the first variant
-    assert prefer_first_variant([base, far], 0) == 0

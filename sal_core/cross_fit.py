@@ -1,0 +1,130 @@
+"""Cross-fitting folds decided by each row's content, and the exact path's moments per fold.
+
+A row's fold is a hash of its own bytes (covariates and target) mixed with the seed, so it does not
+depend on where the row sits: listing the environments in another order, or shuffling rows inside
+one, gives every row the same fold and the fit the same folds (issue 18: w changed with the order of
+the environments because the held-out rows were drawn in that order). Chunks of one table agree on
+the folds without talking to each other, for the same reason.
+
+The exact path needs only second moments, and moments of a union of folds are sums: one pass over
+the rows keeps raw sums per (environment, fold), and the moments of "every fold but k", centred on
+that part's own pooled mean, come from them in O(E·K·p²).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from numpy.typing import NDArray
+
+from sal_core.robust_linear import Moments
+
+Array = NDArray[np.float64]
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _splitmix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """SplitMix64's finaliser, elementwise (wrapping uint64 arithmetic)."""
+    with np.errstate(over="ignore"):
+        x = x ^ (x >> np.uint64(30))
+        x = x * np.uint64(0xBF58476D1CE4E5B9)
+        x = x ^ (x >> np.uint64(27))
+        x = x * np.uint64(0x94D049BB133111EB)
+        return x ^ (x >> np.uint64(31))
+
+
+def row_keys(X: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.uint64]:
+    """A 64-bit key per row from the bytes of (x, y) (n,): equal rows get equal keys."""
+    rows = np.ascontiguousarray(np.column_stack([np.asarray(X, np.float64), np.asarray(y, np.float64)]))
+    rows = rows + 0.0  # -0.0 and 0.0 are one value
+    words = rows.view(np.uint64)
+    key = np.full(rows.shape[0], np.uint64(0x5A1), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(words.shape[1]):
+            key = _splitmix(key ^ (words[:, j] + _MIX * np.uint64(j + 1)))
+    return key
+
+
+def folds_of(keys: NDArray[np.uint64], seed: int, k: int) -> NDArray[np.int64]:
+    """Fold in [0, k) per row: the row's key mixed with the seed (n,)."""
+    salt = _splitmix(np.array([np.uint64(seed & 0xFFFFFFFFFFFFFFFF) ^ _MIX], dtype=np.uint64))[0]
+    return (_splitmix(keys ^ salt) % np.uint64(k)).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class FoldSums:
+    """Raw sums per (environment, fold) of standardised rows: z (p,), ỹ = y / y_scale.
+
+    ``n`` (E, K), ``z`` (E, K, p), ``y`` (E, K), ``zz`` (E, K, p, p), ``zy`` (E, K, p), ``yy`` (E, K).
+    """
+
+    n: Array
+    z: Array
+    y: Array
+    zz: Array
+    zy: Array
+    yy: Array
+
+    @property
+    def n_folds(self) -> int:
+        return int(self.n.shape[1])
+
+    def part(self, folds: NDArray[np.bool_]) -> tuple[Moments, Array, float]:
+        """Moments of the rows in the folds marked True (K,), centred on their pooled means, and
+        those means (z̄ (p,), ȳ in ỹ units)."""
+        n = self.n[:, folds].sum(1)  # (E,)
+        sz, sy = self.z[:, folds].sum(1), self.y[:, folds].sum(1)
+        szz, szy, syy = self.zz[:, folds].sum(1), self.zy[:, folds].sum(1), self.yy[:, folds].sum(1)
+        total = n.sum()
+        z_bar, y_bar = sz.sum(0) / total, sy.sum() / total
+        # Σ (z − z̄)(z − z̄)ᵀ over an environment's rows = Σzzᵀ − z̄ Σzᵀ − Σz z̄ᵀ + n z̄ z̄ᵀ
+        gram = (
+            szz
+            - z_bar[None, :, None] * sz[:, None, :]
+            - sz[:, :, None] * z_bar[None, None, :]
+            + n[:, None, None] * np.outer(z_bar, z_bar)[None]
+        ) / n[:, None, None]
+        cross = (szy - z_bar[None] * sy[:, None] - y_bar * sz + (n * y_bar)[:, None] * z_bar[None]) / n[
+            :, None
+        ]
+        yy = (syy - 2.0 * y_bar * sy + n * y_bar**2) / n
+        weights = n / total
+        moments = Moments(
+            gram=np.einsum("e,eij->ij", weights, gram),
+            cross=weights @ cross,
+            yy=float(weights @ yy),
+            env_gram=gram,
+            env_cross=cross,
+            env_yy=yy,
+        )
+        return moments, z_bar, float(y_bar)
+
+
+def fold_sums(
+    Z: torch.Tensor, y: torch.Tensor, env_index: torch.Tensor, folds: torch.Tensor, n_envs: int, k: int
+) -> FoldSums:
+    """One pass over the rows (on their device, in float64): the raw sums of every (env, fold) cell."""
+    Zd, yd = Z.double(), y.double()
+    cell = env_index * k + folds
+    cells = n_envs * k
+    p = Z.shape[1]
+    n = torch.bincount(cell, minlength=cells).double()
+    sz = torch.zeros(cells, p, dtype=torch.float64, device=Z.device).index_add_(0, cell, Zd)
+    sy = torch.zeros(cells, dtype=torch.float64, device=Z.device).index_add_(0, cell, yd)
+    syy = torch.zeros(cells, dtype=torch.float64, device=Z.device).index_add_(0, cell, yd * yd)
+    szy = torch.zeros(cells, p, dtype=torch.float64, device=Z.device).index_add_(0, cell, Zd * yd[:, None])
+    szz = torch.zeros(cells, p, p, dtype=torch.float64, device=Z.device)
+    for c in range(cells):  # E·K products of (n_c, p)ᵀ(n_c, p): the O(n·p²) pass
+        rows = cell == c
+        if bool(rows.any()):
+            Zc = Zd[rows]
+            szz[c] = Zc.T @ Zc
+
+    def grid(t: torch.Tensor) -> Array:
+        a: Array = t.cpu().numpy()
+        return a.reshape(n_envs, k, *a.shape[1:])
+
+    return FoldSums(n=grid(n), z=grid(sz), y=grid(sy), zz=grid(szz), zy=grid(szy), yy=grid(syy))

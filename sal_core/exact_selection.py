@@ -1,0 +1,250 @@
+"""``lambda_="auto"`` on the exact path (linear model, squared loss), for SAL and WDRL.
+
+One pass over the rows gives the raw sums of every (environment, fold) cell
+(:func:`sal_core.cross_fit.fold_sums`). Every λ candidate is then fitted on every "all folds but
+k" part from those sums alone: SAL's w-paths all run side by side in one batch
+(:mod:`sal_core.exact_batch`), WDRL's and ERM's θ-steps are one stacked solve. Each row is scored by
+the fit that did not see it (cross-fitting), so every training row counts as validation, and the
+rule of :mod:`sal_core.lambda_selection` picks λ with the standard errors of those scores. The
+chosen candidate is refitted on all rows; the K fits of it on the folds say how far w moves when
+the rows change (``w_low`` / ``w_high``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from numpy.typing import NDArray
+
+from sal_core import cross_fit
+from sal_core import exact_batch as eb
+from sal_core import lambda_selection as ls
+from sal_core import robust_linear as rl
+from sal_core.algorithms.base import Problem
+from sal_core.robust_linear import Moments
+
+Array = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the algorithm asks of the selection."""
+
+    relatives: tuple[float, ...]  # the relative λ grid, most robust first, ls.OFF last
+    learns_w: bool  # SAL: a w-path per candidate; WDRL: w ≡ 1
+    settings: eb.PathSettings  # the w-path (unused when w is fixed)
+    z: float
+    prefer: ls.Prefer
+    folds: int
+    anchors: tuple[str, ...] = ("all",)  # w-path variants per λ: "all" (the paper's W), "significant"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    selection: ls.Selection
+    lambda_: float
+    w: Array  # (p,) the refit's w
+    step: eb.PathResult  # the refit on all rows (batch of one), rounds recorded when w is learned
+    z_bar: Array  # (p,) pooled mean of the standardised covariates
+    w_low: Array | None  # (p,) smallest w over the fold fits of the chosen candidate (None: w fixed)
+    w_high: Array | None
+    determined: NDArray[np.bool_]  # (p,) pooled least-squares |t| ≥ DETERMINED_T: the data say it matters
+    folds: int
+    stopped: bool
+
+
+OnRound = Callable[[int], bool]
+"""Called after each round of the batched selection with the round number; True stops the fit."""
+
+
+def _batch(parts: list[Moments], repeat: int) -> eb.BatchMoments:
+    """Stack the fold moments, each fold repeated for ``repeat`` candidates (candidate-major)."""
+    order = [parts[k] for _ in range(repeat) for k in range(len(parts))]
+    return eb.BatchMoments(
+        gram=np.stack([m.gram for m in order]),
+        cross=np.stack([m.cross for m in order]),
+        yy=np.array([m.yy for m in order]),
+        env_gram=np.stack([m.env_gram for m in order]),
+        env_cross=np.stack([m.env_cross for m in order]),
+        env_yy=np.stack([m.env_yy for m in order]),
+    )
+
+
+def _one(m: Moments) -> eb.BatchMoments:
+    return _batch([m], 1)
+
+
+def ols_mse(m: Moments) -> float:
+    """Pooled least-squares training MSE of the standardised problem (the grid's unit)."""
+    theta = np.asarray(np.linalg.lstsq(m.gram, m.cross, rcond=None)[0], dtype=np.float64)
+    return max(float(m.yy - 2.0 * theta @ m.cross + theta @ m.gram @ theta), 1e-12)
+
+
+def fixed_w_step(m: eb.BatchMoments, lam: Array) -> eb.PathResult:
+    """The exact θ-step at w ≡ 1 for every problem of the batch (no w-path)."""
+    p = m.cross.shape[1]
+    w = np.ones((m.size, p))
+    step = eb.solve_theta(m, w, lam)
+    empty = np.zeros((0, m.size))
+    return eb.PathResult(
+        w=w, theta=step.theta, mu=step.mu, mse=step.mse, kappa=step.kappa,
+        risks=empty, env_losses=np.zeros((0, m.size, m.env_yy.shape[1])), ws=np.zeros((0, m.size, p)),
+    )  # fmt: skip
+
+
+def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> Outcome:
+    """Fit every candidate on every fold, score out of fold, choose, refit on all rows."""
+    k = plan.folds
+    keys = (
+        problem.row_keys
+        if problem.row_keys is not None
+        else cross_fit.row_keys(problem.Z.double().cpu().numpy(), problem.y.double().cpu().numpy())
+    )
+    folds = torch.as_tensor(cross_fit.folds_of(keys, problem.seed, k), device=problem.Z.device)
+    sums = cross_fit.fold_sums(problem.Z, problem.y / y_scale, problem.env_index, folds, problem.n_envs, k)
+    full, z_bar, _ = sums.part(np.ones(k, dtype=bool))
+    base = ols_mse(full)
+    parts = [sums.part(np.arange(k) != j) for j in range(k)]
+    fold_moments = [m for m, _, _ in parts]
+    fold_rows = [int(sums.n[:, np.arange(k) != j].sum()) for j in range(k)]
+    lam_of = {r: ls.candidate_lambda(r, base) for r in plan.relatives}
+    variants = plan.anchors if plan.learns_w else ("all",)
+    robust = [(r, v) for r in plan.relatives if r != ls.OFF for v in variants]
+
+    # 1. every robust candidate on every fold: one batch (candidate-major), then ERM on every fold
+    batch = _batch(fold_moments, len(robust))
+    lam = np.repeat([lam_of[r] for r, _ in robust], k)
+    if plan.learns_w:
+        w0 = np.ones((batch.size, problem.n_features))
+        anchor = np.concatenate([_anchor(fold_moments, fold_rows, v) for _, v in robust])
+        fitted = eb.run_paths(batch, lam, w0, plan.settings, anchor, on_round=on_round)
+        if fitted.stopped:
+            return _stopped(plan, base, full, z_bar)
+    else:
+        fitted = fixed_w_step(batch, lam)
+    erm = fixed_w_step(_batch(fold_moments, 1), np.full(k, ls.OFF_LAMBDA))
+
+    # 2. out-of-fold losses per row, per candidate; within one λ the better-scoring variant first
+    keys_all = [*robust, (ls.OFF, "all")]
+    thetas = [fitted.theta[i * k : (i + 1) * k] for i in range(len(robust))] + [erm.theta]
+    ws = [fitted.w[i * k : (i + 1) * k] for i in range(len(robust))] + [erm.w]
+    losses = [_oof_losses(problem, y_scale, folds, theta, parts) for theta in thetas]
+    candidates = []
+    for (r, variant), fold_w, env_losses in zip(keys_all, ws, losses, strict=True):
+        score, per_env = ls.score_of(env_losses, squared=True)
+        candidates.append(
+            ls.Candidate(
+                None if r == ls.OFF else r,
+                lam_of[r],
+                score,
+                {e.name: v for e, v in zip(problem.envs, per_env, strict=True)},
+                protection=float(np.log(np.maximum(fold_w, 1.0)).sum(1).mean()),
+                variant=VARIANT_NAMES[variant] if plan.learns_w and r != ls.OFF else "",
+            )
+        )
+    # Variants of one λ are two paths to the same objective: the one that validates better stands for
+    # that λ (the other would only widen the rule's noise band with a path that scored worse).
+    order = [i for i in ls.robustness_order(candidates) if _best_variant(candidates, i)]
+    candidates = ls.with_paired_se([candidates[i] for i in order], [losses[i] for i in order], squared=True)
+    chosen, best, reason = ls.choose(candidates, plan.z, plan.prefer)
+    selection = ls.Selection(
+        criterion="worst_env_out_of_fold_rmse",
+        prefer=plan.prefer,
+        z=plan.z,
+        scoring=f"{k}-fold cross-fitting within each training environment",
+        rows_scored=int(problem.y.shape[0]),
+        base=base,
+        candidates=tuple(candidates),
+        chosen=chosen,
+        best=best,
+        reason=reason,
+    )
+
+    # 3. the chosen candidate on all rows
+    relative, variant = keys_all[order[chosen]]
+    lam_final = lam_of[relative]
+    if relative != ls.OFF and plan.learns_w:
+        w0 = np.ones((1, problem.n_features))
+        anchor = _anchor([full], [int(sums.n.sum())], variant)
+        refit = eb.run_paths(_one(full), np.array([lam_final]), w0, plan.settings, anchor, record=True)
+        w_folds = ws[order[chosen]]
+        w_low, w_high = w_folds.min(0), w_folds.max(0)
+    else:
+        refit = fixed_w_step(_one(full), np.array([lam_final]))
+        w_low = w_high = None
+    determined = rl.significant_covariates(full, int(sums.n.sum()), DETERMINED_T)
+    return Outcome(
+        selection, lam_final, refit.w[0], refit, z_bar, w_low, w_high, determined, k, stopped=False
+    )
+
+
+def _best_variant(candidates: list[ls.Candidate], i: int) -> bool:
+    """Is candidate i the best-scoring variant of its λ?"""
+    same = [c.score for c in candidates if c.lambda_ == candidates[i].lambda_]
+    return candidates[i].score <= min(same)
+
+
+VARIANT_NAMES = {
+    "all": "min w = 1 over all covariates",
+    "significant": "min w = 1 over covariates with |t| >= 3",
+}
+
+
+def _anchor(moments: list[Moments], rows: list[int], variant: str) -> NDArray[np.bool_]:
+    """Per problem (B, p): the covariates min w = 1 may pin: all, or those with pooled |t| ≥ 3."""
+    if variant == "significant":
+        return np.stack(
+            [rl.significant_covariates(m, n, SIGNIFICANCE) for m, n in zip(moments, rows, strict=True)]
+        )
+    return np.ones((len(moments), moments[0].cross.shape[0]), dtype=bool)
+
+
+SIGNIFICANCE = 3.0
+DETERMINED_T = 2.0
+"""w_d is reported as determined by the data only where the pooled least-squares coefficient of
+covariate d has |t| ≥ 2: where y does not depend on it at all, every w fits the data alike, and a w
+at the cap there says nothing about stability (issue 18: V2, V3, V5 sat at the cap beside the S's)."""
+
+
+def _stopped(plan: Plan, base: float, full: Moments, z_bar: Array) -> Outcome:
+    """A cancelled selection: the fit ends with ERM's θ-step, flagged as stopped."""
+    refit = fixed_w_step(_one(full), np.array([ls.OFF_LAMBDA]))
+    erm = ls.Candidate(None, ls.OFF_LAMBDA, float("nan"), {})
+    selection = ls.Selection(
+        "worst_env_out_of_fold_rmse", plan.prefer, plan.z, "stopped", 0, base, (erm,), 0, 0,
+        "stopped before the candidates were scored",
+    )  # fmt: skip
+    determined = np.zeros(full.cross.shape[0], dtype=bool)
+    return Outcome(
+        selection, ls.OFF_LAMBDA, refit.w[0], refit, z_bar, None, None, determined, plan.folds, stopped=True
+    )
+
+
+def _oof_losses(
+    problem: Problem,
+    y_scale: float,
+    folds: torch.Tensor,
+    theta: Array,
+    parts: list[tuple[Moments, Array, float]],
+) -> list[Array]:
+    """Squared error (target units) of every row under the fold fit that did not see it, per env.
+
+    ``theta`` (K, p) are the fold fits on standardised covariates and targets / y_scale; a fit's
+    intercept puts its own part's pooled means on the line (rows are centred on them)."""
+    out = []
+    start = 0
+    for env in problem.envs:
+        n = int(env.y.shape[0])
+        fold = folds[start : start + n].cpu().numpy()
+        start += n
+        Z = env.Z.double().cpu().numpy()
+        y = env.y.double().cpu().numpy() / y_scale
+        resid = np.empty(n)
+        for j, (_, zb, yb) in enumerate(parts):
+            rows = fold == j
+            resid[rows] = y[rows] - yb - (Z[rows] - zb) @ theta[j]
+        out.append((resid * y_scale) ** 2)
+    return out
