@@ -153,7 +153,9 @@ class SALEstimator(BaseEstimator):  # type: ignore[misc]
         order = np.argsort(first, kind="stable")  # first appearance, as the service groups a dataset
         self.environments_ = uniques[order]
         return [
-            Environment(str(uniques[k]), X[inverse == k], y[inverse == k])  # copies: writable, contiguous
+            # Writable C-ordered copies, as the service's tables hold them: torch's summation order
+            # follows the memory layout, and the fit should be the REST job's to the last bits.
+            Environment(str(uniques[k]), np.ascontiguousarray(X[inverse == k]), y[inverse == k])
             for k in order
         ]
 

@@ -123,7 +123,7 @@ def test_sal_fits_like_sal_core_and_keeps_feature_names() -> None:
     X, y, site = split(table())
     est = SALRegressor(random_state=3).fit(X, y, environment=site)
     envs = [
-        Environment(s, X[site == s].to_numpy(), y[site == s].to_numpy())
+        Environment(s, np.array(X[site == s], order="C"), y[site == s].to_numpy(copy=True))
         for s in ("north", "south", "east", "west")
     ]
     direct = get_algorithm("sal")(seed=3).fit(envs, feature_names=["x1", "x2", "x3"])
