@@ -41,11 +41,13 @@ COPY pyproject.toml README.md ./
 RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
       > requirements.txt \
  && pip install -r requirements.txt
-# What nothing at run time reads (~90 MB): torch's C++ headers and CMake files (extensions are
-# compiled against them; the runtime stage has no compiler), and numpy's and pandas' own tests.
+# What nothing at run time reads (~250 MB): torch's C++ headers and CMake files (extensions are
+# compiled against them; the runtime stage has no compiler) and its C++ test programs, pyarrow's
+# headers, and every package's own test suite (tests/ folders: numpy, pandas, sympy, matplotlib...).
 RUN cd /opt/venv/lib/python3*/site-packages \
- && rm -rf torch/include torch/share/cmake numpy/*/tests pandas/tests \
- && python -c "import torch, numpy, pandas"
+ && rm -rf torch/include torch/share/cmake torch/test torch/bin/*Test torch/bin/test_* pyarrow/include \
+ && find . -type d -name tests -prune -exec rm -rf {} + \
+ && python -c "import torch, numpy, pandas, pyarrow.parquet, matplotlib.pyplot, sympy, celery, sqlalchemy, fastapi"
 
 # Every package pyproject.toml's [tool.setuptools.packages.find] finds, then the service itself.
 COPY sal_core ./sal_core

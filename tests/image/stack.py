@@ -1,7 +1,7 @@
 """The image and the compose stack on a real engine, driven from outside (issue 23).
 
     .venv/bin/python -m tests.image.stack [--image TAG] [--build-arg K=V ...] [--postgres-image I]
-                                          [--redis-image I] [--keep]
+                                          [--redis-image I] [--keep] [--context DIR]
 
 ``scripts/image_test.sh`` runs it (it starts the engine first); not collected by pytest. Steps, each
 a check that raises on failure:
@@ -362,12 +362,12 @@ class Stack:
         )
 
 
-def build(image: str, build_args: list[str]) -> float:
+def build(image: str, build_args: list[str], context: Path) -> float:
     started = time.monotonic()
     cmd = ["docker", "build", "--network", "host", "-t", image]
     for arg in build_args:
         cmd += ["--build-arg", arg]
-    result = subprocess.run([*cmd, str(ROOT)], capture_output=True, text=True, timeout=1800)
+    result = subprocess.run([*cmd, str(context)], capture_output=True, text=True, timeout=1800)
     if result.returncode != 0:
         raise StackError(f"docker build failed:\n{result.stdout[-4000:]}{result.stderr[-4000:]}")
     return time.monotonic() - started
@@ -380,13 +380,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--postgres-image")
     parser.add_argument("--redis-image")
     parser.add_argument("--keep", action="store_true", help="leave the stack up afterwards")
+    parser.add_argument(
+        "--context", type=Path, default=ROOT, help="the build context (e.g. a `git archive HEAD` export)"
+    )
     args = parser.parse_args(argv)
     t0 = time.monotonic()
     figures: dict[str, Any] = {}
     stack = Stack(args)
     try:
         log("building the image")
-        figures["build_s"] = round(build(args.image, args.build_arg), 1)
+        figures["build_s"] = round(build(args.image, args.build_arg, args.context), 1)
         size = int(sh("docker", "image", "inspect", "-f", "{{.Size}}", args.image))
         figures["image_bytes"] = size
         log(f"built {args.image} in {figures['build_s']} s, {size / 1e9:.2f} GB")
