@@ -336,31 +336,79 @@
       h("label", { for: `filter-${name}`, text: label }),
       h("select", { id: `filter-${name}`, name, onchange: apply }, h("option", { value: "", text: "any" }),
         options.map(([v, t]) => h("option", { value: v, text: t, selected: query.get(name) === v }))));
+    const text = (name, label, hint) => h("div", { class: "field" }, h("label", { for: `filter-${name}`, text: label }),
+      h("input", { id: `filter-${name}`, name, value: query.get(name) || "", placeholder: hint, autocomplete: "off" }));
     function apply() {
       const q = new URLSearchParams();
-      for (const n of form.querySelectorAll("select")) if (n.value) q.set(n.name, n.value);
+      for (const n of form.querySelectorAll("select, input")) if (n.value.trim()) q.set(n.name, n.value.trim());
       location.hash = "#/jobs" + (q.toString() ? "?" + q : "");
     }
+    const SORTS = [["-created_at", "newest first"], ["created_at", "oldest first"], ["mean_error", "Mean_Error, lowest first"],
+      ["-mean_error", "Mean_Error, highest first"], ["worst_error", "worst error, lowest first"], ["name", "name"], ["duration_s", "duration"]];
     const form = h("form", { class: "filters", role: "search", "aria-label": "Filter jobs", onsubmit: (ev) => { ev.preventDefault(); apply(); } },
+      text("q", "Search", "name or description"), text("tag", "Tag", "one tag"),
       select("status", "Status", ["queued", "running", "succeeded", "failed", "cancelled"].map((s) => [s, s])),
       select("algorithm", "Algorithm", algorithms.map((a) => [a.name, a.name])),
-      select("dataset_id", "Dataset", datasets.map((d) => [d.id, d.name])));
+      select("dataset_id", "Dataset", datasets.map((d) => [d.id, d.name])),
+      h("div", { class: "field" }, h("label", { for: "filter-sort", text: "Sort" }),
+        h("select", { id: "filter-sort", name: "sort", onchange: apply }, SORTS.map(([v, t]) => h("option", { value: v, text: t, selected: (query.get("sort") || "-created_at") === v })))),
+      h("button", { type: "submit", text: "Search" }));
     const body = h("div");
-    const q = new URLSearchParams({ limit: "100" });
-    for (const k of ["status", "algorithm", "dataset_id"]) if (query.get(k)) q.set(k, query.get(k));
+    const more = h("p");
+    const picked = new Set();
+    const compare = h("button", { type: "button", id: "jobs-compare", class: "secondary", disabled: true, text: "Compare selected",
+      onclick: () => { location.hash = `#/compare?ids=${[...picked].join(",")}`; } });
+    const q = new URLSearchParams({ limit: "50" });
+    for (const k of ["status", "algorithm", "dataset_id", "q", "tag", "sort"]) if (query.get(k)) q.set(k, query.get(k));
+    let rows = [];
+    let cursor = null;
+    const row = (j) => [h("span", {}, h("input", { type: "checkbox", class: "pick", "aria-label": `select job ${short(j.id)} to compare`, checked: picked.has(j.id),
+        onchange: (ev) => { if (ev.target.checked) picked.add(j.id); else picked.delete(j.id); compare.disabled = picked.size < 2; } }), " ",
+        h("a", { href: `#/jobs/${j.id}`, text: short(j.id) })),
+      j.name || "–", (j.tags || []).join(", ") || "–", badge(j.status), j.algorithm,
+      j.dataset_id ? h("a", { href: `#/datasets/${j.dataset_id}`, text: names[j.dataset_id] || short(j.dataset_id) }) : "–",
+      progressCell(j), meanError(j), when(j.created_at)];
+    const render = () => {
+      fill(body, rows.length ? table(`${rows.length} job(s) shown${cursor ? ", more below" : ""}`,
+        ["Job", "Name", "Tags", "Status", "Algorithm", "Dataset", "Progress", "Mean error", "Created"],
+        rows.map(row), { id: "jobs-table" }) : h("p", { text: "No jobs match." }));
+      fill(more, cursor ? h("button", { type: "button", id: "jobs-more", class: "secondary", text: "Load more jobs", onclick: async () => {
+        const page = await api(`/jobs?${q}&cursor=${encodeURIComponent(cursor)}`);
+        rows = rows.concat(page.items); cursor = page.next_cursor; render();
+        announce(`${rows.length} jobs shown`);
+      } }) : (rows.length ? h("span", { class: "hint", id: "jobs-all", text: "All matching jobs are shown." }) : null));
+    };
     const load = async () => {
-      const page = await api(`/jobs?${q}`);
-      fill(body, page.items.length ? table(`${page.items.length} job(s), newest first`,
-        ["Job", "Status", "Algorithm", "Dataset", "Progress", "Mean error", "Created"],
-        page.items.map((j) => [h("a", { href: `#/jobs/${j.id}`, text: short(j.id) }), badge(j.status), j.algorithm,
-          j.dataset_id ? h("a", { href: `#/datasets/${j.dataset_id}`, text: names[j.dataset_id] || short(j.dataset_id) }) : "–",
-          progressCell(j), meanError(j), when(j.created_at)]), { id: "jobs-table" })
-        : h("p", { text: "No jobs match." }));
+      // Live refresh of the loaded rows only while one of them can still change.
+      const lq = new URLSearchParams(q);
+      lq.set("limit", String(Math.min(500, Math.max(50, rows.length))));
+      const page = await api(`/jobs?${lq}`);
+      rows = page.items; cursor = page.next_cursor; render();
       return page.items.some((j) => !TERMINAL.has(j.status));
     };
-    fill(main, h("h1", { text: "Jobs" }), h("p", {}, h("a", { class: "button", href: "#/submit", text: "Submit a job" })), form, body);
-    // Live: refresh while a listed job is still queued or running.
+    fill(main, h("h1", { text: "Jobs" }), h("p", {}, h("a", { class: "button", href: "#/submit", text: "Submit a job" }), " ", compare), form, body, more);
     if (await load()) { const stop = every(2000, async () => { if (!(await load())) stop(); }); }
+  }
+
+  async function comparePage(query) {
+    const ids = (query.get("ids") || "").split(",").filter(Boolean);
+    const doc = await api(`/jobs/compare?${new URLSearchParams(ids.map((i) => ["ids", i]))}`);
+    const heads = ["", ...doc.jobs.map((j) => j.name || short(j.id))];
+    const s = (j, k) => (j.summary ? fmt(j.summary[k]) : "–");
+    const envNames = Object.keys(doc.environments);
+    const svg = window.Charts.bars({ title: `${doc.metric || "error"} per environment by job`, categories: envNames,
+      series: doc.jobs.map((j, i) => ({ name: j.name || short(j.id), values: doc.environments[envNames[0]] ? envNames.map((e) => doc.environments[e][i]) : [] })),
+      axisLabel: doc.metric || "error" });
+    fill(main, h("h1", { text: `Compare ${doc.jobs.length} jobs` }),
+      table("Jobs side by side", heads, [
+        ["Job", ...doc.jobs.map((j) => h("a", { href: `#/jobs/${j.id}`, text: short(j.id) }))],
+        ["Algorithm", ...doc.jobs.map((j) => j.algorithm)], ["Status", ...doc.jobs.map((j) => badge(j.status))],
+        ["Mean_Error", ...doc.jobs.map((j) => s(j, "mean_error"))], ["Worst", ...doc.jobs.map((j) => s(j, "worst_error"))],
+        ...doc.differing_params.map((k) => [`param ${k}`, ...doc.params[k].map((v) => JSON.stringify(v))])], { id: "compare-table" }),
+      envNames.length ? figure("Error per environment", svg, "One bar per job; values printed at the bar ends.", ["Environment", ...heads.slice(1)],
+        envNames.map((e) => [e, ...doc.environments[e].map(fmt)]), "compare-environments") : null,
+      Object.keys(doc.covariate_weights).length ? table("w per covariate", ["Covariate", ...heads.slice(1)],
+        Object.entries(doc.covariate_weights).map(([c, v]) => [c, ...v.map(fmt)]), { id: "compare-weights" }) : null);
   }
 
   function envChart(job) {
@@ -426,7 +474,8 @@
     const envNames = [...new Set(rows.flatMap((r) => Object.keys(r.losses)))];
     const series = [{ name: "risk", values: rows.map((r) => r.risk) }, ...envNames.map((n) => ({ name: `loss: ${n}`, values: rows.map((r) => r.losses[n] ?? null) }))];
     const svg = window.Charts.lines({ title: "Risk per round", xs: rows.map((r) => r.round), series, xLabel: "round", yLabel: "risk / loss" });
-    return figure("Risk per round", svg, rows.length === 1 ? "One round (a closed-form or single-stage fit)." : `${rows.length} rounds; solid: the risk minimised, dashed: each training environment's loss.`,
+    const mlp = job.model && job.model.kind === "mlp";
+    return figure("Risk per round", svg, rows.length === 1 ? (mlp ? "The network's fit is recorded as one round: its final risk and each training environment's loss (one point per series)." : "One round (a closed-form or single-stage fit): one point per series.") : `${rows.length} rounds; solid: the risk minimised, dashed: each training environment's loss.`,
       ["Round", "Risk", ...envNames], rows.map((r) => [String(r.round), fmt(r.risk), ...envNames.map((n) => fmt(r.losses[n]))]), "history");
   }
 
@@ -465,6 +514,11 @@
     const weightsJson = h("button", { type: "button", id: "job-weights-json", class: "secondary", text: "Download weights (JSON)", onclick: async () => {
       try { await download(`/jobs/${job.id}/weights?format=json`, `${job.algorithm}-${short(job.id)}.json`); } catch (e) { if (!(e instanceof NeedKey)) fill(out, problemBox(e)); }
     } });
+    const del = h("button", { type: "button", id: "job-delete", class: "secondary", text: "Delete", onclick: async () => {
+      if (!window.confirm(`Delete job ${short(job.id)} and its result?`)) return;
+      try { await api(`/jobs/${job.id}`, { method: "DELETE" }); announce("Job deleted"); location.hash = "#/jobs"; }
+      catch (e) { if (!(e instanceof NeedKey)) fill(out, problemBox(e)); }
+    } });
     const body = h("div");
     let shown = null;
 
@@ -480,6 +534,7 @@
           h("progress", { id: "job-progress", max: total || 1, value: total ? Math.min(p.step || 0, total) : (TERMINAL.has(job.status) ? 1 : 0) })),
         job.error ? h("div", { class: "problem", role: "alert" }, h("strong", { text: job.error.type || "error" }), ": ", job.error.message || "") : null);
       cancel.disabled = TERMINAL.has(job.status) || job.cancel_requested;
+      del.disabled = !TERMINAL.has(job.status) || Boolean(job.sweep_id);
       rerun.disabled = !TERMINAL.has(job.status);
       weights.disabled = weightsJson.disabled = job.status !== "succeeded";
     }
@@ -490,7 +545,8 @@
       const cert = r && r.certificate;
       const attempts = job.attempts || [];
       fill(body, 
-        dl([["Algorithm", job.algorithm], ["Task", job.task],
+        dl([["Name", h("span", { id: "job-name", text: job.name || "–" })], ["Tags", (job.tags || []).join(", ") || "–"],
+          job.description ? ["Description", job.description] : null, ["Algorithm", job.algorithm], ["Task", job.task],
           ["Dataset", job.dataset_id ? h("a", { href: `#/datasets/${job.dataset_id}`, text: short(job.dataset_id) }) : "–"],
           ["Train environments", (job.train_environments || []).join(", ")], ["Test environments", (job.test_environments || []).join(", ") || "–"],
           ["Seed", String(job.seed)], ["Parameters", h("code", { text: JSON.stringify(job.params || {}) })],
@@ -517,7 +573,7 @@
     }
 
     fill(main, h("h1", {}, "Job ", h("code", { text: short(job.id) }), " · ", job.algorithm),
-      head, h("div", { class: "actions" }, cancel, rerun, weights, weightsJson), out, body);
+      head, h("div", { class: "actions" }, cancel, rerun, weights, weightsJson, del), out, body);
     // Conditional polling: only while the job can still change, paused while the tab is hidden.
     if (await refresh()) {
       const stop = every(1000, async () => {
@@ -557,6 +613,9 @@
       envs.map((e, i) => h("label", { class: "check" }, h("input", { type: "checkbox", name, value: e.name, checked: checked(e, i) }), ` ${e.name} (${e.n_rows} rows)`)));
   }
 
+  // Shown first on the form; every other parameter sits under "Advanced" at its default.
+  const MAIN_PARAMS = new Set(["lambda_", "rounds", "w_max", "steps", "lr", "penalty_weight"]);
+
   async function submitPage(query) {
     const [algorithms, datasets] = await Promise.all([api("/algorithms"), datasetNames()]);
     if (!datasets.length) {
@@ -587,7 +646,10 @@
     function renderParams() {
       const a = byName[algSelect.value];
       algSummary.textContent = `${a.summary || ""} Needs at least ${a.min_environments} training environment(s)${a.linear_only ? "; linear models only" : ""}.`;
-      fill(paramBox, h("legend", { text: `${a.name} parameters (defaults filled in)` }), ...a.params.map(paramField));
+      const main_ = a.params.filter((p) => MAIN_PARAMS.has(p.name));
+      const rest = a.params.filter((p) => !MAIN_PARAMS.has(p.name));
+      fill(paramBox, h("legend", { text: `${a.name} parameters (defaults filled in)` }), ...main_.map(paramField),
+        rest.length ? h("details", { id: "advanced-params" }, h("summary", { text: `Advanced: ${rest.length} more parameter(s), at their defaults` }), ...rest.map(paramField)) : null);
     }
     renderEnvs();
     renderParams();
@@ -613,6 +675,10 @@
           seed: Number(form.querySelector("#submit-seed").value || 0), device: form.querySelector("#submit-device").value,
         };
         if (test.length) body.test_environments = test;
+        const name = form.querySelector("#submit-name").value.trim();
+        const tags = form.querySelector("#submit-tags").value.split(",").map((t) => t.trim()).filter(Boolean);
+        if (name) body.name = name;
+        if (tags.length) body.tags = tags;
         fill(out, h("p", { text: "Submitting…" }));
         try {
           const job = await api("/jobs", { method: "POST", json: body });
@@ -636,6 +702,9 @@
       h("div", { class: "field" }, h("label", { for: "submit-seed", text: "Seed" }), h("input", { id: "submit-seed", name: "seed", type: "number", min: "0", step: "1", value: "0" })),
       h("div", { class: "field" }, h("label", { for: "submit-device", text: "Device" }), h("select", { id: "submit-device", name: "device" }, ["auto", "cpu", "cuda"].map((d) => h("option", { value: d, text: d })))),
       h("div", { class: "field" }, h("label", { for: "submit-model", text: "Model" }), modelSelect), mlpBox),
+    h("div", { class: "row" },
+      h("div", { class: "field" }, h("label", { for: "submit-name", text: "Name (optional)" }), h("input", { id: "submit-name", name: "name", autocomplete: "off" })),
+      h("div", { class: "field" }, h("label", { for: "submit-tags", text: "Tags (optional)" }), h("input", { id: "submit-tags", name: "tags", placeholder: "comma-separated words" }))),
     paramBox,
     h("button", { type: "submit", id: "submit-job", text: "Submit job" }), out);
     fill(main, form);
@@ -656,7 +725,7 @@
     const template = {
       dataset_id: d ? d.id : "<dataset id>", task: "regression",
       train_environments: d ? d.environments.slice(0, 2).map((e) => e.name) : ["<env>", "<env>"],
-      algorithms: { erm: {}, sal: {}, ridge: { grid: { lambda_: [0.01, 0.1] } } }, seeds: [0, 1], selection: "train_env_validation",
+      algorithms: { erm: {}, sal: { grid: { lambda_: ["auto"] } }, ridge: { grid: { lambda_: [0.01, 0.1] } } }, seeds: [0, 1], selection: "train_env_validation",
     };
     const text = h("textarea", { id: "sweep-body", name: "sweep", rows: 12, spellcheck: "false" });
     text.value = JSON.stringify(template, null, 2);
@@ -671,7 +740,7 @@
       } catch (e) { if (!(e instanceof NeedKey)) fill(out, problemBox(e)); }
     } },
     h("h2", { id: "sweep-new-title", text: "Start a sweep" }),
-    h("label", { for: "sweep-body", text: "Sweep request (JSON, as POST /sweeps takes it; {} searches an algorithm's default grid)" }), text,
+    h("label", { for: "sweep-body", text: "Sweep request (JSON, as POST /sweeps takes it; {} searches an algorithm's default grid; SAL's [\"auto\"] chooses λ inside each trial)" }), text,
     h("button", { type: "submit", id: "submit-sweep", text: "Start sweep" }), out);
     fill(main, h("h1", { text: "Sweeps" }),
       page.items.length ? table(`${page.items.length} sweep(s), newest first`, ["Sweep", "Status", "Selection", "Algorithms", "Trials done", "Created"],
@@ -762,6 +831,7 @@
       datasets: () => (parts[1] ? datasetPage(parts[1]) : datasetsPage()),
       jobs: () => (parts[1] ? jobPage(parts[1]) : jobsPage(query)),
       submit: () => submitPage(query),
+      compare: () => comparePage(query),
       sweeps: () => (parts[1] ? sweepPage(parts[1]) : sweepsPage()),
     };
     try {

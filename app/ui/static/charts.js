@@ -194,6 +194,13 @@
       });
       line.appendChild(el("title", {}, s.name));
       svg.appendChild(line);
+      // A mark at every point, so a single-round fit (or a live curve's first round) is visible.
+      s.values.forEach((v, i) => {
+        if (!Number.isFinite(v)) return;
+        const dot = el("circle", { cx: px(xs[i]), cy: py(v), r: si === 0 ? 4 : 3, fill: COLOURS[si % COLOURS.length], class: "point", "data-series": s.name });
+        dot.appendChild(el("title", {}, `${s.name}, round ${xs[i]}: ${fmt(v)}`));
+        svg.appendChild(dot);
+      });
     });
     if (opts.series.length > 1) {
       legend(svg, left, 16, opts.series.map((s, si) => ({ name: s.name, stroke: COLOURS[si % COLOURS.length], dash: DASHES[si % DASHES.length] })));
