@@ -92,29 +92,40 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     return app
 
 
-SWAGGER_UI = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5.17.14"
-REDOC_JS = "https://cdn.jsdelivr.net/npm/redoc@2.1.5/bundles/redoc.standalone.js"
+DOCS_ASSETS = "/docs-assets"  # Swagger UI 5 and ReDoc as the fastapi-offline package ships them
 
 
 def _pinned_docs(app: FastAPI) -> None:
-    """/docs and /redoc as FastAPI serves them, but with exact script versions (its defaults float
-    on a major version), under the Content-Security-Policy of app.api.security."""
+    """/docs and /redoc as FastAPI serves them, but from assets installed with the service (no
+    CDN: they work on a machine without internet, at the version the lock file pins), under the
+    Content-Security-Policy of app.api.security."""
+    from importlib.resources import files
+
     from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
     from fastapi.responses import HTMLResponse
+    from fastapi.staticfiles import StaticFiles
+
+    assets = files("fastapi_offline") / "static"
+    app.mount(DOCS_ASSETS, StaticFiles(directory=str(assets)), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
         return get_swagger_ui_html(
             openapi_url="/openapi.json",
             title=f"{app.title} - Swagger UI",
-            swagger_js_url=f"{SWAGGER_UI}/swagger-ui-bundle.js",
-            swagger_css_url=f"{SWAGGER_UI}/swagger-ui.css",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon.png",
         )
 
     @app.get("/redoc", include_in_schema=False)
     async def redoc() -> HTMLResponse:
         return get_redoc_html(
-            openapi_url="/openapi.json", title=f"{app.title} - ReDoc", redoc_js_url=REDOC_JS
+            openapi_url="/openapi.json",
+            title=f"{app.title} - ReDoc",
+            redoc_js_url=f"{DOCS_ASSETS}/redoc.standalone.js",
+            redoc_favicon_url=f"{DOCS_ASSETS}/favicon.png",
+            with_google_fonts=False,
         )
 
 
