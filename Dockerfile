@@ -18,7 +18,7 @@ ARG PYTHON_IMAGE=python:3.11-slim
 
 # ---- build: a venv with torch and the dependencies; the service beside it in /opt/sal (no source
 # tree kept). Two folders, so the runtime stage copies them as two layers: a code change rebuilds and
-# ships only /opt/sal (~5 MB), and the 1.3 GB venv layer stays cached.
+# ships only /opt/sal (~4 MB), and the 1.3 GB venv layer stays cached.
 FROM ${PYTHON_IMAGE} AS build
 
 ARG TORCH_VERSION=2.13.0
@@ -41,7 +41,7 @@ COPY pyproject.toml README.md ./
 RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
       > requirements.txt \
  && pip install -r requirements.txt
-# What nothing at run time reads (~250 MB): torch's C++ headers and CMake files (extensions are
+# What nothing at run time reads (~280 MB): torch's C++ headers and CMake files (extensions are
 # compiled against them; the runtime stage has no compiler) and its C++ test programs, pyarrow's
 # headers, and every package's own test suite (tests/ folders: numpy, pandas, sympy, matplotlib...).
 RUN cd /opt/venv/lib/python3*/site-packages \

@@ -44,7 +44,8 @@ import pandas as pd
 from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parents[2]
-PROJECT = "salimage"
+# Its own compose project per run, so two runs on one engine (two checkouts) never meet.
+PROJECT = f"salimage{os.getpid()}"
 # The README's SAL job, and a longer one (a small MLP, many rounds) to kill a worker in the middle of.
 README_JOB = {"algorithm": "sal", "train_environments": ["r=1.7", "r=-1.1"]}
 LONG_JOB = {
