@@ -199,6 +199,9 @@ def test_cancel_a_running_job(
     go(page, f"#/jobs/{job_id}")
     wait_status(page, "running")
     page.locator("#job-progress").wait_for()
+    # The running job's rounds are drawn as they come, from its event stream.
+    page.locator("[data-chart='live'] svg circle.point").first.wait_for()
+    assert len(figure_rows(page, "live")) >= 1
     page.get_by_role("button", name="Cancel").click()
     wait_status(page, "cancelled", timeout_s=30)
     assert page.locator("#job-cancel").is_disabled()

@@ -520,7 +520,58 @@
       catch (e) { if (!(e instanceof NeedKey)) fill(out, problemBox(e)); }
     } });
     const body = h("div");
+    const live = h("div", { id: "live-curve" });
+    const points = [];
     let shown = null;
+
+    // Live curve: the risk each round reports, read from GET /jobs/{id}/events while the job runs
+    // (fetch, not EventSource, so the key goes in a header). The stored history replaces it at the end.
+    function drawLive() {
+      const svg = window.Charts.lines({ title: "Risk as the fit runs", xs: points.map((p) => p[0]),
+        series: [{ name: "risk", values: points.map((p) => p[1]) }], xLabel: "progress step", yLabel: "risk" });
+      fill(live, figure("Live: risk per round", svg, `${points.length} round(s) so far, from the job's event stream.`,
+        ["Step", "Risk"], points.map((p) => [String(p[0]), fmt(p[1])]), "live"));
+    }
+    async function follow() {
+      const gen = generation;
+      const controller = new AbortController();
+      const watchdog = setInterval(() => { if (gen !== generation) { controller.abort(); clearInterval(watchdog); } }, 500);
+      const headers = new Headers({ Accept: "text/event-stream" });
+      if (apiKey) headers.set("Authorization", "Bearer " + apiKey);
+      try {
+        const response = await fetch(`/jobs/${encodeURIComponent(id)}/events`, { headers, signal: controller.signal, cache: "no-store" });
+        if (!response.ok || !response.body) return;
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done || gen !== generation) return;
+          buffer += value;
+          let cut;
+          while ((cut = buffer.indexOf("\n\n")) >= 0) {
+            const fields = {};
+            for (const line of buffer.slice(0, cut).split("\n")) {
+              if (!line || line.startsWith(":")) continue;
+              const i = line.indexOf(":");
+              fields[line.slice(0, i)] = line.slice(i + 1).replace(/^ /, "");
+            }
+            buffer = buffer.slice(cut + 2);
+            if (!fields.data || fields.event === "final") continue;
+            const data = JSON.parse(fields.data);
+            const risk = data.metrics && data.metrics.risk;
+            const step = data.progress ? data.progress.step : points.length;
+            if (typeof risk === "number" && Number.isFinite(risk) && !(points.length && points[points.length - 1][0] === step)) {
+              points.push([step, risk]);
+              drawLive();
+            }
+          }
+        }
+      } catch (e) {
+        if (e.name !== "AbortError") console.error(e);
+      } finally {
+        clearInterval(watchdog);
+      }
+    }
 
     function renderHead() {
       const p = job.progress || {};
@@ -573,9 +624,10 @@
     }
 
     fill(main, h("h1", {}, "Job ", h("code", { text: short(job.id) }), " · ", job.algorithm),
-      head, h("div", { class: "actions" }, cancel, rerun, weights, weightsJson, del), out, body);
+      head, h("div", { class: "actions" }, cancel, rerun, weights, weightsJson, del), out, live, body);
     // Conditional polling: only while the job can still change, paused while the tab is hidden.
     if (await refresh()) {
+      follow();
       const stop = every(1000, async () => {
         const before = job.status;
         if (!(await refresh())) { stop(); announce(`Job ${job.status}`); } else if (before !== job.status) announce(`Job ${job.status}`);
