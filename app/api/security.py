@@ -39,12 +39,11 @@ REPORT_CSP = (
     "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; "
     "form-action 'none'; frame-ancestors 'none'"
 )
-# /docs and /redoc: FastAPI's pages load their scripts from jsDelivr, pinned to one version
-# (app.main); nothing else foreign, and the one inline bootstrap script.
+# /docs and /redoc: Swagger UI and ReDoc from the service's own /docs-assets (app.main), each page's
+# one inline bootstrap script; images may come from FastAPI's and ReDoc's logos only.
 DOCS_CSP = (
-    "default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
-    "font-src https://fonts.gstatic.com; img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
+    "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; font-src 'self' data:; "
     "worker-src blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 _CSP_PATHS = ("/docs", "/redoc")
