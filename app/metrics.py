@@ -91,7 +91,8 @@ class _DatabaseCollector(Collector):
             running = session.execute(
                 select(Job.attempts, Job.lease_expires_at).where(Job.status == JobStatus.RUNNING)
             ).all()
-            stored = session.scalar(select(func.coalesce(func.sum(func.length(Dataset.data)), 0)))
+            # size_bytes: a table in the object store has no bytes in its row.
+            stored = session.scalar(select(func.coalesce(func.sum(Dataset.size_bytes), 0)))
         jobs = GaugeMetricFamily("sal_jobs", "Jobs by status.", labels=["status"])
         for status in JobStatus:
             jobs.add_metric([status.value], by_status.get(status.value, 0))

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -192,6 +192,29 @@ class Settings(BaseSettings):
         ge=1,
         description="Reports rendered at once per API process; more wait (up to 30 s, then 503).",
     )
+    # Where dataset tables live (app.storage). "auto": an S3 bucket when s3_bucket is set, else a
+    # directory under data_dir on the embedded SQLite default, else the database row (PostgreSQL
+    # with workers on other machines shares nothing else). Reads follow each dataset's own record,
+    # so changing this moves nothing: `python -m app.admin datasets migrate-storage` does.
+    dataset_store: Literal["auto", "database", "local", "s3"] = "auto"
+    storage_dir: Path | None = Field(
+        default=None, description="The local store's root; unset: data_dir/objects."
+    )
+    dataset_chunk_bytes: int = Field(
+        default=32 * 1024 * 1024,
+        ge=64 * 1024,
+        description="A stored table's Parquet row groups hold about this many bytes of float64 cells.",
+    )
+    s3_endpoint_url: str = Field(default="", description="An S3-compatible endpoint (MinIO); empty: AWS.")
+    s3_region: str = Field(default="us-east-1", description="The bucket's region (MinIO accepts any).")
+    s3_bucket: str = Field(default="", description="The bucket datasets are stored in (dataset_store s3).")
+    s3_prefix: str = Field(default="sal/", description="Key prefix of the service's objects in s3_bucket.")
+    s3_access_key_id: SecretStr | None = Field(
+        default=None, description="Unset: boto3's own lookup (environment, ~/.aws, instance role)."
+    )
+    s3_secret_access_key: SecretStr | None = Field(
+        default=None, description="The secret of s3_access_key_id; never logged or shown."
+    )
     host: str = Field(default="127.0.0.1", description="The address the API binds (python -m app.embedded).")
     port: int = Field(default=8000, description="The port the API binds (python -m app.embedded).")
     worker_concurrency: int = Field(default=1, ge=1, description="Worker processes started by app.embedded.")
@@ -206,6 +229,8 @@ class Settings(BaseSettings):
             raise ValueError("task_time_limit must be larger than task_soft_time_limit")
         if self.heartbeat_s * 2 > self.lease_s:
             raise ValueError("heartbeat_s must be at most half of lease_s, or a live job loses its lease")
+        if self.dataset_store == "s3" and not self.s3_bucket:
+            raise ValueError("dataset_store s3 needs s3_bucket")
         return self
 
     @property
@@ -223,6 +248,15 @@ class Settings(BaseSettings):
         import torch  # here, not at the top: settings are read by processes that never fit
 
         return bool(torch.cuda.is_available())
+
+    @property
+    def dataset_store_kind(self) -> Literal["database", "local", "s3"]:
+        """Where new dataset tables go ("auto" resolved)."""
+        if self.dataset_store != "auto":
+            return self.dataset_store
+        if self.s3_bucket:
+            return "s3"
+        return "local" if self.is_sqlite else "database"
 
     @property
     def is_sqlite(self) -> bool:

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app import logs, metrics
 from app.cache import LRUCache
+from app.datasets import objects
 from app.datasets.tables import CorruptDatasetError, Table
 from app.db import leases, tenancy
 from app.db import repository as repo
@@ -317,8 +318,9 @@ class Runner:
             raise LookupError(f"dataset {dataset_id} no longer exists")
         table = self.cache.get(sha)
         if table is None:
-            data = repo.dataset_bytes(session, dataset_id)  # type: ignore[arg-type]
-            assert data is not None
+            where = repo.dataset_location(session, dataset_id)  # type: ignore[arg-type]
+            assert where is not None
+            data = objects.read_bytes(self.settings, *where)
             table = Table.from_parquet(data, expected_sha256=sha)
             self.cache.put(sha, table)
         return table

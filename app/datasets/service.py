@@ -7,20 +7,23 @@ import uuid
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.datasets import tables
+from app.datasets import objects, tables
 from app.db import repository as repo
 from app.db.models import Dataset
 from app.errors import Conflict, NotFound
+from app.settings import Settings
 
 
-def store(session: Session, tenant_id: str, table: tables.Table, name: str) -> tuple[Dataset, bool]:
+def store(
+    session: Session, tenant_id: str, table: tables.Table, name: str, *, settings: Settings | None = None
+) -> tuple[Dataset, bool]:
     """The tenant's dataset with this table's content, stored (and committed) unless it already
-    was; True when it is new."""
+    was; True when it is new. Its table goes where ``settings`` put new datasets (none: the row)."""
     sha = table.sha256()
     existing = repo.get_dataset_by_sha256(session, sha, tenant_id=tenant_id)
     if existing is not None:
         return existing, False
-    data = table.to_parquet()
+    placed = objects.place(table, tenant_id, settings)
     dataset = Dataset(
         id=str(uuid.uuid4()),
         tenant_id=tenant_id,
@@ -30,8 +33,10 @@ def store(session: Session, tenant_id: str, table: tables.Table, name: str) -> t
         feature_names=list(table.feature_names),
         target=table.target,
         environments=table.summary(),
-        size_bytes=len(data),
-        data=data,
+        size_bytes=placed.size_bytes,
+        data=placed.data,
+        storage=placed.storage,
+        storage_key=placed.storage_key,
     )
     try:
         repo.add_dataset(session, dataset)
@@ -58,11 +63,20 @@ def upload_warnings(table: tables.Table, dataset: Dataset, name: str, created: b
     return out
 
 
-def delete(session: Session, dataset_id: str, tenant_id: str, *, cascade: bool = False) -> None:
+def delete(
+    session: Session,
+    dataset_id: str,
+    tenant_id: str,
+    *,
+    cascade: bool = False,
+    settings: Settings | None = None,
+) -> None:
     """Delete the tenant's dataset and commit. 409 while jobs are queued or running on it; 409
     naming the jobs on it unless ``cascade`` (which deletes them, their results and sweeps)."""
-    if repo.get_dataset(session, dataset_id, tenant_id=tenant_id) is None:
+    dataset = repo.get_dataset(session, dataset_id, tenant_id=tenant_id)
+    if dataset is None:
         raise NotFound(f"no dataset {dataset_id}")
+    where = (dataset.storage, dataset.storage_key)
     active = repo.active_jobs_using(session, dataset_id)
     if active:
         raise Conflict(f"{active} queued or running job(s) use this dataset; cancel them first")
@@ -75,3 +89,5 @@ def delete(session: Session, dataset_id: str, tenant_id: str, *, cascade: bool =
         )
     repo.delete_dataset(session, dataset_id, with_jobs=cascade)
     session.commit()
+    if settings is not None:  # the object after the row: a failure here leaves garbage, not a dangling row
+        objects.remove(settings, *where)

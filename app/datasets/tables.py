@@ -93,7 +93,9 @@ class Table:
             h.update(np.ascontiguousarray(e.y, dtype="<f8").tobytes())
         return h.hexdigest()
 
-    def to_parquet(self) -> bytes:
+    def to_parquet(self, *, row_group_rows: int | None = None) -> bytes:
+        """The table as zstd Parquet; ``row_group_rows`` bounds a row group (a chunk a reader can
+        decode alone). The bytes depend on it, the content (``sha256``) does not."""
         env_col = [e.name for e in self.environments for _ in range(e.n_rows)]
         X = np.concatenate([e.X for e in self.environments]) if self.environments else np.empty((0, 0))
         y = np.concatenate([e.y for e in self.environments])
@@ -103,7 +105,7 @@ class Table:
         columns[self.target] = pa.array(y, pa.float64())
         table = pa.table(columns, metadata={"sal.target": self.target})
         sink = io.BytesIO()
-        pq.write_table(table, sink, compression="zstd")
+        pq.write_table(table, sink, compression="zstd", row_group_size=row_group_rows)
         return sink.getvalue()
 
     @classmethod

@@ -137,7 +137,12 @@ class Dataset(Base):
     # [{"name", "n_rows", "binary"}] in table order; "binary": every label is 0 or 1.
     environments: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
     size_bytes: Mapped[int] = mapped_column(BigInteger)
-    data: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)  # canonical Parquet
+    # The table as Parquet: in this row (``data``, datasets stored before migration 0009 and the
+    # "database" store), or an object in the store ``storage`` ("local", "s3") under ``storage_key``
+    # (app.datasets.objects).
+    data: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True, nullable=True)
+    storage: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    storage_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 

@@ -112,6 +112,14 @@ def dataset_bytes(session: Session, dataset_id: str) -> bytes | None:
     return session.scalar(select(Dataset.data).where(Dataset.id == dataset_id))
 
 
+def dataset_location(session: Session, dataset_id: str) -> tuple[str | None, str | None, bytes | None] | None:
+    """Where the dataset's table is: (storage, storage_key, data), see app.datasets.objects."""
+    row = session.execute(
+        select(Dataset.storage, Dataset.storage_key, Dataset.data).where(Dataset.id == dataset_id)
+    ).one_or_none()
+    return None if row is None else (row[0], row[1], row[2])
+
+
 def active_jobs_using(session: Session, dataset_id: str) -> int:
     return (
         session.scalar(

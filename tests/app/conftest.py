@@ -7,6 +7,7 @@ import pytest
 
 from app.settings import Settings
 from tests.app.factories import RecordingQueue
+from tests.app.s3server import S3Server
 
 
 @pytest.fixture
@@ -25,3 +26,11 @@ def stub_client(pg_settings: Settings, stub_queue: RecordingQueue) -> Iterator[h
     with TestClient(app) as c:
         yield c
     app.state.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[S3Server]:
+    """moto's S3 API server on a free loopback port (tests/app/s3server.py), stopped by its pid."""
+    server = S3Server(tmp_path_factory.mktemp("s3") / "moto.log")
+    yield server
+    server.stop()

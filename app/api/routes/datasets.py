@@ -137,7 +137,7 @@ def _create(
     ) as claimed:
         if claimed.replay is not None:
             return claimed.replay
-        dataset, created = datasets_service.store(session, tenant_id, table, name)
+        dataset, created = datasets_service.store(session, tenant_id, table, name, settings=settings)
         public, status = to_public(dataset), 201 if created else 200
         public.warnings = datasets_service.upload_warnings(table, dataset, name, created)
         claimed.complete(status, public.model_dump(mode="json"), f"/datasets/{dataset.id}")
@@ -225,13 +225,14 @@ def delete_dataset(
     dataset_id: str,
     session: SessionDep,
     principal: PrincipalDep,
+    settings: SettingsDep,
     cascade: Annotated[
         bool, Query(description="Also delete the finished jobs (and sweeps) on it, with their results.")
     ] = False,
 ) -> Response:
     """Delete a dataset nobody uses. Jobs on it make this a 409 naming them (their reruns would
     need it), unless ``cascade=true`` deletes them too; queued or running jobs always do."""
-    datasets_service.delete(session, dataset_id, principal.tenant_id, cascade=cascade)
+    datasets_service.delete(session, dataset_id, principal.tenant_id, cascade=cascade, settings=settings)
     return Response(status_code=204)
 
 
