@@ -4,6 +4,9 @@
                                                       print a new key for NAME (created if new)
     python -m app.admin keys revoke KEY_ID            the key stops working at once
     python -m app.admin keys list [--tenant NAME]
+    python -m app.admin datasets migrate-storage [--to local|s3] [--dry-run]
+                                                      move datasets stored in database rows into
+                                                      the object store (content ids unchanged)
 
 A key is shown once, when it is created; only its sha256 is stored.
 """
@@ -14,10 +17,13 @@ import argparse
 import datetime as dt
 import sys
 
+from sqlalchemy.orm import Session, sessionmaker
+
 from app import auth
+from app.datasets import relocate
 from app.db import migrate, tenancy
 from app.db.session import make_engine, make_sessionmaker
-from app.settings import get_settings
+from app.settings import Settings, get_settings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,12 +42,24 @@ def main(argv: list[str] | None = None) -> int:
     revoke.add_argument("key_id")
     listing = keys.add_parser("list", help="list keys (never the keys themselves)")
     listing.add_argument("--tenant")
+    datasets = groups.add_parser("datasets", help="stored datasets").add_subparsers(
+        dest="command", required=True
+    )
+    relocate = datasets.add_parser(
+        "migrate-storage", help="move datasets kept in database rows into the object store (idempotent)"
+    )
+    relocate.add_argument(
+        "--to", choices=["local", "s3"], default=None, help="the store (default: SAL_DATASET_STORE's)"
+    )
+    relocate.add_argument("--dry-run", action="store_true", help="list what would move; move nothing")
     args = parser.parse_args(argv)
 
     settings = get_settings()
     migrate.upgrade(settings.database_url)  # a no-op when the schema is current
     engine = make_engine(settings.database_url)
     try:
+        if args.group == "datasets":
+            return _migrate_storage(parser, args, settings, make_sessionmaker(engine))
         with make_sessionmaker(engine)() as session:
             if args.command == "create":
                 name = args.tenant.strip()
@@ -81,6 +99,23 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         engine.dispose()
     return 0
+
+
+def _migrate_storage(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    settings: Settings,
+    sessions: sessionmaker[Session],
+) -> int:
+    kind = args.to or settings.dataset_store_kind
+    if kind == "database":
+        parser.error("datasets stay in the database with these settings: pass --to, or set SAL_DATASET_STORE")
+    report = relocate.migrate_storage(sessions, settings, kind, dry_run=args.dry_run)
+    print(
+        f"moved {len(report.moved)} dataset(s), {report.bytes_moved} bytes, to the {kind} store; "
+        f"{report.already} were in a store already; {len(report.failed)} left in the database"
+    )
+    return 1 if report.failed else 0
 
 
 if __name__ == "__main__":
