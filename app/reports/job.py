@@ -89,7 +89,15 @@ def job_report(job: Mapping[str, Any]) -> Report:
                 [[f, num(t), num(w.get(f)) if w else "–"] for f, t in theta.items()],
             )
         )
+    if result is not None and result.certificate is not None:
+        c = result.certificate
+        report.tables.append(ReportTable("Certificate (Theorem 1)", ["ρ̂ (transport budget)", "worst-case risk"],
+                                         [[num(c.rho_hat), num(c.worst_case_risk)]]))  # fmt: skip
+    selection = None if result is None else result.selection
+    if selection:
+        report.tables.extend(_selection_tables(selection))
     repro = job.get("reproducibility") or {}
+    report.tables.insert(0, _run_table(job, repro))
     report.tables.append(
         ReportTable(
             "Reproducibility",
@@ -123,3 +131,33 @@ def job_report(job: Mapping[str, Any]) -> Report:
             lambda: F.training_curves(history, features),
         )
     return report
+
+
+def _run_table(job: Mapping[str, Any], repro: Mapping[str, Any]) -> ReportTable:
+    """What the run is: its name, tags and description, and the data it learned from."""
+    rows = [
+        ["name", str(job.get("name") or "–")],
+        ["tags", ", ".join(job.get("tags") or []) or "–"],
+        ["description", str(job.get("description") or "–")],
+        ["dataset", str(job.get("dataset_id") or "– (deleted)")],
+        ["dataset sha256", str(repro.get("dataset_sha256") or "–")],
+        ["train environments", ", ".join(job.get("train_environments") or [])],
+        ["test environments", ", ".join(job.get("test_environments") or [])],
+    ]
+    return ReportTable("Run", ["field", "value"], rows)
+
+
+def _selection_tables(selection: Mapping[str, Any]) -> list[ReportTable]:
+    """How an "auto" hyper-parameter was chosen: the rule, each candidate's score, the choice."""
+    parameter = str(selection.get("parameter", "parameter"))
+    chosen = selection.get("chosen") or {}
+    rule = [[k, json.dumps(v) if isinstance(v, dict | list) else num(v)] for k, v in selection.items()
+            if k not in ("candidates", "chosen", "covariate_weights")]  # fmt: skip
+    tables = [ReportTable(f"Selection of {parameter}", ["field", "value"],
+                          [*rule, ["chosen", json.dumps(chosen, default=str)]])]  # fmt: skip
+    candidates = [c for c in selection.get("candidates") or [] if isinstance(c, Mapping)]
+    if candidates:
+        keys = list(dict.fromkeys(k for c in candidates for k in c if not isinstance(c[k], dict | list)))
+        tables.append(ReportTable(f"Candidates for {parameter} (the chosen one marked *)", ["", *keys],
+                                  [["*" if c == chosen else "", *(num(c.get(k)) for k in keys)] for c in candidates]))  # fmt: skip
+    return tables

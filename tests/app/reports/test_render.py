@@ -113,3 +113,23 @@ def test_html_report_renders_in_headless_chromium(
     shot = tmp_path / "shot.png"
     chromium("--window-size=1100,2400", f"--screenshot={shot}", page.as_uri())
     assert_real_png(shot.read_bytes(), min_size=(1000, 2000))
+
+
+def test_job_report_names_the_run_its_data_selection_and_certificate(sal_job: dict[str, Any]) -> None:
+    job = {**sal_job, "name": "walkthrough", "tags": ["paper", "sal"], "dataset_id": "ds-1"}
+    result = dict(job["result"])
+    result["certificate"] = {"rho_hat": 4.864, "worst_case_risk": 0.214}
+    result["selection"] = {
+        "parameter": "lambda_", "criterion": "worst_env_validation_rmse",
+        "candidates": [{"relative": 0.001, "lambda_": 0.00025, "score": 0.465}, {"relative": None, "lambda_": 0.0, "score": 0.52}],
+        "chosen": {"relative": 0.001, "lambda_": 0.00025, "score": 0.465},
+    }  # fmt: skip
+    tables = {t.title: t for t in job_report({**job, "result": result}).tables}
+    run = dict(tables["Run"].rows)
+    assert run["name"] == "walkthrough" and run["tags"] == "paper, sal" and run["dataset"] == "ds-1"
+    assert tables["Certificate (Theorem 1)"].rows == [["4.864", "0.214"]]
+    assert ["criterion", "worst_env_validation_rmse"] in tables["Selection of lambda_"].rows
+    candidates = tables["Candidates for lambda_ (the chosen one marked *)"].rows
+    assert [r[0] for r in candidates] == ["*", ""] and candidates[0][1:] == ["0.001", "0.00025", "0.465"]
+    text = to_markdown(job_report({**job, "result": result}))
+    assert "Selection of lambda_" in text and "Certificate (Theorem 1)" in text
