@@ -159,14 +159,20 @@ class Settings(BaseSettings):
         description="Rounds x steps of one tenant's queued and running single jobs together; more is a 429.",
     )
     max_concurrent_uploads: int = Field(
-        default=2,
-        ge=1,
-        description="Dataset uploads one API process parses at once; more is a 503 with Retry-After.",
-    )
-    max_concurrent_uploads_per_tenant: int = Field(
         default=1,
         ge=1,
-        description="Dataset uploads one tenant may have in flight in one API process; more is a 429.",
+        description=(
+            "Dataset uploads one API process parses at once (a table takes several times its file in "
+            "memory while it is decoded); more wait up to upload_wait_s, then 503."
+        ),
+    )
+    max_concurrent_uploads_per_tenant: int = Field(
+        default=2,
+        ge=1,
+        description="Dataset uploads one tenant may have in flight (parsing or waiting) in one API process; more is a 429.",
+    )
+    upload_wait_s: float = Field(
+        default=30.0, ge=0, description="How long an upload waits for a free parse slot before its 503."
     )
     max_streams_per_tenant: int = Field(
         default=100, ge=1, description="Event streams one tenant may hold open in one API process."

@@ -50,23 +50,34 @@ def test_a_tenant_stores_no_more_than_its_quota(tmp_path: Path, quota: dict[str,
 
 def test_uploads_in_flight_are_bounded_per_tenant_and_per_process(tmp_path: Path) -> None:
     settings = Settings(
-        data_dir=tmp_path, max_concurrent_uploads=2, max_concurrent_uploads_per_tenant=1, retry_after_s=3
+        data_dir=tmp_path,
+        max_concurrent_uploads=1,
+        max_concurrent_uploads_per_tenant=2,
+        upload_wait_s=0.2,
+        retry_after_s=3,
     )
     gate = UploadGate(settings, sessionmaker=lambda: None)  # type: ignore[arg-type,return-value]
 
     async def go() -> None:
         async with gate.slot("a"):
-            with pytest.raises(TooManyRequests) as tenant_full:
+            with pytest.raises(ServiceUnavailable) as busy:  # the one parse slot stays taken
                 async with gate.slot("a"):
                     pass
-            assert tenant_full.value.headers == {"Retry-After": "3"}
-            async with gate.slot("b"):
-                with pytest.raises(ServiceUnavailable):
-                    async with gate.slot("c"):
-                        pass
-            async with gate.slot("c"):  # b's slot was given back
-                pass
-        async with gate.slot("a"):  # and a's
+            assert busy.value.headers == {"Retry-After": "3"}
+            released = asyncio.Event()
+
+            async def second() -> str:
+                async with gate.slot("a"):  # waits for the slot, which frees below
+                    released.set()
+                    return "parsed"
+
+            waiting = asyncio.create_task(second())
+            await asyncio.sleep(0)
+            with pytest.raises(TooManyRequests):  # "a" has two in flight: its cap
+                async with gate.slot("a"):
+                    pass
+        assert await waiting == "parsed" and released.is_set()
+        async with gate.slot("b"):  # every slot was given back
             pass
 
     asyncio.run(go())
