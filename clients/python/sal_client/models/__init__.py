@@ -18,6 +18,9 @@ from .environment_data import EnvironmentData
 from .environment_result import EnvironmentResult
 from .environment_result_split import EnvironmentResultSplit
 from .field_error import FieldError
+from .get_job_events_response_200_type_1 import GetJobEventsResponse200Type1
+from .get_job_events_response_200_type_2 import GetJobEventsResponse200Type2
+from .get_job_events_response_200_type_3 import GetJobEventsResponse200Type3
 from .get_job_report_figures import GetJobReportFigures
 from .get_job_report_format import GetJobReportFormat
 from .get_job_report_response_200 import GetJobReportResponse200
@@ -137,6 +140,9 @@ __all__ = (
     "EnvironmentResult",
     "EnvironmentResultSplit",
     "FieldError",
+    "GetJobEventsResponse200Type1",
+    "GetJobEventsResponse200Type2",
+    "GetJobEventsResponse200Type3",
     "GetJobReportFigures",
     "GetJobReportFormat",
     "GetJobReportResponse200",

@@ -6,6 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.get_job_events_response_200_type_1 import GetJobEventsResponse200Type1
+from ...models.get_job_events_response_200_type_2 import GetJobEventsResponse200Type2
+from ...models.get_job_events_response_200_type_3 import GetJobEventsResponse200Type3
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -30,9 +33,52 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | str | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    Any
+    | GetJobEventsResponse200Type1
+    | GetJobEventsResponse200Type2
+    | GetJobEventsResponse200Type3
+    | str
+    | Problem
+    | None
+):
     if response.status_code == 200:
-        response_200 = response.text
+
+        def _parse_response_200(
+            data: object,
+        ) -> GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | GetJobEventsResponse200Type3 | str:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_1 = GetJobEventsResponse200Type1.from_dict(data)
+
+                return response_200_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_2 = GetJobEventsResponse200Type2.from_dict(data)
+
+                return response_200_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_3 = GetJobEventsResponse200Type3.from_dict(data)
+
+                return response_200_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(
+                GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | GetJobEventsResponse200Type3 | str, data
+            )
+
+        response_200 = _parse_response_200(response.text)
+
         return response_200
 
     if response.status_code == 204:
@@ -60,7 +106,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem | str]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    Any | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | GetJobEventsResponse200Type3 | str | Problem
+]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -74,7 +124,9 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     last_event_id: None | str | Unset = UNSET,
-) -> Response[Any | Problem | str]:
+) -> Response[
+    Any | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | GetJobEventsResponse200Type3 | str | Problem
+]:
     """Job Events
 
      Follow a job until it ends: status and progress as they change, then a final event.
@@ -88,7 +140,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem | str]
+        Response[Any | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | GetJobEventsResponse200Type3 | str | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -108,7 +160,15 @@ def sync(
     *,
     client: AuthenticatedClient,
     last_event_id: None | str | Unset = UNSET,
-) -> Any | Problem | str | None:
+) -> (
+    Any
+    | GetJobEventsResponse200Type1
+    | GetJobEventsResponse200Type2
+    | GetJobEventsResponse200Type3
+    | str
+    | Problem
+    | None
+):
     """Job Events
 
      Follow a job until it ends: status and progress as they change, then a final event.
@@ -122,7 +182,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem | str
+        Any | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | GetJobEventsResponse200Type3 | str | Problem
     """
 
     return sync_detailed(
@@ -137,7 +197,9 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     last_event_id: None | str | Unset = UNSET,
-) -> Response[Any | Problem | str]:
+) -> Response[
+    Any | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | GetJobEventsResponse200Type3 | str | Problem
+]:
     """Job Events
 
      Follow a job until it ends: status and progress as they change, then a final event.
@@ -151,7 +213,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem | str]
+        Response[Any | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | GetJobEventsResponse200Type3 | str | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -169,7 +231,15 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     last_event_id: None | str | Unset = UNSET,
-) -> Any | Problem | str | None:
+) -> (
+    Any
+    | GetJobEventsResponse200Type1
+    | GetJobEventsResponse200Type2
+    | GetJobEventsResponse200Type3
+    | str
+    | Problem
+    | None
+):
     """Job Events
 
      Follow a job until it ends: status and progress as they change, then a final event.
@@ -183,7 +253,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem | str
+        Any | GetJobEventsResponse200Type1 | GetJobEventsResponse200Type2 | GetJobEventsResponse200Type3 | str | Problem
     """
 
     return (
