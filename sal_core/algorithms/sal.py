@@ -13,13 +13,15 @@ For an MLP, w is learned on the exact path with a linear model of the same rows 
 while the network is trained under c_w (``w_source="auto"``; ``"network"`` learns it through the
 network by implicit differentiation, :mod:`sal_core.deep_sal`).
 
-Defaults and why (measured; the README's "SAL: what made the difference" has the tables):
+Defaults (the measurements behind them are in docs/sal.md):
 
-* ``lambda_ = "auto"``: λ = c · MSE_OLS with c on a relative grid, chosen on held-out rows of the
-  training environments by the worst environment's RMSE, robustness first: the smallest λ within
-  ``selection_tolerance`` (20%) of the best candidate (:mod:`sal_core.lambda_selection`).
-* On the exact path: ``w_update = "adam_log"`` with step 0.05 for 800 rounds, α = 0.5 and the std
-  of environment losses as the spread (:mod:`sal_core.covariate_weights` has the ablation).
+* ``lambda_ = "auto"``: λ = c · MSE_OLS with c on a relative grid, every candidate fitted on every
+  fold of a 5-fold split of each training environment (folds by row content, so the order of
+  environments and rows does not matter), scored by the worst environment's out-of-fold RMSE with
+  paired standard errors, and the most robust candidate within one standard error of the best kept
+  (:mod:`sal_core.lambda_selection`, :mod:`sal_core.exact_selection`).
+* On the exact path: ``w_update = "adam_log"`` with step 0.1 for 400 rounds, α = 0.5 and the std
+  of environment losses as the spread; every λ candidate tried with both anchors of min w = 1.
   Elsewhere ``"auto"`` keeps the cheaper schedule: ``scaled_log``, step 0.3, 40 rounds.
 """
 
@@ -120,7 +122,7 @@ class SALParams(WDRLParams):
         AUTO,
         low=1,
         high=100_000,
-        doc="T, outer rounds (one θ-step and one w-step each). 'auto': 800 on the exact path (step × rounds "
+        doc="T, outer rounds (one θ-step and one w-step each). 'auto': 400 on the exact path (step × rounds "
         "must be ≳ 40), 40 on gradient paths.",
     )
     w_lr: float | str = param(
@@ -128,7 +130,7 @@ class SALParams(WDRLParams):
         low=0.0,
         low_inclusive=False,
         high=1e6,
-        doc="ε_w, step size of the w update. 'auto': 0.05 on the exact path, 0.3 on gradient paths.",
+        doc="ε_w, step size of the w update. 'auto': 0.1 on the exact path, 0.3 on gradient paths.",
     )
     w_max: float = param(
         1e4,

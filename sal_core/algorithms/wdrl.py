@@ -56,7 +56,7 @@ class WDRLParams(Params):
         high=1e6,
         doc="λ, the price per unit of transport cost paid by the adversary (unit-free: covariates and "
         "targets are standardised); smaller λ = larger uncertainty set. 'auto' (default) chooses it on "
-        "held-out rows of the training environments (see selection_tolerance); the result's `selection` "
+        "held-out rows of the training environments (see selection_se and folds); the result's `selection` "
         "lists the candidates and their scores.",
         grid=(0.3, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0),
     )
