@@ -9,6 +9,8 @@ touched), the API as two uvicorn processes in keys mode, and measures:
   ``--clients`` closed-loop clients hammer ``GET /jobs/{id}``, with the per-tenant limit off
   (``SAL_TENANT_RATE_LIMIT=""``) and at ``--rate``; A's 429s and whether each had Retry-After.
   Target (issue 24): B's p99 within 5x its quiet p99 or 100 ms, whichever is larger.
+* uploads: ``--uploads`` concurrent ``--upload-mb`` MB CSV uploads to one API process: its RSS
+  above idle and ``/healthz`` p99 meanwhile. Targets: < 1.5 GB above idle, p99 < 250 ms.
 * fair share: one worker; tenant A queues ``--queued`` SAL jobs (150 rounds), then tenant B a tiny
   one; B's wait from POST to started, and how many of A's were still queued then. Target: <= 5 s.
 
@@ -19,23 +21,28 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
+import numpy as np
+import pandas as pd
 
 from app.db.session import make_engine
 from app.settings import Settings
 from tests.app import factories as f
-from tests.conftest import Proc, bearer, make_api_key, start_worker
+from tests.conftest import Proc, _wait_for, bearer, free_port, make_api_key, service_env, start_worker
 from tests.faults.servers import PrivatePostgres, PrivateRedis, start_api
 
 TINY: dict[str, Any] = {"algorithm": "erm"}
@@ -189,13 +196,105 @@ def bench_fairness(
     ]  # fmt: skip
 
 
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _api_with(settings: Settings, log: Path, **env: str) -> tuple[Proc, str]:
+    """One uvicorn process with the settings service_env passes plus ``env``."""
+    port = free_port()
+    args = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)]
+    proc = Proc(args, service_env(settings) | env, log)
+    base = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        with contextlib.suppress(httpx.HTTPError):
+            return httpx.get(f"{base}/healthz", timeout=1).status_code == 200
+        return False
+
+    _wait_for(up, 60, "the API process")
+    return proc, base
+
+
+def _big_csv(path: Path, megabytes: int) -> None:
+    """A CSV of about ``megabytes`` MB: env, y and 20 numeric columns."""
+    rng = np.random.default_rng(0)
+    block = pd.DataFrame(rng.normal(size=(50_000, 20)), columns=[f"x{i}" for i in range(20)])
+    block.insert(0, "env", np.where(np.arange(50_000) % 2, "a", "b"))
+    block["y"] = block["x0"] - block["x1"]
+    text = block.to_csv(index=False)
+    header, body = text.split("\n", 1)
+    with path.open("w") as out:
+        out.write(header + "\n")
+        while out.tell() < megabytes * 1024 * 1024:
+            out.write(body)
+
+
+def bench_uploads(
+    root: Path, pg: PrivatePostgres, redis: PrivateRedis, megabytes: int, n: int
+) -> list[tuple[str, str]]:
+    settings = Settings(
+        data_dir=root / "uploads", database_url=pg.new_database("uploads"), broker_url=redis.url,
+        max_upload_bytes=(megabytes + 50) * 1024 * 1024, cpu_queue="uploads", upload_wait_s=600,
+        max_concurrent_uploads_per_tenant=n,
+    )  # fmt: skip
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    csv = root / "big.csv"
+    _big_csv(csv, megabytes)
+    api, base = _api_with(settings, root / "uploads-api.log", SAL_AUTH="single-user",
+                          SAL_MAX_UPLOAD_BYTES=str(settings.max_upload_bytes), SAL_UPLOAD_WAIT_S="600",
+                          SAL_MAX_CONCURRENT_UPLOADS_PER_TENANT=str(n))  # fmt: skip
+    try:
+        idle = _rss_mb(api.popen.pid)
+        peak, health = idle, []
+        stop = threading.Event()
+
+        def upload() -> int:
+            with csv.open("rb") as fh:
+                files = {"file": (f"big-{threading.get_ident()}.csv", fh, "text/csv")}
+                data = {"target": "y", "environment": "env"}
+                return httpx.post(f"{base}/datasets", files=files, data=data, timeout=900).status_code
+
+        def watch() -> None:
+            nonlocal peak
+            with httpx.Client(base_url=base, timeout=60) as c:
+                while not stop.is_set():
+                    start = time.perf_counter()
+                    c.get("/healthz")
+                    health.append(time.perf_counter() - start)
+                    peak = max(peak, _rss_mb(api.popen.pid))
+                    time.sleep(0.05)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        started = time.monotonic()
+        with ThreadPoolExecutor(n) as pool:
+            statuses = Counter(pool.map(lambda _: upload(), range(n)))
+        took = time.monotonic() - started
+        stop.set()
+        watcher.join()
+    finally:
+        api.stop()
+    return [
+        (f"uploads: {n} concurrent {csv.stat().st_size / 2**20:.0f} MB CSVs, one API process",
+         f"statuses {dict(statuses)} in {took:.0f} s; RSS idle {idle:.0f} MB, peak {peak:.0f} MB "
+         f"(+{peak - idle:.0f} MB; target < 1536); /healthz p50 / p99 {_pct(health, 0.5) * 1e3:.0f} / "
+         f"{_pct(health, 0.99) * 1e3:.0f} ms (target p99 < 250)"),
+    ]  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.tenants", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--rate", default="20/second", help="tenant_rate_limit for the limited flood")
     parser.add_argument("--queued", type=int, default=100)
-    parser.add_argument("--parts", default="flood,fairness", help="comma-separated subset")
+    parser.add_argument("--upload-mb", type=int, default=150)
+    parser.add_argument("--uploads", type=int, default=6)
+    parser.add_argument("--parts", default="flood,fairness,uploads", help="comma-separated subset")
     args = parser.parse_args(argv)
     root = Path(tempfile.mkdtemp(prefix="sal-bench-tenants-"))
     if os.geteuid() == 0:
@@ -212,6 +311,8 @@ def main(argv: list[str] | None = None) -> None:
             rows += bench_flood(root, pg, redis, args.seconds, args.clients, args.rate)
         if "fairness" in parts:
             rows += bench_fairness(root, pg, redis, args.queued)
+        if "uploads" in parts:
+            rows += bench_uploads(root, pg, redis, args.upload_mb, args.uploads)
     finally:
         redis.stop()
         pg.stop()
