@@ -233,6 +233,7 @@ def test_compare_a_small_sweep(
         "algorithms": {"erm": {}, "ridge": {"grid": {"lambda_": [0.01, 10.0]}}}, "seeds": [0, 1],
         "selection": "train_env_validation", "device": "cpu",
     }  # fmt: skip
+    page.locator("#sweep-json summary").click()  # the request as JSON, under Advanced
     page.get_by_label(re.compile("Sweep request")).fill(json.dumps(sweep))
     page.get_by_role("button", name="Start sweep").click()
     page.wait_for_url(re.compile(r"#/sweeps/[0-9a-f-]+$"))
@@ -391,3 +392,21 @@ def test_an_mlp_jobs_curve_and_comparing_two_jobs(
     compared = api_a.get("/jobs/compare", params={"ids": [state["sal_job"], mlp]}).json()
     assert [r[0] for r in figure_rows(page, "compare-environments")] == list(compared["environments"])
     screenshot(page, "compare")
+
+
+def test_a_sweep_from_the_form(
+    page: Any, api_a: httpx.Client, setting: synthetic.Setting, state: dict[str, Any]
+) -> None:
+    """The sweep form, no JSON: SAL ticked searches λ "auto" (as a job runs it), the rest their grids."""
+    go(page, "#/sweeps")
+    page.get_by_label("Dataset", exact=True).select_option(state["dataset_id"])
+    for box in page.locator("input[name='sweep-algorithm']").all():
+        box.set_checked(box.get_attribute("value") in ("sal", "erm"))
+    page.get_by_label("Seeds (comma-separated)").fill("0")
+    page.get_by_role("button", name="Start sweep").click()
+    page.wait_for_url(re.compile(r"#/sweeps/[0-9a-f-]+$"))
+    sweep = api_a.get(f"/sweeps/{page.evaluate('location.hash').split('/')[-1]}").json()
+    assert sorted(sweep["algorithms"]) == ["erm", "sal"] and sweep["seeds"] == [0]
+    assert sweep["train_environments"] == [e.name for e in setting.train]
+    sal = sweep["algorithms"]["sal"]
+    assert sal and all(p.get("lambda_") == "auto" for p in sal), sal

@@ -771,29 +771,61 @@
     oracle: "ORACLE: selected on test error (an upper bound, not a fair comparison)",
   };
 
+  // What each algorithm searches when ticked on the sweep form: SAL as a job runs it ("auto" λ
+  // inside each trial), the others their default grids from sal_core.
+  const SWEEP_SEARCH = { sal: { grid: { lambda_: ["auto"] } } };
+
   async function sweepsPage() {
-    const [page, datasets] = await Promise.all([api("/sweeps?limit=100"), datasetNames()]);
-    const d = datasets[0];
-    const template = {
-      dataset_id: d ? d.id : "<dataset id>", task: "regression",
-      train_environments: d ? d.environments.slice(0, 2).map((e) => e.name) : ["<env>", "<env>"],
-      algorithms: { erm: {}, sal: { grid: { lambda_: ["auto"] } }, ridge: { grid: { lambda_: [0.01, 0.1] } } }, seeds: [0, 1], selection: "train_env_validation",
-    };
-    const text = h("textarea", { id: "sweep-body", name: "sweep", rows: 12, spellcheck: "false" });
-    text.value = JSON.stringify(template, null, 2);
+    const [page, datasets, algorithms] = await Promise.all([api("/sweeps?limit=100"), datasetNames(), api("/algorithms")]);
     const out = h("div", { "aria-live": "polite" });
+    const text = h("textarea", { id: "sweep-body", name: "sweep", rows: 12, spellcheck: "false", oninput: () => { text.dataset.edited = "1"; } });
+    const dsSelect = h("select", { id: "sweep-dataset", name: "dataset_id", onchange: () => { renderEnvs(); sync(); } },
+      datasets.map((d) => h("option", { value: d.id, text: `${d.name} (${short(d.id)})` })));
+    const envBox = h("div");
+    const algBox = h("fieldset", { class: "envs", id: "fs-sweep-algorithms" }, h("legend", { text: "Algorithms" }),
+      algorithms.map((a) => h("label", { class: "check" }, h("input", { type: "checkbox", name: "sweep-algorithm", value: a.name, checked: ["sal", "erm", "irm"].includes(a.name), onchange: () => sync() }),
+        ` ${a.name}${SWEEP_SEARCH[a.name] ? " (λ auto)" : " (default grid)"}`)));
+    const seeds = h("input", { id: "sweep-seeds", name: "seeds", value: "0,1,2", oninput: () => sync() });
+    const selection = h("select", { id: "sweep-selection", name: "selection", onchange: () => sync() },
+      Object.entries(SELECTION).map(([k, v]) => h("option", { value: k, text: `${k}: ${v}` })));
+    function renderEnvs() {
+      const d = datasets.find((x) => x.id === dsSelect.value);
+      fill(envBox, d ? envChecks("sweep_train", "Train environments", d.environments, (e, i) => i < 2, "The rest are test environments.") : null);
+      for (const n of envBox.querySelectorAll("input")) n.addEventListener("change", () => sync());
+    }
+    function fromForm() {
+      const ticked = (name) => [...form.querySelectorAll(`input[name="${name}"]:checked`)].map((n) => n.value);
+      return {
+        dataset_id: dsSelect.value, task: "regression", train_environments: ticked("sweep_train"),
+        algorithms: Object.fromEntries(ticked("sweep-algorithm").map((a) => [a, SWEEP_SEARCH[a] || {}])),
+        seeds: seeds.value.split(",").map((v) => parseInt(v.trim(), 10)).filter((v) => !Number.isNaN(v)), selection: selection.value,
+      };
+    }
+    // The JSON below mirrors the form until it is edited by hand; then it is what is sent.
+    function sync() { if (!text.dataset.edited) text.value = JSON.stringify(fromForm(), null, 2); }
     const form = h("form", { class: "card", "aria-labelledby": "sweep-new-title", onsubmit: async (ev) => {
       ev.preventDefault();
       let body;
-      try { body = JSON.parse(text.value); } catch (e) { fill(out, problemBox(new Error("Not valid JSON: " + e.message))); return; }
+      if (text.dataset.edited) {
+        try { body = JSON.parse(text.value); } catch (e) { fill(out, problemBox(new Error("Not valid JSON: " + e.message))); return; }
+      } else body = fromForm();
       try {
         const s = await api("/sweeps", { method: "POST", json: body });
         location.hash = `#/sweeps/${s.id}`;
-      } catch (e) { if (!(e instanceof NeedKey)) fill(out, problemBox(e)); }
+      } catch (e) { if (!(e instanceof NeedKey)) { markInvalid(form, e); fill(out, problemBox(e)); } }
     } },
     h("h2", { id: "sweep-new-title", text: "Start a sweep" }),
-    h("label", { for: "sweep-body", text: "Sweep request (JSON, as POST /sweeps takes it; {} searches an algorithm's default grid; SAL's [\"auto\"] chooses λ inside each trial)" }), text,
+    datasets.length ? null : h("p", {}, "Upload a dataset first: ", h("a", { href: "#/datasets", text: "Datasets" }), "."),
+    h("div", { class: "row" },
+      h("div", { class: "field" }, h("label", { for: "sweep-dataset", text: "Dataset" }), dsSelect),
+      h("div", { class: "field" }, h("label", { for: "sweep-seeds", text: "Seeds (comma-separated)" }), seeds),
+      h("div", { class: "field" }, h("label", { for: "sweep-selection", text: "Selection" }), selection)),
+    envBox, algBox,
+    h("details", { id: "sweep-json" }, h("summary", { text: "Advanced: the request as JSON" }),
+      h("label", { for: "sweep-body", text: "Sweep request (JSON, as POST /sweeps takes it; {} searches an algorithm's default grid; SAL's [\"auto\"] chooses λ inside each trial). Editing it here sends it as written." }), text),
     h("button", { type: "submit", id: "submit-sweep", text: "Start sweep" }), out);
+    renderEnvs();
+    sync();
     fill(main, h("h1", { text: "Sweeps" }),
       page.items.length ? table(`${page.items.length} sweep(s), newest first`, ["Sweep", "Status", "Selection", "Algorithms", "Trials done", "Created"],
         page.items.map((s) => [h("a", { href: `#/sweeps/${s.id}`, text: short(s.id) }), badge(s.status), s.oracle ? "oracle (test-set selection)" : s.selection,
