@@ -362,7 +362,16 @@ def from_file(
 ) -> Table:
     """Parse an uploaded CSV or Parquet file into the canonical table, refusing one over ``limits``
     before decoding it."""
-    frame = _read_frame(data, filename, limits)
+    return from_frame(
+        _read_frame(data, filename, limits), target=target, environment=environment, features=features
+    )
+
+
+def from_frame(
+    frame: pd.DataFrame, *, target: str, environment: str, features: Sequence[str] | None
+) -> Table:
+    """The canonical table from a decoded frame (a file's, or Parquet files' read by reference):
+    the same checks and the same content id whichever way the rows came."""
     columns = [str(c) for c in frame.columns]
     frame.columns = pd.Index(columns)
     _check_no_formulas(frame)

@@ -25,6 +25,7 @@ __all__ = [
     "StorageError",
     "StoreUnavailable",
     "check_key",
+    "open_bucket",
     "open_store",
 ]
 
@@ -72,3 +73,13 @@ def _make(settings: Settings, kind: str) -> ObjectStore:
         )
         return S3Store(client, settings.s3_bucket, settings.s3_prefix)
     raise ValueError(f"unknown store {kind!r}")
+
+
+def open_bucket(settings: Settings, bucket: str) -> ObjectStore:
+    """Another bucket on the configured S3 endpoint, with the service's credentials (datasets
+    registered by reference): its keys are the bucket's own, no prefix."""
+    from app.storage.s3 import S3Store
+
+    store = open_store(settings.model_copy(update={"s3_bucket": bucket, "s3_prefix": ""}), "s3")
+    assert isinstance(store, S3Store)
+    return store

@@ -15,7 +15,7 @@ from typing import Any
 
 import boto3
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError
+from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, ParamValidationError
 from pydantic import SecretStr
 
 from app.storage.base import (
@@ -100,6 +100,8 @@ class S3Store:
             raise StorageError(f"the store failed on {where} ({code or status})") from None
         except NoCredentialsError:
             raise AccessDenied(f"no credentials for {where}") from None
+        except ParamValidationError:
+            raise ValueError(f"invalid bucket or key {where!r}") from None
         except BotoCoreError as exc:
             # Connection errors name the endpoint, not the credentials.
             raise StoreUnavailable(f"the store did not answer for {where}: {type(exc).__name__}") from None

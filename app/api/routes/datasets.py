@@ -17,8 +17,8 @@ from app.api.deps import PrincipalDep, SessionDep, SettingsDep
 from app.api.errors import NotFound, PayloadTooLarge, UnprocessableEntity, responses
 from app.api.idempotency import IdempotencyKeyHeader
 from app.api.schemas import DatasetCreate, DatasetEnvironment, DatasetPublic, DatasetsPublic
+from app.datasets import references, tables
 from app.datasets import service as datasets_service
-from app.datasets import tables
 from app.db import repository as repo
 from app.db.models import Dataset
 from app.settings import Settings
@@ -183,6 +183,40 @@ async def create_dataset(
     if isinstance(created, JSONResponse):
         return created
     public, response.status_code = created
+    response.headers["Location"] = f"/datasets/{public.id}"
+    return public
+
+
+@router.post(
+    "/references",
+    operation_id="register_dataset_reference",
+    status_code=201,
+    response_model=DatasetPublic,
+    responses={
+        200: {"model": DatasetPublic, "description": "The same content was already stored"},
+        **responses(401, 409, 422, 503),
+    },
+)
+async def register_dataset_reference(
+    body: references.DatasetReference,
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    settings: SettingsDep,
+    principal: PrincipalDep,
+) -> DatasetPublic:
+    """Register Parquet files already in a bucket (``s3://bucket/prefix``, read with the service's
+    S3 settings) as a dataset. The files' footers are checked first (columns, types, rows, the
+    environment column): a bad reference is a 422 before any row is read."""
+    gate = request.app.state.uploads
+    await run_in_threadpool(gate.check_quota, principal.tenant_id)
+    async with gate.slot(principal.tenant_id):
+        dataset, created, warnings = await run_in_threadpool(
+            references.register, session, principal.tenant_id, body, settings
+        )
+    public = to_public(dataset)
+    public.warnings = warnings
+    response.status_code = 201 if created else 200
     response.headers["Location"] = f"/datasets/{public.id}"
     return public
 

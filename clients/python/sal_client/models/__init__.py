@@ -12,6 +12,7 @@ from .certificate_public import CertificatePublic
 from .dataset_create import DatasetCreate
 from .dataset_environment import DatasetEnvironment
 from .dataset_public import DatasetPublic
+from .dataset_reference import DatasetReference
 from .dataset_upload import DatasetUpload
 from .datasets_public import DatasetsPublic
 from .environment_data import EnvironmentData
@@ -134,6 +135,7 @@ __all__ = (
     "DatasetCreate",
     "DatasetEnvironment",
     "DatasetPublic",
+    "DatasetReference",
     "DatasetsPublic",
     "DatasetUpload",
     "EnvironmentData",
