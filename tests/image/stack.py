@@ -365,13 +365,22 @@ class Stack:
 
 def build(image: str, build_args: list[str], context: Path) -> float:
     started = time.monotonic()
-    cmd = ["docker", "build", "--network", "host", "-t", image]
-    for arg in build_args:
-        cmd += ["--build-arg", arg]
-    result = subprocess.run([*cmd, str(context)], capture_output=True, text=True, timeout=1800)
+    args = [a for kv in build_args for a in ("--build-arg", kv)]
+    cmd = ["docker", "build", "--network", "host", *args]
+    result = subprocess.run([*cmd, "-t", image, str(context)], capture_output=True, text=True, timeout=1800)
     if result.returncode != 0:
         raise StackError(f"docker build failed:\n{result.stdout[-4000:]}{result.stderr[-4000:]}")
-    return time.monotonic() - started
+    elapsed = time.monotonic() - started
+    # Each dependency change leaves the previous images untagged (~3 GB); remove those older than
+    # this build, except the build stage's image, which is the cache of the next build.
+    cache = sh(*cmd, "-q", "--target", "build", str(context), timeout=600).strip().removeprefix("sha256:")
+    stale = sh(
+        "docker", "images", "-q", "--no-trunc", "--filter", "dangling=true", "--filter", f"before={image}"
+    )
+    for old in stale.split():
+        if old.removeprefix("sha256:") != cache:
+            sh("docker", "rmi", old, ok=False)
+    return elapsed
 
 
 def main(argv: list[str] | None = None) -> int:
