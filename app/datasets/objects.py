@@ -3,11 +3,11 @@ back by whichever store its row names.
 
     Dataset.storage      Dataset.storage_key                        the table's bytes
     NULL                 NULL                                       Dataset.data (before issue 19)
-    "local" / "s3"       datasets/<tenant id>/<sha256>.parquet      that object
+    "local" / "s3"       datasets/<tenant id>/<sha256>-<id>.parquet that object
 
-The key is per tenant (deleting one tenant's dataset never removes another's object) and by
-content, so writing the same table twice writes the same object: an upload that loses a race
-for the row leaves nothing behind that differs.
+A key belongs to one dataset row: deleting a dataset removes only its own object, never one that a
+re-upload of the same content wrote meanwhile (a key by content alone would be shared by the
+two). An upload that loses the race for the row removes the object it wrote.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ class Placement:
     size_bytes: int
 
 
-def object_key(tenant_id: str, sha256: str) -> str:
-    return f"datasets/{tenant_id}/{sha256}.parquet"
+def object_key(tenant_id: str, sha256: str, dataset_id: str) -> str:
+    return f"datasets/{tenant_id}/{sha256}-{dataset_id}.parquet"
 
 
 def chunk_rows(n_features: int, chunk_bytes: int) -> int:
@@ -49,7 +49,7 @@ def encode(table: Table, settings: Settings) -> bytes:
     return table.to_parquet(row_group_rows=chunk_rows(len(table.feature_names), settings.dataset_chunk_bytes))
 
 
-def place(table: Table, tenant_id: str, settings: Settings | None) -> Placement:
+def place(table: Table, tenant_id: str, dataset_id: str, settings: Settings | None) -> Placement:
     """Write the table where new datasets go (``settings.dataset_store_kind``; no settings: the
     database row, as before stores existed)."""
     kind = settings.dataset_store_kind if settings is not None else "database"
@@ -57,7 +57,7 @@ def place(table: Table, tenant_id: str, settings: Settings | None) -> Placement:
         data = table.to_parquet()
         return Placement(None, None, data, len(data))
     data = encode(table, settings)
-    key = object_key(tenant_id, table.sha256())
+    key = object_key(tenant_id, table.sha256(), dataset_id)
     try:
         open_store(settings, kind).put(key, data)
     except StorageError as exc:

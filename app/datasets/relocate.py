@@ -53,7 +53,7 @@ def move_one(session: Session, settings: Settings, store: ObjectStore, dataset_i
     sha = row.sha256
     table = Table.from_parquet(row.data, expected_sha256=sha)
     payload = objects.encode(table, settings)
-    key = objects.object_key(row.tenant_id, sha)
+    key = objects.object_key(row.tenant_id, sha, row.id)
     store.put(key, payload)
     back = store.get(key)
     if hashlib.sha256(back).hexdigest() != hashlib.sha256(payload).hexdigest():

@@ -23,9 +23,10 @@ def store(
     existing = repo.get_dataset_by_sha256(session, sha, tenant_id=tenant_id)
     if existing is not None:
         return existing, False
-    placed = objects.place(table, tenant_id, settings)
+    dataset_id = str(uuid.uuid4())
+    placed = objects.place(table, tenant_id, dataset_id, settings)
     dataset = Dataset(
-        id=str(uuid.uuid4()),
+        id=dataset_id,
         tenant_id=tenant_id,
         name=name,
         sha256=sha,
@@ -42,8 +43,10 @@ def store(
         repo.add_dataset(session, dataset)
         session.commit()
     except IntegrityError:
-        # The same content was stored concurrently: return that one.
+        # The same content was stored concurrently: return that one (and drop our object).
         session.rollback()
+        if settings is not None:
+            objects.remove(settings, placed.storage, placed.storage_key)
         existing = repo.get_dataset_by_sha256(session, sha, tenant_id=tenant_id)
         if existing is None:
             raise

@@ -8,6 +8,7 @@ import io
 import logging
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -138,7 +139,11 @@ def test_a_dataset_round_trips_through_the_store(store_settings: Settings, store
             ).where(Dataset.id == dataset_id)
         ).one()
     storage, key, data, sha, tenant = row
-    assert (storage, key, data) == (store_settings.dataset_store, objects.object_key(tenant, sha), None)
+    assert (storage, key, data) == (
+        store_settings.dataset_store,
+        objects.object_key(tenant, sha, dataset_id),
+        None,
+    )
     store = open_store(store_settings, storage)
     stored = store.get(key)
     assert pq.ParquetFile(io.BytesIO(stored)).metadata.num_row_groups == 2  # bounded chunks
@@ -177,3 +182,65 @@ def test_a_job_runs_on_a_dataset_in_the_s3_store(
             assert client.get(f"/jobs/{job.json()['id']}").json()["status"] == "succeeded"
     finally:
         app.state.engine.dispose()
+
+
+def test_erasing_a_tenant_deletes_its_objects(pg_settings: Settings, tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from tests.conftest import bearer, make_api_key
+
+    settings = pg_settings.model_copy(
+        update={"auth": "keys", "dataset_store": "local", "storage_dir": tmp_path / "objects"}
+    )
+    app = create_app(settings)
+    try:
+        with TestClient(app) as client:
+            tenant = f"erase-{tmp_path.name}"
+            client.headers.update(bearer(make_api_key(app.state.engine, tenant)))
+            assert f.upload_csv(client, f.frame(seed=2200), name="mine").status_code == 201
+            store = open_store(settings, "local")
+            assert len(store.list("datasets/")) == 1
+            operator = bearer(make_api_key(app.state.engine, "admin"))
+            assert client.delete(f"/admin/tenants/{tenant}", headers=operator).status_code == 200
+            assert store.list("datasets/") == []
+    finally:
+        app.state.engine.dispose()
+
+
+def test_an_upload_that_loses_the_race_removes_its_object(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.datasets import service
+    from app.db import migrate
+    from app.db import repository as repo
+    from app.db.models import DEFAULT_TENANT_ID
+    from app.db.session import make_engine, make_sessionmaker
+
+    url = f"sqlite:///{tmp_path / 'race.db'}"
+    migrate.upgrade(url)
+    settings = Settings(data_dir=tmp_path, database_url=url, dataset_store="local")
+    engine = make_engine(url)
+    table = tables.from_file(
+        f.csv_bytes(f.frame(seed=2300)), filename="d.csv", target="y", environment="env", features=None
+    )
+    try:
+        with make_sessionmaker(engine)() as session:
+            first, created = service.store(session, DEFAULT_TENANT_ID, table, "first", settings=settings)
+            assert created
+            # The second upload looked before the first committed: it saw no row, wrote its own
+            # object, and then lost the insert.
+            lookup = repo.get_dataset_by_sha256
+            looked: list[str] = []
+
+            def racing(*args: Any, **kwargs: Any) -> Any:
+                looked.append("x")
+                return None if len(looked) == 1 else lookup(*args, **kwargs)
+
+            monkeypatch.setattr(repo, "get_dataset_by_sha256", racing)
+            second, created = service.store(session, DEFAULT_TENANT_ID, table, "second", settings=settings)
+            assert not created and second.id == first.id
+            assert len(looked) == 2  # the race was run: a lookup before the insert and after it
+        assert [o.key for o in open_store(settings, "local").list("datasets/")] == [first.storage_key]
+    finally:
+        engine.dispose()

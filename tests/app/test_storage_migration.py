@@ -91,7 +91,7 @@ def test_blob_datasets_move_with_content_ids_unchanged(
             row = session.scalar(select(Dataset).where(Dataset.id == dataset_id))
             assert row is not None
             assert (row.sha256, row.storage, row.data) == (sha, kind, None)
-            assert row.storage_key == objects.object_key(DEFAULT_TENANT_ID, sha)
+            assert row.storage_key == objects.object_key(DEFAULT_TENANT_ID, sha, dataset_id)
             assert row.size_bytes == store.size(row.storage_key)
             data = objects.read_bytes(store_settings, row.storage, row.storage_key, row.data)
             assert tables.Table.from_parquet(data, expected_sha256=sha).n_rows == 1200

@@ -4,17 +4,21 @@ the tenants' client: ``DELETE /admin/tenants/{name}`` erases a tenant and everyt
 from __future__ import annotations
 
 from fastapi import APIRouter
+from sqlalchemy import select
 
-from app.api.deps import OperatorDep, SessionDep
+from app.api.deps import OperatorDep, SessionDep, SettingsDep
+from app.datasets import objects
 from app.db import erase, tenancy
-from app.db.models import DEFAULT_TENANT_NAME, Job
+from app.db.models import DEFAULT_TENANT_NAME, Dataset, Job
 from app.errors import Conflict, NotFound
+from app.settings import Settings
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False)
 
 
-def erase_tenant(session: SessionDep, name: str) -> dict[str, int]:
-    """Erase the tenant ``name`` and commit; {table: rows deleted}. 409 while its jobs run."""
+def erase_tenant(session: SessionDep, name: str, settings: Settings | None = None) -> dict[str, int]:
+    """Erase the tenant ``name`` and commit, then its datasets' objects; {table: rows deleted}.
+    409 while its jobs run."""
     tenant_id = tenancy.tenant_id_of(session, name)
     if tenant_id is None:
         raise NotFound(f"no tenant {name!r}")
@@ -23,13 +27,23 @@ def erase_tenant(session: SessionDep, name: str) -> dict[str, int]:
     running = erase.active_jobs(session, Job.tenant_id == tenant_id, Job.status == "running")
     if running:
         raise Conflict(f"{running} of the tenant's jobs are running; cancel them first")
+    stored = session.execute(
+        select(Dataset.storage, Dataset.storage_key).where(
+            Dataset.tenant_id == tenant_id, Dataset.storage.is_not(None)
+        )
+    ).all()
     counts = erase.erase_tenant(session, tenant_id)
     session.commit()
+    if settings is not None:  # after the commit: a failure leaves an orphan object, never a dangling row
+        for storage, key in stored:
+            objects.remove(settings, storage, key)
     return counts
 
 
 @router.delete("/tenants/{name}")
-def delete_tenant(name: str, session: SessionDep, _operator: OperatorDep) -> dict[str, int]:
+def delete_tenant(
+    name: str, session: SessionDep, settings: SettingsDep, _operator: OperatorDep
+) -> dict[str, int]:
     """Erase a tenant: its jobs, results, weights, sweeps, datasets, idempotency records and API
     keys; the rows deleted per table."""
-    return erase_tenant(session, name)
+    return erase_tenant(session, name, settings)
