@@ -1,0 +1,97 @@
+"""A stored dataset read chunk by chunk: one Parquet row group in memory at a time, fetched by
+byte ranges from its store, for passes whose partial results add up (issue 19's out-of-core path).
+
+The exact linear path needs only sums per (environment, fold) (:func:`sal_core.cross_fit.fold_sums`),
+and a row's fold is a hash of its own content (:func:`sal_core.cross_fit.folds_of`), so chunks read
+on different workers agree on the folds and their sums add up to the whole table's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow.parquet as pq
+import torch
+from numpy.typing import NDArray
+
+from app.datasets.tables import ENV_COLUMN
+from app.storage import ObjectStore, RangeFile
+from sal_core.cross_fit import FoldSums, fold_sums
+
+__all__ = ["Chunk", "add_sums", "chunk_fold_sums", "iter_chunks", "n_chunks"]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Rows of one row group: ``env_index`` (n,) into the dataset's environments, X (n, p), y (n,)."""
+
+    env_index: NDArray[np.int64]
+    X: NDArray[np.float64]
+    y: NDArray[np.float64]
+
+
+def n_chunks(store: ObjectStore, key: str) -> int:
+    """Row groups of the stored table, from its footer."""
+    return int(pq.ParquetFile(RangeFile(store, key)).metadata.num_row_groups)
+
+
+def iter_chunks(
+    store: ObjectStore,
+    key: str,
+    *,
+    environments: Sequence[str],
+    feature_names: Sequence[str],
+    target: str,
+    only: Sequence[int] | None = None,
+) -> Iterator[Chunk]:
+    """The table's row groups in order (or the ``only`` ones: a worker's share), one at a time."""
+    handle = pq.ParquetFile(RangeFile(store, key))
+    index = {name: i for i, name in enumerate(environments)}
+    columns = [ENV_COLUMN, *feature_names, target]
+    for group in only if only is not None else range(handle.metadata.num_row_groups):
+        part = handle.read_row_group(group, columns=columns)
+        names = part.column(ENV_COLUMN).to_pylist()
+        X = np.column_stack([part.column(c).to_numpy() for c in feature_names]).astype(np.float64)
+        yield Chunk(
+            env_index=np.fromiter((index[n] for n in names), dtype=np.int64, count=len(names)),
+            X=X,
+            y=part.column(target).to_numpy().astype(np.float64),
+        )
+
+
+def chunk_fold_sums(
+    chunk: Chunk,
+    *,
+    transform: Callable[[NDArray[np.float64]], NDArray[np.float64]],
+    folds_of_rows: Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.int64]],
+    n_envs: int,
+    k: int,
+) -> FoldSums:
+    """One chunk's sums per (environment, fold) of ``transform(X)`` (the standardiser, fitted
+    beforehand) and y; ``folds_of_rows(Z, y)`` decides each row's fold from its content."""
+    Z = transform(chunk.X)
+    folds = folds_of_rows(Z, chunk.y)
+    return fold_sums(
+        torch.from_numpy(np.ascontiguousarray(Z)),
+        torch.from_numpy(np.ascontiguousarray(chunk.y)),
+        torch.from_numpy(chunk.env_index),
+        torch.from_numpy(np.asarray(folds, dtype=np.int64)),
+        n_envs,
+        k,
+    )
+
+
+def add_sums(parts: Sequence[FoldSums]) -> FoldSums:
+    """The sums of several chunks, cell by cell, as the reduce step of a fan-out adds them."""
+    if not parts:
+        raise ValueError("no chunk sums to add")
+    return FoldSums(
+        n=np.sum([s.n for s in parts], axis=0),
+        z=np.sum([s.z for s in parts], axis=0),
+        y=np.sum([s.y for s in parts], axis=0),
+        zz=np.sum([s.zz for s in parts], axis=0),
+        zy=np.sum([s.zy for s in parts], axis=0),
+        yy=np.sum([s.yy for s in parts], axis=0),
+    )

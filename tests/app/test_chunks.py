@@ -1,0 +1,88 @@
+"""A stored dataset read row group by row group (app.datasets.chunks): the per-(environment, fold)
+sums of the chunks add up to the whole table's, however the chunks are shared among workers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from app.datasets import chunks, tables
+from app.settings import Settings
+from app.storage import ObjectStore, open_store
+from app.storage.local import LocalStore
+from sal_core import cross_fit
+from tests.app import factories as f
+from tests.app.s3server import S3Server
+
+SEED, K = 7, 5
+
+
+@pytest.fixture(params=["local", "s3"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> ObjectStore:
+    if request.param == "local":
+        return LocalStore(tmp_path / "objects")
+    server: S3Server = request.getfixturevalue("s3_server")
+    return open_store(Settings(data_dir=tmp_path, **server.settings(prefix=f"chunks-{tmp_path.name}/")), "s3")
+
+
+def test_chunk_sums_add_up_to_the_whole_tables(store: ObjectStore) -> None:
+    table = tables.from_file(
+        f.csv_bytes(f.frame(seed=2400, n_per_env=3000)),
+        filename="d.csv",
+        target="y",
+        environment="env",
+        features=None,
+    )
+    store.put("t.parquet", table.to_parquet(row_group_rows=1024))
+    envs = [e.name for e in table.environments]
+    X = np.concatenate([e.X for e in table.environments])
+    y = np.concatenate([e.y for e in table.environments])
+    env_index = np.repeat(np.arange(len(envs)), [e.n_rows for e in table.environments])
+    mean, scale = X.mean(0), X.std(0)
+
+    def transform(A: np.ndarray) -> np.ndarray:
+        return (A - mean) / scale
+
+    def folds(Z: np.ndarray, t: np.ndarray) -> np.ndarray:
+        return cross_fit.folds_of(cross_fit.row_keys(Z, t), SEED, K)
+
+    Z = transform(X)
+    whole = cross_fit.fold_sums(
+        torch.from_numpy(Z),
+        torch.from_numpy(y),
+        torch.from_numpy(env_index),
+        torch.from_numpy(folds(Z, y)),
+        3,
+        K,
+    )
+
+    def summed(only: list[int] | None) -> list[cross_fit.FoldSums]:
+        read = chunks.iter_chunks(
+            store, "t.parquet", environments=envs, feature_names=table.feature_names, target="y", only=only
+        )
+        out = []
+        for chunk in read:
+            assert len(chunk.y) <= 1024  # one row group at a time
+            out.append(chunks.chunk_fold_sums(chunk, transform=transform, folds_of_rows=folds, n_envs=3, k=K))
+        return out
+
+    assert chunks.n_chunks(store, "t.parquet") == 9
+    all_at_once = chunks.add_sums(summed(None))
+    # Two workers, each with every other chunk, and the reduce.
+    shared = chunks.add_sums(summed([0, 2, 4, 6, 8]) + summed([1, 3, 5, 7]))
+    for total in (all_at_once, shared):
+        np.testing.assert_array_equal(total.n, whole.n)  # every row in the same (env, fold) cell
+        for name in ("z", "y", "zz", "zy", "yy"):
+            np.testing.assert_allclose(getattr(total, name), getattr(whole, name), rtol=1e-12, atol=1e-9)
+        held_out = np.arange(K) != 0
+        mine, theirs = total.part(held_out)[0], whole.part(held_out)[0]
+        np.testing.assert_allclose(mine.gram, theirs.gram, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(mine.cross, theirs.cross, rtol=1e-10, atol=1e-12)
+
+
+def test_no_chunks_is_an_error() -> None:
+    with pytest.raises(ValueError, match="no chunk"):
+        chunks.add_sums([])
