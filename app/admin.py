@@ -7,6 +7,7 @@
     python -m app.admin datasets migrate-storage [--to local|s3] [--dry-run]
                                                       move datasets stored in database rows into
                                                       the object store (content ids unchanged)
+    python -m app.admin datasets verify [--content]   every stored dataset's object is there
 
 A key is shown once, when it is created; only its sha256 is stored.
 """
@@ -45,19 +46,24 @@ def main(argv: list[str] | None = None) -> int:
     datasets = groups.add_parser("datasets", help="stored datasets").add_subparsers(
         dest="command", required=True
     )
-    relocate = datasets.add_parser(
+    migrating = datasets.add_parser(
         "migrate-storage", help="move datasets kept in database rows into the object store (idempotent)"
     )
-    relocate.add_argument(
+    migrating.add_argument(
         "--to", choices=["local", "s3"], default=None, help="the store (default: SAL_DATASET_STORE's)"
     )
-    relocate.add_argument("--dry-run", action="store_true", help="list what would move; move nothing")
+    migrating.add_argument("--dry-run", action="store_true", help="list what would move; move nothing")
+    verify = datasets.add_parser("verify", help="check every dataset in a store has its object, of its size")
+    verify.add_argument("--content", action="store_true", help="also decode each and check its sha256")
     args = parser.parse_args(argv)
 
     settings = get_settings()
     migrate.upgrade(settings.database_url)  # a no-op when the schema is current
     engine = make_engine(settings.database_url)
     try:
+        if args.group == "datasets" and args.command == "verify":
+            problems = relocate.verify_storage(make_sessionmaker(engine), settings, content=args.content)
+            return 1 if problems else 0
         if args.group == "datasets":
             return _migrate_storage(parser, args, settings, make_sessionmaker(engine))
         with make_sessionmaker(engine)() as session:

@@ -29,7 +29,7 @@ from app.db.models import Dataset
 from app.settings import Settings
 from app.storage import ObjectStore, StorageError, open_store
 
-__all__ = ["MoveReport", "migrate_storage", "move_one"]
+__all__ = ["MoveReport", "migrate_storage", "move_one", "verify_storage"]
 
 
 class LostInTransit(StorageError):
@@ -100,3 +100,36 @@ def migrate_storage(
             report.bytes_moved += size
             say(f"moved {dataset_id} ({size} bytes) to the {kind} store")
     return report
+
+
+def verify_storage(
+    sessions: Callable[[], Session],
+    settings: Settings,
+    *,
+    content: bool = False,
+    say: Callable[[str], None] = print,
+) -> dict[str, str]:
+    """Check that every dataset in a store has its object, of the recorded size (and, with
+    ``content``, decoding to its sha256): {dataset id: what is wrong}."""
+    with sessions() as session:
+        rows = session.execute(
+            select(Dataset.id, Dataset.storage, Dataset.storage_key, Dataset.size_bytes, Dataset.sha256)
+            .where(Dataset.storage.is_not(None))
+            .order_by(Dataset.id)
+        ).all()
+    problems: dict[str, str] = {}
+    for dataset_id, storage, key, size_bytes, sha in rows:
+        try:
+            if storage is None or key is None:
+                raise StorageError(f"the row names no object ({storage!r}, {key!r})")
+            store = open_store(settings, storage)
+            size = store.size(key)
+            if size != size_bytes:
+                raise StorageError(f"{key} has {size} bytes, the row says {size_bytes}")
+            if content:
+                Table.from_parquet(store.get(key), expected_sha256=sha)
+        except (StorageError, CorruptDatasetError) as exc:
+            problems[dataset_id] = str(exc)
+            say(f"{dataset_id}: {exc}")
+    say(f"checked {len(rows)} dataset(s) in object stores: {len(problems)} problem(s)")
+    return problems
