@@ -20,6 +20,8 @@ from numpy.typing import NDArray
 
 Array = NDArray[np.float64]
 Mask = NDArray[np.bool_]
+RoundHook = Callable[[int, Array, Array, Array], bool]
+"""``on_round(t, risk (B,), env_losses (B, E), w (B, p))``: True stops the paths."""
 
 
 @dataclass(frozen=True)
@@ -170,12 +172,13 @@ def run_paths(
     anchor: Mask | None = None,
     *,
     record: bool = False,
-    on_round: Callable[[int], bool] | None = None,
+    on_round: RoundHook | None = None,
 ) -> PathResult:
     """SAL's w-path (Adam on log w, then log w − min over the anchor, capped at w_max) for every
     problem, ``settings.rounds`` rounds. ``anchor`` (B, p) marks the covariates min w = 1 may pin
     (all of them where a row has none); ``record`` keeps every round's risk, losses and w;
-    ``on_round(t)`` is called after round t and stops the paths when it returns True."""
+    ``on_round(t, risk, losses, w)`` is called after round t with every path's R (B,), environment
+    losses (B, E) and w at the start of the round (B, p), and stops the paths when it returns True."""
     b, p = w0.shape
     pin = np.ones((b, p), dtype=bool) if anchor is None else anchor.copy()
     pin[~pin.any(1)] = True
@@ -189,6 +192,7 @@ def run_paths(
         step = solve_theta(m, w, lam)
         losses = env_losses(step.theta, m)
         risk, d_losses = stability_risk(losses, s.alpha, s.stability)
+        w_start = w
         if record:
             risks.append(risk)
             losses_seen.append(losses)
@@ -201,7 +205,7 @@ def run_paths(
         v = np.log(w) - s.lr * (m1 / (1 - s.beta1**t)) / (np.sqrt(m2 / (1 - s.beta2**t)) + s.eps)
         floor = np.where(pin, v, np.inf).min(1, keepdims=True)
         w = np.minimum(np.exp(np.maximum(v - floor, 0.0)), s.w_max)
-        if on_round is not None and on_round(t):
+        if on_round is not None and on_round(t, risk, losses, w_start):
             stopped = True
             break
     step = solve_theta(m, w, lam)

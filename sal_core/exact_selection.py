@@ -56,8 +56,9 @@ class Outcome:
     stopped: bool
 
 
-OnRound = Callable[[int], bool]
-"""Called after each round of the batched selection with the round number; True stops the fit."""
+OnRound = Callable[[int, float, Array, Array], bool]
+"""Called after each round of the batched selection with (round, R, environment losses (E,), w (p,))
+of the most robust candidate's first fold path, the one a watcher is shown; True stops the fit."""
 
 
 def _batch(parts: list[Moments], repeat: int) -> eb.BatchMoments:
@@ -120,7 +121,8 @@ def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> O
     if plan.learns_w:
         w0 = np.ones((batch.size, problem.n_features))
         anchor = np.concatenate([_anchor(fold_moments, fold_rows, v) for _, v in robust])
-        fitted = eb.run_paths(batch, lam, w0, plan.settings, anchor, on_round=on_round)
+        shown = lambda t, risk, losses, w: on_round(t, float(risk[0]), losses[0], w[0])  # noqa: E731
+        fitted = eb.run_paths(batch, lam, w0, plan.settings, anchor, on_round=shown)
         if fitted.stopped:
             return _stopped(plan, base, full, z_bar)
     else:

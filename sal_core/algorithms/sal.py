@@ -40,7 +40,7 @@ from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
-from sal_core.algorithms.base import Problem, Reporter, RoundMetrics, Solution
+from sal_core.algorithms.base import Problem, Reporter, Solution
 from sal_core.algorithms.wdrl import (
     ERM_STEPS,
     WDRL,
@@ -254,9 +254,9 @@ class SAL(WDRL):
         return super()._fit_selected(problem, reporter)
 
     def total_steps(self) -> int:
-        """Progress steps; an MLP fit whose w comes from the linear path counts that path's fits first,
-        one step each (they take a second in all, the network's fits most of the time)."""
-        seeding = self.w_seeder().fits() if self.seeds_w() else 0
+        """Progress steps; an MLP fit whose w comes from the linear path counts that path's rounds first
+        (its batched selection, then its refit), then ten steps per network fit."""
+        seeding = self.w_seeder().total_steps() if self.seeds_w() else 0
         return seeding + super().total_steps()
 
     # ------------------------------------------------------------------- MLPs: w from the linear path
@@ -277,7 +277,7 @@ class SAL(WDRL):
             return super()._fit(problem, reporter)
         seeder = self.w_seeder()
         linear = dataclasses.replace(problem, task="regression", loss_name="squared", model_spec=ModelSpec())
-        seeded = seeder._fit(linear, _PerFit(reporter, seeder.steps_per_fit()))
+        seeded = seeder._fit(linear, reporter)
         if seeded.stopped:  # cancelled while learning w: the network is untrained
             return Solution(
                 model=problem.new_model(),
@@ -287,7 +287,7 @@ class SAL(WDRL):
             )
         assert seeded.covariate_weights is not None
         self._seed_w = seeded.covariate_weights
-        solution = super()._fit(problem, _Offset(reporter, seeder.fits()))
+        solution = super()._fit(problem, _Offset(reporter, seeder.total_steps()))
         solution.selection = {
             **(solution.selection or {}),
             "covariate_weights": {
@@ -461,21 +461,6 @@ class SAL(WDRL):
         return Solution(
             model=model, covariate_weights=w.cpu(), history=history, certificate=cert, stopped=stopped
         )
-
-
-class _PerFit(Reporter):
-    """Reports a sub-fit's rounds as one progress step per ``rounds`` (one per fit), passing each fit's
-    last round's metrics; a stop request is seen at those steps."""
-
-    def __init__(self, parent: Reporter, rounds: int) -> None:
-        super().__init__(None, parent.total)
-        self._parent = parent
-        self._rounds = max(rounds, 1)
-
-    def __call__(self, step: int, metrics: RoundMetrics | None = None) -> bool:
-        if step % self._rounds == 0:
-            self.stop_requested = self._parent(step // self._rounds, metrics)
-        return self.stop_requested
 
 
 ALGORITHM = SAL

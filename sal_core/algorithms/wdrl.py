@@ -178,10 +178,14 @@ class WDRL(Algorithm[WDRLParams]):
     def _fit_exact_auto(self, problem: Problem, reporter: Reporter, y_scale: float) -> Solution:
         plan = self.exact_plan()
         per_fit = self.steps_per_fit()
-        outcome = es.select(problem, y_scale, plan, lambda t: reporter(t) if per_fit > 1 else False)
-        if not outcome.stopped:
-            reporter(per_fit)
-        history = self._exact_history(problem, outcome, y_scale)
+        shown: list[Round] = []  # the watched path's rounds: the history of a fit stopped while choosing
+
+        def on_round(t: int, risk: float, losses: np.ndarray, w: np.ndarray) -> bool:
+            shown.append(_round(t, risk * y_scale**2, w, losses * y_scale**2, problem))
+            return reporter(t, {"risk": risk * y_scale**2, "w": w.tolist()})
+
+        outcome = es.select(problem, y_scale, plan, on_round)
+        history = shown if outcome.stopped else self._exact_history(problem, outcome, y_scale)
         step = outcome.step
         theta_step = rl.ThetaStep(
             theta=step.theta[0],
@@ -191,12 +195,17 @@ class WDRL(Algorithm[WDRLParams]):
             objective=outcome.lambda_ * float(step.mse[0]) / (outcome.lambda_ - float(step.kappa[0])),
         )
         y_mean = float(problem.y.mean())
+        if not outcome.stopped and per_fit == 1:
+            reporter(1)  # WDRL: the selection is one progress step
+        last = history[-1]
         stopped = outcome.stopped or reporter(
-            2 * per_fit, {"risk": history[-1].risk, **({"w": history[-1].w} if history[-1].w else {})}
+            2 * per_fit, {"risk": last.risk, **({"w": list(last.w)} if last.w else {})}
         )
         solution = ridge_solution(
             problem, theta_step, outcome.lambda_, outcome.w, y_scale, y_mean, history, stopped
         )
+        if outcome.stopped:
+            return solution
         solution.selection = outcome.selection.to_dict()
         if outcome.w_low is not None and outcome.w_high is not None:
             solution.selection["covariate_weights"] = _w_evidence(outcome)

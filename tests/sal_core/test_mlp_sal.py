@@ -99,8 +99,8 @@ def test_closed_form_output_derivatives_match_autograd(loss: str) -> None:
 
 
 def test_mlp_sal_progress_counts_the_network_fits_and_stops_inside_one() -> None:
-    """The linear path's fits count one step each, every network fit ten, so the bar follows the time;
-    a stop request inside a network fit ends it at the next tenth."""
+    """The linear path counts its rounds (the batched selection, then the refit), every network fit
+    ten steps; a stop request inside a network fit ends it at the next tenth."""
     setting = selection_bias(r=1.7, n=300, p=6, seed=3, n_test=10)
     algorithm = get_algorithm("sal")(model=MLP, seed=3)
     seen: list[tuple[int, int]] = []
@@ -111,7 +111,8 @@ def test_mlp_sal_progress_counts_the_network_fits_and_stops_inside_one() -> None
 
     fit = algorithm.fit(setting.train, progress=record)
     total = algorithm.total_steps()
-    network_fits = (total - algorithm.w_seeder().fits()) // 10
+    assert algorithm.w_seeder().total_steps() == 2 * 400
+    network_fits = (total - algorithm.w_seeder().total_steps()) // 10
     assert network_fits == 4  # two λ candidates, ERM with the same network, the refit
     assert seen[-1] == (total, total) and not fit.stopped
     assert sum(step > total - 10 * network_fits for step, _ in seen) == 10 * network_fits
