@@ -12,6 +12,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
+from pydantic import SecretStr
 from sqlalchemy import select
 
 from app.datasets import objects, tables
@@ -244,3 +245,38 @@ def test_an_upload_that_loses_the_race_removes_its_object(
         assert [o.key for o in open_store(settings, "local").list("datasets/")] == [first.storage_key]
     finally:
         engine.dispose()
+
+
+def test_an_unreachable_store_is_a_503_and_stores_nothing(pg_settings: Settings, pg_app, stub_queue) -> None:  # type: ignore[no-untyped-def]
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from tests.conftest import free_port
+
+    settings = pg_settings.model_copy(
+        update={
+            "dataset_store": "s3",
+            "s3_endpoint_url": f"http://127.0.0.1:{free_port()}",  # nothing listens there
+            "s3_bucket": "gone",
+            "s3_access_key_id": SecretStr("some-key"),
+            "s3_secret_access_key": SecretStr("some-secret"),
+        }
+    )
+    app = create_app(settings, queue=stub_queue)
+    df = f.frame(seed=2500)
+    try:
+        with TestClient(app) as client:
+            response = f.upload_csv(client, df, name="nowhere")
+            f.assert_problem(response, 503)
+            assert response.headers["Retry-After"]
+            reference = client.post(
+                "/datasets/references", json={"url": "s3://gone/x/", "target": "y", "environment": "env"}
+            )
+            f.assert_problem(reference, 503)
+        table = tables.from_file(
+            f.csv_bytes(df), filename="d.csv", target="y", environment="env", features=None
+        )
+        with pg_app.state.engine.connect() as conn:
+            assert conn.execute(select(Dataset.id).where(Dataset.sha256 == table.sha256())).first() is None
+    finally:
+        app.state.engine.dispose()
