@@ -108,10 +108,6 @@ def dataset_sha256(session: Session, dataset_id: str) -> str | None:
     return session.scalar(select(Dataset.sha256).where(Dataset.id == dataset_id))
 
 
-def dataset_bytes(session: Session, dataset_id: str) -> bytes | None:
-    return session.scalar(select(Dataset.data).where(Dataset.id == dataset_id))
-
-
 def dataset_location(session: Session, dataset_id: str) -> tuple[str | None, str | None, bytes | None] | None:
     """Where the dataset's table is: (storage, storage_key, data), see app.datasets.objects."""
     row = session.execute(
