@@ -49,6 +49,14 @@ MIN_CASES = 500
 LAST = ("DELETE /jobs/{job_id}", "DELETE /datasets/{dataset_id}")
 
 
+def _unconfigured_export(response: Any) -> bool:
+    """The MLflow export answers 503 (a documented problem) where no tracking server is configured, as
+    in this suite: the one server-side status that is the deployment's state, not a fault."""
+    if response.status_code != 503 or "/exports/mlflow" not in str(response.request.url):
+        return False
+    return bool(response.json().get("type") == "/problems/unavailable")
+
+
 def _wait_succeeded(client: httpx.Client, job_id: str, headers: dict[str, str], timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -151,7 +159,10 @@ def test_every_operation_conforms_to_the_openapi_document(pg_app, live_ids, head
             response = case.call(headers=headers)
             counts[case.operation.label] += 1
             statuses[(case.operation.label, response.status_code)] += 1
-            case.validate_response(response, checks=CHECKS, headers=headers)
+            checks = CHECKS
+            if _unconfigured_export(response):
+                checks = [c for c in CHECKS if c is not not_a_server_error]
+            case.validate_response(response, checks=checks, headers=headers)
 
         if SEED is not None:
             run = seed(int(SEED))(run)
