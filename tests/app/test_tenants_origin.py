@@ -91,7 +91,9 @@ def test_html_pages_carry_a_content_security_policy(embedded_app: FastAPI) -> No
         assert report.headers["x-content-type-options"] == "nosniff"
         docs = c.get("/docs")
         assert "frame-ancestors 'none'" in docs.headers["content-security-policy"]
-        assert "/docs-assets/swagger-ui-bundle.js" in docs.text and "https://" not in docs.text  # local assets
+        assert (
+            "/docs-assets/swagger-ui-bundle.js" in docs.text and "https://" not in docs.text
+        )  # local assets
         assert c.get("/healthz").headers["x-content-type-options"] == "nosniff"
 
 
