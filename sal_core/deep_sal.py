@@ -48,9 +48,9 @@ import numpy as np
 import torch
 
 from sal_core import deep_implicit, losses
-from sal_core.algorithms.base import Certificate, Problem, Reporter, Solution
 from sal_core.deep_adversary import newton_update
 from sal_core.history import Round
+from sal_core.problem import Certificate, Problem, Reporter, Solution
 from sal_core.robust_linear import stability_risk
 
 WUpdate = Callable[[np.ndarray, np.ndarray], np.ndarray]

@@ -23,7 +23,7 @@ from sal_core import cross_fit
 from sal_core import exact_batch as eb
 from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
-from sal_core.algorithms.base import Problem
+from sal_core.problem import Problem
 from sal_core.robust_linear import Moments
 
 Array = NDArray[np.float64]

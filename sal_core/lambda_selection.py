@@ -32,7 +32,7 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from sal_core.algorithms.base import EnvTensors, Problem
+from sal_core.problem import EnvTensors, Problem
 
 Array = NDArray[np.float64]
 Prefer = Literal["robust", "erm"]

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from sal_core.algorithms.base import FittedModel
 from sal_core.data import Environment
 from sal_core.exceptions import InvalidDataError, InvalidParameterError
+from sal_core.fitted import FittedModel
 from sal_core.losses import Task
 
 # Probabilities are clipped this far from 0 and 1 so that one confident mistake costs a large but

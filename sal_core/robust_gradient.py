@@ -18,7 +18,7 @@ import torch
 from torch.func import functional_call
 
 from sal_core.adversary import InnerSup, kappa, linear_inner_sup
-from sal_core.algorithms.base import Certificate, Problem
+from sal_core.problem import Certificate, Problem
 
 Trace = list[tuple[dict[str, torch.Tensor], torch.Tensor, torch.Tensor]]
 """(θ_t, X̃_t, ∂X̃_t/∂w) per θ-step, for the paper's approximation of ∂R/∂w."""

@@ -9,29 +9,47 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 import torch
-from numpy.typing import NDArray
-from torch import nn
 
 from sal_core.cross_fit import row_keys
 from sal_core.data import Environment, FloatArray, Standardizer, default_feature_names, validate_environments
 from sal_core.exceptions import InvalidParameterError
+from sal_core.fitted import FittedModel
 from sal_core.history import Round
-from sal_core.losses import LossName, Task, pointwise_loss, resolve_loss
+from sal_core.losses import LossName, Task, resolve_loss
 from sal_core.models import ModelSpec
 from sal_core.params import Params
+from sal_core.problem import (
+    Certificate,
+    EnvTensors,
+    Problem,
+    ProgressCallback,
+    Reporter,
+    RoundMetrics,
+    Solution,
+)
+
+__all__ = [
+    "Algorithm",
+    "AlgorithmConfig",
+    "Certificate",
+    "EnvTensors",
+    "FitResult",
+    "FittedModel",
+    "Problem",
+    "ProgressCallback",
+    "Reporter",
+    "RoundMetrics",
+    "Solution",
+    "resolve_device",
+]  # Problem, Solution, Reporter and Certificate live in sal_core.problem, FittedModel in sal_core.fitted
 
 P = TypeVar("P", bound=Params)
-
-RoundMetrics = Mapping[str, float | Sequence[float]]
-"""One outer round's numbers: ``{"risk": r}``, and for SAL ``"w"``, the covariate weights (p,)."""
-ProgressCallback = Callable[[int, int, RoundMetrics], bool | None]
-"""Called as ``progress(step, total, metrics)`` after each outer round; returning True stops the fit."""
 
 
 def resolve_device(device: str) -> torch.device:
@@ -45,178 +63,6 @@ def resolve_device(device: str) -> torch.device:
             raise InvalidParameterError("device 'cuda' requested but no GPU is available", field="device")
         return torch.device(device)
     raise InvalidParameterError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}", field="device")
-
-
-@dataclass
-class EnvTensors:
-    name: str
-    Z: torch.Tensor  # (n_e, p), standardised
-    y: torch.Tensor  # (n_e,)
-
-
-@dataclass
-class Problem:
-    """Standardised training data on the fit's device, with the task's loss and model family."""
-
-    envs: list[EnvTensors]
-    Z: torch.Tensor  # (n, p) pooled
-    y: torch.Tensor  # (n,)
-    env_index: torch.Tensor  # (n,) int64, row -> environment
-    task: Task
-    loss_name: LossName
-    model_spec: ModelSpec
-    generator: torch.Generator
-    seed: int
-    row_keys: NDArray[np.uint64] | None = None  # (n,) content hash per row (cross_fit.row_keys)
-
-    @property
-    def n_features(self) -> int:
-        return int(self.Z.shape[1])
-
-    @property
-    def n_envs(self) -> int:
-        return len(self.envs)
-
-    @property
-    def env_counts(self) -> torch.Tensor:
-        return torch.bincount(self.env_index, minlength=self.n_envs).to(self.Z.dtype)
-
-    def new_model(self) -> nn.Module:
-        if not self.model_spec.is_linear:  # linear models start at zero; only MLPs draw weights
-            torch.manual_seed(self.seed)
-        return self.model_spec.build(self.n_features).to(device=self.Z.device, dtype=self.Z.dtype)
-
-    def loss(self, output: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        """Per-row loss (n,)."""
-        return pointwise_loss(self.loss_name, output, y)
-
-    def env_means(self, per_row: torch.Tensor) -> torch.Tensor:
-        """Average a per-row quantity within each environment: (n,) -> (E,)."""
-        sums = torch.zeros(self.n_envs, dtype=per_row.dtype, device=per_row.device)
-        sums = sums.index_add(0, self.env_index, per_row)
-        return sums / self.env_counts
-
-    def env_losses(self, model: nn.Module) -> torch.Tensor:
-        """Training loss per environment (E,)."""
-        return self.env_means(self.loss(model(self.Z), self.y))
-
-
-@dataclass(frozen=True)
-class Certificate:
-    """Theorem 1: the worst case found lies at transport cost ``rho_hat`` from the training data,
-    and ``worst_case_risk`` = E[s_λ] + λ·ρ̂ bounds the risk over that whole Wasserstein ball."""
-
-    rho_hat: float
-    worst_case_risk: float
-    lambda_: float
-
-
-@dataclass
-class Solution:
-    """What ``_fit`` returns: the trained module (standardised inputs) and what was learned."""
-
-    model: nn.Module
-    covariate_weights: torch.Tensor | None = None
-    history: Sequence[Round] = field(default_factory=list)  # one per outer round
-    certificate: Certificate | None = None
-    stopped: bool = False
-    selection: dict[str, Any] | None = None  # how a hyper-parameter set to "auto" was chosen
-
-
-class Reporter:
-    """Forwards progress to the user's callback and remembers whether a stop was asked for."""
-
-    def __init__(self, callback: ProgressCallback | None, total: int) -> None:
-        self._callback = callback
-        self.total = total
-        self.stop_requested = False
-
-    def __call__(self, step: int, metrics: RoundMetrics | None = None) -> bool:
-        if self._callback is not None and self._callback(step, self.total, dict(metrics or {})):
-            self.stop_requested = True
-        return self.stop_requested
-
-
-@dataclass(frozen=True)
-class FittedModel:
-    """A trained model with its standardisation: everything needed to predict on raw covariates."""
-
-    task: Task
-    model_spec: ModelSpec
-    feature_names: tuple[str, ...]
-    standardizer: Standardizer
-    state: dict[str, torch.Tensor]
-    covariate_weights: FloatArray | None = None
-
-    def module(self) -> nn.Module:
-        net = self.model_spec.build(len(self.feature_names)).to(torch.float64)
-        net.load_state_dict({k: v.to(torch.float64) for k, v in self.state.items()})
-        return net.eval()
-
-    def decision_function(self, X: FloatArray) -> FloatArray:
-        """Prediction (regression) or logit (classification) per row: (n, p) -> (n,)."""
-        X = np.asarray(X, dtype=np.float64)
-        if X.ndim != 2 or X.shape[1] != len(self.feature_names):
-            raise ValueError(f"X must have shape (n, {len(self.feature_names)}), got {X.shape}")
-        z = torch.from_numpy(self.standardizer.transform(X))
-        with torch.no_grad():
-            out: FloatArray = self.module()(z).numpy()
-        return out
-
-    def predict_proba(self, X: FloatArray) -> FloatArray:
-        """P(y = 1) per row (classification only)."""
-        if self.task != "classification":
-            raise ValueError("predict_proba applies to classification models only")
-        return 1.0 / (1.0 + np.exp(-self.decision_function(X)))
-
-    def predict(self, X: FloatArray) -> FloatArray:
-        """Prediction (regression) or label in {0, 1} (classification) per row."""
-        out = self.decision_function(X)
-        if self.task == "classification":
-            return (out >= 0.0).astype(np.float64)
-        return out
-
-    def linear_coefficients(self) -> tuple[FloatArray, float] | None:
-        """(θ, b) on standardised covariates for a linear model, else None."""
-        if not self.model_spec.is_linear:
-            return None
-        return self.state["weight"].double().numpy().copy(), float(self.state["bias"])
-
-    def to_tensors(self) -> tuple[dict[str, torch.Tensor], dict[str, str]]:
-        """Flat tensors and string metadata, the layout of the safetensors download."""
-        import json
-
-        tensors = {f"model.{k}": v.contiguous() for k, v in self.state.items()}
-        tensors["standardizer.mean"] = torch.from_numpy(self.standardizer.mean.copy())
-        tensors["standardizer.scale"] = torch.from_numpy(self.standardizer.scale.copy())
-        if self.covariate_weights is not None:
-            tensors["covariate_weights"] = torch.from_numpy(
-                np.asarray(self.covariate_weights, dtype=np.float64)
-            )
-        metadata = {
-            "task": self.task,
-            "model": json.dumps(self.model_spec.to_dict()),
-            "feature_names": json.dumps(list(self.feature_names)),
-        }
-        return tensors, metadata
-
-    @classmethod
-    def from_tensors(cls, tensors: Mapping[str, torch.Tensor], metadata: Mapping[str, str]) -> FittedModel:
-        import json
-
-        state = {k[len("model.") :]: v for k, v in tensors.items() if k.startswith("model.")}
-        w = tensors.get("covariate_weights")
-        return cls(
-            task=metadata["task"],  # type: ignore[arg-type]
-            model_spec=ModelSpec.from_mapping(json.loads(metadata["model"])),
-            feature_names=tuple(json.loads(metadata["feature_names"])),
-            standardizer=Standardizer(
-                mean=tensors["standardizer.mean"].double().numpy(),
-                scale=tensors["standardizer.scale"].double().numpy(),
-            ),
-            state=dict(state),
-            covariate_weights=None if w is None else w.double().numpy(),
-        )
 
 
 @dataclass(frozen=True)

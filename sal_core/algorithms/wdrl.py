@@ -195,11 +195,13 @@ class WDRL(Algorithm[WDRLParams]):
             objective=outcome.lambda_ * float(step.mse[0]) / (outcome.lambda_ - float(step.kappa[0])),
         )
         y_mean = float(problem.y.mean())
-        if not outcome.stopped and per_fit == 1:
-            reporter(1)  # WDRL: the selection is one progress step
+        # WDRL's selection (no w-path, no rounds to report) is one progress step, where a stop is seen
+        chose = not outcome.stopped and per_fit == 1 and reporter(1)
         last = history[-1]
-        stopped = outcome.stopped or reporter(
-            2 * per_fit, {"risk": last.risk, **({"w": list(last.w)} if last.w else {})}
+        stopped = (
+            outcome.stopped
+            or chose
+            or reporter(2 * per_fit, {"risk": last.risk, **({"w": list(last.w)} if last.w else {})})
         )
         solution = ridge_solution(
             problem, theta_step, outcome.lambda_, outcome.w, y_scale, y_mean, history, stopped

@@ -38,3 +38,22 @@ def test_importing_sal_core_loads_no_web_queue_or_database_code() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+# The algorithms sit on top of sal_core's helpers: a helper never imports upward into them. The
+# package's front door (__init__) and the scikit-learn adapter use the registry, as a user would.
+ABOVE_THE_ALGORITHMS = {"sal_core/__init__.py", "sal_core/sklearn.py"}
+
+
+def test_no_helper_imports_the_algorithms() -> None:
+    offenders = []
+    for path in (ROOT / "sal_core").glob("*.py"):
+        where = str(path.relative_to(ROOT))
+        if where in ABOVE_THE_ALGORITHMS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            module = node.module if isinstance(node, ast.ImportFrom) and node.level == 0 else None
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [module or ""]
+            if any(n == "sal_core.algorithms" or n.startswith("sal_core.algorithms.") for n in names):
+                offenders.append(f"{where}: {names}")
+    assert offenders == []
