@@ -122,7 +122,7 @@ class RawClient:
         body = b"" if json_body is None else json.dumps(json_body).encode()
         lines = [
             f"{method} {path} HTTP/1.1",
-            "Host: bench",
+            "Host: 127.0.0.1",  # the benches serve on loopback; the single-user API trusts only loopback hosts
             *(f"{k}: {v}" for k, v in (headers or {}).items()),
         ]
         if json_body is not None:

@@ -161,7 +161,7 @@ async def sse_phase(
         nonlocal events, connected
         reader, writer = await asyncio.open_connection(url.host, url.port)
         writer.write(
-            f"GET /jobs/{job_id}/events HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n".encode()
+            f"GET /jobs/{job_id}/events HTTP/1.1\r\nHost: {url.host}\r\nAccept: text/event-stream\r\n\r\n".encode()
         )
         await reader.readuntil(b"\r\n\r\n")
         connected += 1
