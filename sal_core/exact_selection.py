@@ -81,7 +81,7 @@ def _one(m: Moments) -> eb.BatchMoments:
 def ols_mse(m: Moments) -> float:
     """Pooled least-squares training MSE of the standardised problem (the grid's unit)."""
     theta = np.asarray(np.linalg.lstsq(m.gram, m.cross, rcond=None)[0], dtype=np.float64)
-    return max(float(m.yy - 2.0 * theta @ m.cross + theta @ m.gram @ theta), 1e-12)
+    return max(float(rl.mse(theta, m.gram, m.cross, m.yy)), 1e-12)
 
 
 def fixed_w_step(m: eb.BatchMoments, lam: Array) -> eb.PathResult:
@@ -99,12 +99,7 @@ def fixed_w_step(m: eb.BatchMoments, lam: Array) -> eb.PathResult:
 def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> Outcome:
     """Fit every candidate on every fold, score out of fold, choose, refit on all rows."""
     k = plan.folds
-    keys = (
-        problem.row_keys
-        if problem.row_keys is not None
-        else cross_fit.row_keys(problem.Z.double().cpu().numpy(), problem.y.double().cpu().numpy())
-    )
-    folds = torch.as_tensor(cross_fit.folds_of(keys, problem.seed, k), device=problem.Z.device)
+    folds = ls.row_folds(problem, k)
     sums = cross_fit.fold_sums(problem.Z, problem.y / y_scale, problem.env_index, folds, problem.n_envs, k)
     full, z_bar, _ = sums.part(np.ones(k, dtype=bool))
     base = ols_mse(full)
@@ -205,6 +200,7 @@ def _anchor(moments: list[Moments], rows: list[int], variant: str) -> NDArray[np
 
 
 SIGNIFICANCE = 3.0
+"""|t| of a pooled least-squares coefficient above which a covariate may anchor min w = 1."""
 DETERMINED_T = 2.0
 """w_d is reported as determined by the data only where the pooled least-squares coefficient of
 covariate d has |t| ≥ 2: where y does not depend on it at all, every w fits the data alike, and a w

@@ -32,6 +32,7 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
+from sal_core import cross_fit
 from sal_core.problem import EnvTensors, Problem
 
 Array = NDArray[np.float64]
@@ -195,6 +196,15 @@ def with_paired_se(
         dataclasses.replace(c, se=0.0 if i == best else paired_se(losses[i], losses[best], squared))
         for i, c in enumerate(candidates)
     ]
+
+
+def row_folds(problem: Problem, k: int) -> torch.Tensor:
+    """Fold in [0, k) of every pooled row (n,), from the rows' content and the seed
+    (:mod:`sal_core.cross_fit`): the same folds whatever order the rows come in."""
+    keys = problem.row_keys
+    if keys is None:
+        keys = cross_fit.row_keys(problem.Z.double().cpu().numpy(), problem.y.double().cpu().numpy())
+    return torch.as_tensor(cross_fit.folds_of(keys, problem.seed, k), device=problem.Z.device)
 
 
 def fold_split(problem: Problem, folds: torch.Tensor, k: int) -> tuple[Problem, list[EnvTensors]]:

@@ -47,7 +47,6 @@ from sal_core.algorithms.wdrl import (
     WDRLParams,
     _loss_scale,
     _Offset,
-    _ols_mse,
     _rescale_output,
     _round,
     _target_scale,
@@ -184,8 +183,6 @@ class SALParams(WDRLParams):
     )
 
 
-SIGNIFICANCE = 3.0
-"""|t| of a pooled least-squares coefficient above which a covariate may anchor min w = 1."""
 EXACT_GRID: tuple[float, ...] = (1e-3, 1e-2, 1e-1, 1.0, ls.OFF)
 """SAL's relative λ candidates on the exact path (× the pooled OLS MSE), most robust first; the
 last one switches the adversary off (ERM)."""
@@ -379,7 +376,7 @@ class SAL(WDRL):
     def lambda_base(self, problem: Problem, y_scale: float) -> float:
         """Under the linear path's w an MLP's λ grid is relative to the pooled OLS MSE, as on that path."""
         if self.seeds_w():
-            return _ols_mse(self.moments(problem, y_scale)[0])
+            return es.ols_mse(self.moments(problem, y_scale)[0])
         return super().lambda_base(problem, y_scale)
 
     def _fit_ridge_rounds(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
@@ -387,7 +384,7 @@ class SAL(WDRL):
         moments, y_mean = self.moments(problem, y_scale)
         w = np.ones(problem.n_features)
         anchor = (
-            rl.significant_covariates(moments, int(problem.y.shape[0]), SIGNIFICANCE)
+            rl.significant_covariates(moments, int(problem.y.shape[0]), es.SIGNIFICANCE)
             if p.anchor == "significant"
             else None
         )

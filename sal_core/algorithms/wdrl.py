@@ -24,7 +24,6 @@ from typing import ClassVar
 import numpy as np
 import torch
 
-from sal_core import cross_fit
 from sal_core import exact_batch as eb
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
@@ -273,12 +272,7 @@ class WDRL(Algorithm[WDRLParams]):
         returns that candidate's partial solution instead.
         """
         p = self.params
-        keys = (
-            problem.row_keys
-            if problem.row_keys is not None
-            else cross_fit.row_keys(problem.Z.double().cpu().numpy(), problem.y.double().cpu().numpy())
-        )
-        folds = torch.as_tensor(cross_fit.folds_of(keys, problem.seed, p.folds), device=problem.Z.device)
+        folds = ls.row_folds(problem, p.folds)
         fit_part, held_out = ls.fold_split(problem, folds, 0)
         base = self.lambda_base(fit_part, y_scale)
         squared = problem.loss_name == "squared"
@@ -325,7 +319,7 @@ class WDRL(Algorithm[WDRLParams]):
 
     def lambda_base(self, problem: Problem, y_scale: float) -> float:
         """The unit of the relative λ grid: the pooled OLS MSE on the exact path, 1 elsewhere."""
-        return _ols_mse(self.moments(problem, y_scale)[0]) if self.uses_ridge_path() else 1.0
+        return es.ols_mse(self.moments(problem, y_scale)[0]) if self.uses_ridge_path() else 1.0
 
     def _fit_off(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
         """The adversary switched off (λ = OFF_LAMBDA): ERM, whatever the subclass learns. Exact on the
@@ -478,12 +472,6 @@ def _protection(solution: Solution) -> float:
     """Σ log w: how much of X the fitted cost shields from the adversary (0 for w ≡ 1)."""
     w = solution.covariate_weights
     return 0.0 if w is None else float(torch.log(w.double().clamp_min(1.0)).sum())
-
-
-def _ols_mse(m: rl.Moments) -> float:
-    """Pooled least-squares training MSE of the standardised problem (the exact grid's unit)."""
-    theta = np.asarray(np.linalg.lstsq(m.gram, m.cross, rcond=None)[0], dtype=np.float64)
-    return max(float(rl.mse(theta, m.gram, m.cross, m.yy)), 1e-12)
 
 
 def _target_scale(problem: Problem) -> float:
