@@ -103,6 +103,9 @@ class ApiKey(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     revoked_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     expires_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime(), nullable=True)  # None: never
+    # Space-separated (app.auth.SCOPES); None: a key made before scopes, which keeps what it had.
+    scopes: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(255), nullable=True)  # what the key is for
 
 
 class IdempotencyKey(Base):
