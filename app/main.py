@@ -14,11 +14,12 @@ from app.api.errors import Problem
 from app.api.observe import RequestMetrics
 from app.api.ratelimit import RateLimits
 from app.api.routes import admin, datasets, events, exports, jobs, meta, reports, reruns, sweeps
-from app.api.schemas import DatasetCreate, DatasetUpload, JobEventData, WeightsJSON
 from app.api.security import BrowserEdge
 from app.cache import LRUCache
+from app.datasets.schemas import DatasetCreate, DatasetUpload
 from app.datasets.uploads import UploadGate
 from app.db.session import make_engine, make_sessionmaker
+from app.jobs.schemas import JobEventData, WeightsJSON
 from app.jobs.watch import JobWatcher, StreamSlots
 from app.queue import JobQueue, make_celery
 from app.reports import Renderer

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.api.schemas import JobPublic, JobSummary
-from app.api.sweep_schemas import SweepPublic
 from app.db.models import Job, Sweep
 from app.jobs import reproducibility
 from app.jobs.result import JobResult
+from app.jobs.schemas import JobPublic, JobSummary
+from app.sweeps.schemas import SweepPublic
 
 
 def job_public(job: Job, result: JobResult | None) -> JobPublic:

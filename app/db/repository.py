@@ -30,7 +30,6 @@ from app.db.models import (
     Tenant,
     utcnow,
 )
-from app.jobs.result import JobResult
 
 T = TypeVar("T", Dataset, Job, Sweep)
 
@@ -310,18 +309,18 @@ def delete_jobs(session: Session, job_ids: Sequence[str]) -> None:
     session.execute(delete(Job).where(Job.id.in_(job_ids)))
 
 
-def get_result(session: Session, job_id: str) -> JobResult | None:
-    stored = session.scalar(select(JobResultRow.result).where(JobResultRow.job_id == job_id))
-    return None if stored is None else JobResult.model_validate(stored)
+def get_result_document(session: Session, job_id: str) -> dict[str, Any] | None:
+    """The job's stored result document as written (the job service reads it as a JobResult)."""
+    return session.scalar(select(JobResultRow.result).where(JobResultRow.job_id == job_id))
 
 
-def get_results(session: Session, job_ids: Sequence[str]) -> dict[str, JobResult]:
+def get_result_documents(session: Session, job_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
     if not job_ids:
         return {}
     rows = session.execute(
         select(JobResultRow.job_id, JobResultRow.result).where(JobResultRow.job_id.in_(job_ids))
     )
-    return {job_id: JobResult.model_validate(result) for job_id, result in rows}
+    return {job_id: result for job_id, result in rows}
 
 
 def get_summaries(session: Session, job_ids: Sequence[str]) -> dict[str, tuple[dict[str, Any] | None, float]]:

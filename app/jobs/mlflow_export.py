@@ -28,10 +28,10 @@ import httpx
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from app.db import repository as repo
 from app.db.models import Job
 from app.errors import ServiceUnavailable
 from app.jobs import artifacts, onnx_export
+from app.jobs import service as jobs_service
 from app.jobs.result import JobResult
 from app.settings import Settings
 from sal_core import FittedModel
@@ -110,7 +110,7 @@ def export_job(
         )
     weights = onnx_export.succeeded_weights(session, job)
     model, metadata = artifacts.unpack(weights), artifacts.metadata_of(weights)
-    result = repo.get_result(session, job.id)
+    result = jobs_service.stored_result(session, job.id)
     assert result is not None  # a succeeded job has its result row
     _probe(uri)
     try:

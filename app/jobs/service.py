@@ -16,7 +16,6 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import logs
-from app.api.schemas import JobCreate
 from app.db import outbox as outbox_rows
 from app.db import repository as repo
 from app.db.models import Dataset, Job, JobStatus, utcnow
@@ -24,6 +23,7 @@ from app.errors import Conflict, NotFound, TooManyRequests, UnprocessableEntity
 from app.jobs import budget, outbox
 from app.jobs.placement import Placement, place
 from app.jobs.result import JobResult, RoundResult
+from app.jobs.schemas import JobCreate
 from app.jobs.spec import check_job
 from app.queue import JobQueue
 from app.settings import Settings
@@ -242,13 +242,24 @@ def get_job(session: Session, job_id: str, tenant_id: str) -> Job:
     return job
 
 
+def stored_result(session: Session, job_id: str) -> JobResult | None:
+    """The job's stored result, whatever its status (the tolerant reader reads every older shape)."""
+    document = repo.get_result_document(session, job_id)
+    return None if document is None else JobResult.model_validate(document)
+
+
+def stored_results(session: Session, job_ids: Sequence[str]) -> dict[str, JobResult]:
+    documents = repo.get_result_documents(session, job_ids)
+    return {job_id: JobResult.model_validate(document) for job_id, document in documents.items()}
+
+
 def result_of(session: Session, job: Job) -> JobResult | None:
     """The job's result when its status carries one (see ``WITH_RESULT``)."""
-    return repo.get_result(session, job.id) if job.status in WITH_RESULT else None
+    return stored_result(session, job.id) if job.status in WITH_RESULT else None
 
 
 def results_of(session: Session, jobs: Sequence[Job]) -> dict[str, JobResult]:
-    return repo.get_results(session, [j.id for j in jobs if j.status in WITH_RESULT])
+    return stored_results(session, [j.id for j in jobs if j.status in WITH_RESULT])
 
 
 def summaries_of(session: Session, jobs: Sequence[Job]) -> dict[str, tuple[dict[str, Any] | None, float]]:

@@ -14,7 +14,6 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app import sweeps
-from app.api.sweep_schemas import SweepCreate
 from app.db import erase
 from app.db import repository as repo
 from app.db import sweep_repository as sweep_repo
@@ -26,6 +25,7 @@ from app.jobs.spec import check_job
 from app.queue import JobQueue
 from app.settings import Settings
 from app.sweeps import plan as sweeps_plan
+from app.sweeps.schemas import SweepCreate
 from sal_core import SalError, get_algorithm
 
 
@@ -218,7 +218,7 @@ def delete_sweep(session: Session, sweep_id: str, tenant_id: str) -> dict[str, i
 
 def _outcomes(session: Session, sweep: Sweep) -> list[sweeps.TrialOutcome]:
     jobs = sweep_repo.trials(session, sweep.id)
-    results = repo.get_results(session, [j.id for j in jobs if j.status == JobStatus.SUCCEEDED])
+    results = jobs_service.stored_results(session, [j.id for j in jobs if j.status == JobStatus.SUCCEEDED])
     loeo = sweep.selection == "leave_one_env_out"
     return [
         sweeps.TrialOutcome(

@@ -87,7 +87,7 @@ def test_in_flight_is_409_until_it_is_stale(tenant_client, pg_app) -> None:  # t
         tenant_id = session.execute(
             text("SELECT tenant_id FROM datasets WHERE id = :id"), {"id": dataset["id"]}
         ).scalar_one()
-        from app.api.schemas import JobCreate
+        from app.jobs.schemas import JobCreate
 
         fp = idempotency.fingerprint("create_job", JobCreate.model_validate(body).model_dump(mode="json"))
         tenancy.add_idempotent(session, tenant_id, "busy", fp)  # as if another API process were on it

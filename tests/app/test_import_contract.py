@@ -1,8 +1,13 @@
-"""The layering, checked: the worker and the data layer never reach the HTTP layer, and no route
-module imports another (shared pieces live in app.api.public, the services and app.errors).
+"""The layering, checked: nothing below the HTTP layer reaches it, the data layer never reaches the
+domains above it, and no route module imports another (shared pieces live in app.api.public, the
+services and app.errors).
 
-    worker  ↛ app.api          (transitively: importing the worker loads no app.api module)
-    app.db  ↛ app.api          (transitively)
+    worker    ↛ app.api        (transitively: importing the worker loads no app.api module)
+    app.db    ↛ app.api        (transitively)
+    domain    ↛ app.api        (transitively; a domain is app.jobs, .sweeps, .datasets, .reports,
+                                .storage: its schemas live in it, as polar keeps them)
+    app.db    ↛ domain         (the repository stores rows; the services validate documents)
+    sal_core helpers ↛ sal_core.algorithms   (the algorithms sit on top of the helpers)
     app.api.routes.X ↛ app.api.routes.Y
 """
 
@@ -16,6 +21,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+DOMAINS = ("app.jobs", "app.sweeps", "app.datasets", "app.reports", "app.storage")
+
+
+def _domain_modules() -> list[str]:
+    return sorted(
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for domain in DOMAINS
+        for path in (ROOT / domain.replace(".", "/")).glob("*.py")
+    )
 
 
 def _loaded_by(modules: list[str]) -> set[str]:
@@ -33,8 +47,9 @@ def _loaded_by(modules: list[str]) -> set[str]:
     [
         ["worker.celery_app", "worker.tasks", "worker.runner", "worker.leases", "worker.__main__"],
         ["app.db.models", "app.db.repository", "app.db.sweep_repository", "app.db.tenancy", "app.db.leases"],
+        _domain_modules(),
     ],
-    ids=["worker", "app.db"],
+    ids=["worker", "app.db", "domains"],
 )
 def test_never_loads_the_http_layer(modules: list[str]) -> None:
     assert _loaded_by(modules) == set()
@@ -58,3 +73,49 @@ def test_routes_never_import_routes() -> None:
         for path in routes.glob("*.py")
     }
     assert {name: mods for name, mods in offenders.items() if mods} == {}
+
+
+def _offenders(paths: list[Path], forbidden: tuple[str, ...]) -> dict[str, list[str]]:
+    """Each file's imports (module level or inside a function) of a ``forbidden`` package."""
+    found = {
+        str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path): sorted(
+            m for m in _imports(path) if any(m == f or m.startswith(f + ".") for f in forbidden)
+        )
+        for path in paths
+    }
+    return {name: mods for name, mods in found.items() if mods}
+
+
+def test_domains_never_import_the_http_layer() -> None:
+    paths = [p for domain in DOMAINS for p in (ROOT / domain.replace(".", "/")).rglob("*.py")]
+    assert _offenders(paths, ("app.api", "app.main")) == {}
+
+
+def test_the_data_layer_never_imports_a_domain() -> None:
+    assert _offenders(list((ROOT / "app" / "db").rglob("*.py")), DOMAINS) == {}
+
+
+# The package's front door and the scikit-learn adapter use the registry, as a user would.
+ABOVE_THE_ALGORITHMS = {"sal_core/__init__.py", "sal_core/sklearn.py"}
+
+
+def test_sal_core_helpers_never_import_the_algorithms() -> None:
+    helpers = [
+        p for p in (ROOT / "sal_core").glob("*.py") if str(p.relative_to(ROOT)) not in ABOVE_THE_ALGORITHMS
+    ]
+    assert _offenders(helpers, ("sal_core.algorithms",)) == {}
+
+
+@pytest.mark.parametrize(
+    ("forbidden", "where"),
+    [
+        ("app.api", "app/jobs/service.py"),
+        ("app.jobs", "app/db/repository.py"),
+        ("sal_core.algorithms", "sal_core/problem.py"),
+    ],
+)
+def test_the_contracts_catch_an_upward_import(forbidden: str, where: str, tmp_path: Path) -> None:
+    """Each static contract above fails on a file that breaks it (a function-level import too)."""
+    path = tmp_path / Path(where).name
+    path.write_text((ROOT / where).read_text() + f"\n\ndef _late() -> None:\n    import {forbidden}\n")
+    assert forbidden in _offenders([path], (forbidden,)).get(str(path), [])

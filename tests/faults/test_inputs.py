@@ -19,12 +19,12 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import DataError
 
-from app.api.schemas import JobCreate
 from app.db import migrate, tenancy
 from app.db.session import make_engine, make_sessionmaker
 from app.errors import TooManyRequests
 from app.jobs import service as jobs_service
 from app.jobs.result import JobResult
+from app.jobs.schemas import JobCreate
 from app.main import create_app
 from app.settings import Settings
 from tests.app import factories as f

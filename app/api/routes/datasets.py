@@ -16,9 +16,10 @@ from app.api import etag, idempotency
 from app.api.deps import PrincipalDep, SessionDep, SettingsDep
 from app.api.errors import NotFound, PayloadTooLarge, UnprocessableEntity, responses
 from app.api.idempotency import IdempotencyKeyHeader
-from app.api.schemas import DatasetCreate, DatasetEnvironment, DatasetPublic, DatasetsPublic
-from app.datasets import references, tables
+from app.datasets import references, streaming, tables
 from app.datasets import service as datasets_service
+from app.datasets.schemas import DatasetCreate, DatasetEnvironment, DatasetPublic, DatasetsPublic
+from app.datasets.streaming import StagedTable
 from app.db import repository as repo
 from app.db.models import Dataset
 from app.settings import Settings
@@ -50,10 +51,11 @@ def to_public(d: Dataset) -> DatasetPublic:
 
 
 async def _read_upload(
-    request: Request, max_bytes: int, limits: tables.Limits | None = None
-) -> tuple[tables.Table, str]:
+    request: Request, max_bytes: int, limits: tables.Limits | None = None, chunk_bytes: int = 8 << 20
+) -> tuple[tables.Table | StagedTable, str]:
     """Parse either body form into the canonical table; returns it with the default name. A
-    file's shape is checked against ``limits`` before it is decoded."""
+    file's shape is checked against ``limits`` before it is decoded; a file is parsed
+    ``chunk_bytes`` at a time into a table staged on disk (the caller closes it)."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > max_bytes:
         raise PayloadTooLarge(f"uploads are limited to {max_bytes} bytes")
@@ -73,22 +75,22 @@ async def _read_upload(
             features = None
             if isinstance(features_raw, str) and features_raw.strip():
                 features = [f.strip() for f in features_raw.split(",") if f.strip()]
-            data = await upload.read(max_bytes + 1)
+            if upload.size is not None and upload.size > max_bytes:  # spooled to disk by the parser
+                raise PayloadTooLarge(f"uploads are limited to {max_bytes} bytes")
             filename = upload.filename
             name_raw = form.get("name")
-        if len(data) > max_bytes:
-            raise PayloadTooLarge(f"uploads are limited to {max_bytes} bytes")
-        name = name_raw if isinstance(name_raw, str) and name_raw else (filename or "dataset")
-        table = await run_in_threadpool(
-            tables.from_file,
-            data,
-            filename=filename,
-            target=fields["target"],
-            environment=fields["environment"],
-            features=features,
-            limits=limits,
-        )
-        return table, tables.check_text(name[:255], "name")
+            name = name_raw if isinstance(name_raw, str) and name_raw else (filename or "dataset")
+            staged = await run_in_threadpool(
+                streaming.parse_file,
+                upload.file,
+                filename=filename,
+                target=fields["target"],
+                environment=fields["environment"],
+                features=features,
+                limits=limits,
+                chunk_bytes=chunk_bytes,
+            )
+        return staged, tables.check_text(name[:255], "name")
     if content_type.startswith("application/json"):
         body = await request.body()
         if len(body) > max_bytes:
@@ -109,7 +111,7 @@ async def _read_upload(
     raise UnprocessableEntity.on("body", "send multipart/form-data (a file) or application/json")
 
 
-def _check_limits(table: tables.Table, settings: Settings, multipart: bool) -> None:
+def _check_limits(table: tables.Table | StagedTable, settings: Settings, multipart: bool) -> None:
     if table.n_rows > settings.max_rows:
         field = "file" if multipart else "environments"
         raise UnprocessableEntity.on(
@@ -124,7 +126,12 @@ def _check_limits(table: tables.Table, settings: Settings, multipart: bool) -> N
 
 
 def _create(
-    session: Session, tenant_id: str, table: tables.Table, name: str, key: str | None, settings: Settings
+    session: Session,
+    tenant_id: str,
+    table: tables.Table | StagedTable,
+    name: str,
+    key: str | None,
+    settings: Settings,
 ) -> tuple[DatasetPublic, int] | JSONResponse:
     """Store the table (or find it) under the tenant; with an Idempotency-Key, once."""
     with idempotency.claim(
@@ -175,11 +182,17 @@ async def create_dataset(
     gate = request.app.state.uploads  # app.datasets.uploads: a slot, and the tenant's quota
     await run_in_threadpool(gate.check_quota, principal.tenant_id)
     async with gate.slot(principal.tenant_id):
-        table, name = await _read_upload(request, settings.max_upload_bytes, limits)
-        _check_limits(table, settings, request.headers.get("content-type", "").startswith("multipart/"))
-        created = await run_in_threadpool(
-            _create, session, principal.tenant_id, table, name, idempotency_key, settings
+        table, name = await _read_upload(
+            request, settings.max_upload_bytes, limits, settings.dataset_chunk_bytes
         )
+        try:
+            _check_limits(table, settings, request.headers.get("content-type", "").startswith("multipart/"))
+            created = await run_in_threadpool(
+                _create, session, principal.tenant_id, table, name, idempotency_key, settings
+            )
+        finally:
+            if isinstance(table, StagedTable):
+                await run_in_threadpool(table.close)
     if isinstance(created, JSONResponse):
         return created
     public, response.status_code = created

@@ -23,7 +23,12 @@ from app.api.errors import (
 )
 from app.api.idempotency import IdempotencyKeyHeader
 from app.api.public import job_public, job_summary
-from app.api.schemas import (
+from app.datasets.tables import MAX_ABS_VALUE
+from app.db import repository as repo
+from app.db.models import Job, JobStatus
+from app.jobs import artifacts
+from app.jobs import service as jobs_service
+from app.jobs.schemas import (
     HistoryPage,
     JobCreate,
     JobPublic,
@@ -35,11 +40,6 @@ from app.api.schemas import (
     Status,
     WeightsJSON,
 )
-from app.datasets.tables import MAX_ABS_VALUE
-from app.db import repository as repo
-from app.db.models import Job, JobStatus
-from app.jobs import artifacts
-from app.jobs import service as jobs_service
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/jobs", tags=["jobs"])
@@ -323,7 +323,7 @@ def get_job_weights(
             media_type="application/octet-stream",
             headers={"Content-Disposition": f'attachment; filename="job-{job_id}.safetensors"'},
         )
-    result = repo.get_result(session, job_id)
+    result = jobs_service.stored_result(session, job_id)
     document = WeightsJSON.model_validate(
         artifacts.to_json(artifacts.unpack(data), artifacts.metadata_of(data), result)
     )

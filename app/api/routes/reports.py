@@ -13,7 +13,6 @@ from app.api.deps import PrincipalDep, SessionDep
 from app.api.errors import responses
 from app.api.etag import etag_of, matches, not_modified
 from app.api.public import job_public, sweep_public
-from app.db import repository as repo
 from app.jobs import service as jobs_service
 from app.sweeps import service as sweeps_service
 
@@ -100,14 +99,14 @@ def get_sweep_report(
     rows = (public.get("leaderboard") or {}).get("algorithms", [])
     for row in sorted(rows, key=lambda r: r["algorithm"] != "sal"):
         if row.get("covariate_weights") and row["jobs"]:
-            result = repo.get_result(session, row["jobs"][0])  # the sweep's own job: same tenant
+            result = jobs_service.stored_result(session, row["jobs"][0])  # the sweep's own job: same tenant
             histories[row["algorithm"]] = [] if result is None else [r.model_dump() for r in result.history]
             break
     # w per seed of each selected configuration (the sweep's own jobs), shown as median and range.
     seed_weights = {
         row["algorithm"]: [
             r.covariate_weights
-            for r in repo.get_results(session, row["jobs"]).values()
+            for r in jobs_service.stored_results(session, row["jobs"]).values()
             if r.covariate_weights
         ]
         for row in rows

@@ -11,10 +11,10 @@ from app.api import etag
 from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep
 from app.api.errors import UnprocessableEntity, responses
 from app.api.public import sweep_public
-from app.api.sweep_schemas import SweepCreate, SweepPublic, SweepsPublic
 from app.db import repository as repo
 from app.db import sweep_repository as sweep_repo
 from app.sweeps import service as sweeps_service
+from app.sweeps.schemas import SweepCreate, SweepPublic, SweepsPublic
 
 router = APIRouter(prefix="/sweeps", tags=["sweeps"])
 

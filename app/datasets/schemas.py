@@ -1,0 +1,64 @@
+"""The dataset domain's request and response bodies (/datasets): one pydantic model per role.
+Field names are public API."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EnvironmentData(Strict):
+    name: str = Field(min_length=1, max_length=255)
+    X: list[list[float]] = Field(description="Rows of covariates, each with one value per feature.")
+    y: list[float] = Field(description="One label per row.")
+
+
+class DatasetCreate(Strict):
+    """The JSON form of an upload."""
+
+    name: str = Field(default="dataset", min_length=1, max_length=255)
+    feature_names: list[str] = Field(min_length=1)
+    target: str = Field(default="y", min_length=1, max_length=255)
+    environments: list[EnvironmentData] = Field(min_length=1)
+
+
+class DatasetUpload(BaseModel):
+    """The multipart form of an upload (documented in OpenAPI; parsed by hand)."""
+
+    file: bytes = Field(json_schema_extra={"format": "binary"}, description="A CSV or Parquet file.")
+    target: str = Field(description="Name of the label column.")
+    environment: str = Field(description="Name of the column that says which environment a row is from.")
+    features: str | None = Field(
+        default=None, description="Comma-separated feature columns; default: every other numeric column."
+    )
+    name: str | None = Field(default=None, description="A name for the dataset; default: the file name.")
+
+
+class DatasetEnvironment(BaseModel):
+    name: str
+    n_rows: int
+
+
+class DatasetPublic(BaseModel):
+    id: str
+    name: str
+    sha256: str
+    n_rows: int
+    feature_names: list[str]
+    target: str
+    environments: list[DatasetEnvironment]
+    created_at: dt.datetime
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="On an upload's answer: what was decided for you (a text column left out, a name not used).",
+    )
+
+
+class DatasetsPublic(BaseModel):
+    items: list[DatasetPublic]
+    next_cursor: str | None
