@@ -1,7 +1,10 @@
 """Administer API keys against the service's database (SAL_DATABASE_URL, or the embedded SQLite).
 
-    python -m app.admin keys create --tenant NAME [--expires-in-days N]
-                                                      print a new key for NAME (created if new)
+    python -m app.admin keys create --tenant NAME [--scope read|write|admin ...] [--name TEXT]
+                                    [--expires-in-days N]
+                                                      print a new key for NAME (created if new);
+                                                      default scopes: read and write, and admin
+                                                      for an operator tenant
     python -m app.admin keys revoke KEY_ID            the key stops working at once
     python -m app.admin keys list [--tenant NAME]
     python -m app.admin datasets migrate-storage [--to local|s3] [--dry-run]
@@ -9,21 +12,26 @@
                                                       the object store (content ids unchanged)
     python -m app.admin datasets verify [--content]   every stored dataset's object is there
 
-A key is shown once, when it is created; only its sha256 is stored.
+A key is shown once, when it is created; only its sha256 is stored. An operator's key does the
+same through the API (POST/GET/DELETE /admin/keys, ``sal admin keys``); this command is for the
+first one, from a shell on the server.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import sys
 
+from pydantic import ValidationError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import auth
 from app.datasets import relocate
 from app.db import migrate, tenancy
 from app.db.session import make_engine, make_sessionmaker
+from app.errors import UnprocessableEntity
+from app.keys import service as keys_service
+from app.keys.schemas import KeyCreate
 from app.settings import Settings, get_settings
 
 
@@ -33,6 +41,14 @@ def main(argv: list[str] | None = None) -> int:
     keys = groups.add_parser("keys", help="API keys").add_subparsers(dest="command", required=True)
     create = keys.add_parser("create", help="create a key for a tenant (and the tenant if it is new)")
     create.add_argument("--tenant", required=True)
+    create.add_argument(
+        "--scope",
+        dest="scopes",
+        action="append",
+        choices=auth.SCOPES,
+        help="repeat for several (default: read and write, and admin for an operator tenant)",
+    )
+    create.add_argument("--name", default=None, help="what the key is for, shown in lists")
     create.add_argument(
         "--expires-in-days",
         type=float,
@@ -68,42 +84,61 @@ def main(argv: list[str] | None = None) -> int:
             return _migrate_storage(parser, args, settings, make_sessionmaker(engine))
         with make_sessionmaker(engine)() as session:
             if args.command == "create":
-                name = args.tenant.strip()
-                if not name:
-                    parser.error("--tenant must not be empty")
-                tenant = tenancy.get_or_create_tenant(session, name)
-                key = auth.new_key()
-                expires_at = None
-                if args.expires_in_days is not None:
-                    if args.expires_in_days <= 0:
-                        parser.error("--expires-in-days must be positive")
-                    expires_at = dt.datetime.now(dt.UTC) + dt.timedelta(days=args.expires_in_days)
-                record = tenancy.add_api_key(
-                    session, tenant.id, auth.key_sha256(key), auth.display_prefix(key), expires_at=expires_at
-                )
-                session.commit()
-                print(f"tenant  {tenant.name} ({tenant.id})\nkey id  {record.id}\nkey     {key}")
-                print(
-                    "Store the key now: it is not shown again. Send it as 'Authorization: Bearer <key>'.",
-                    file=sys.stderr,
-                )
-            elif args.command == "revoke":
+                return _create_key(parser, args, settings, session)
+            if args.command == "revoke":
                 if not tenancy.revoke_api_key(session, args.key_id):
                     print(f"no active key {args.key_id}", file=sys.stderr)
                     return 1
                 session.commit()
                 print(f"revoked {args.key_id}")
             else:
-                for record, tenant_name in tenancy.list_api_keys(session, args.tenant):
-                    expired = record.expires_at is not None and record.expires_at <= dt.datetime.now(dt.UTC)
-                    state = "revoked" if record.revoked_at else "expired" if expired else "active"
-                    if record.expires_at is not None and not record.revoked_at:
-                        state += f" (expires {record.expires_at:%Y-%m-%d %H:%M})"
+                for k in keys_service.list_keys(session, settings.operator_tenants, args.tenant):
+                    state: str = k.state
+                    if k.expires_at is not None and k.state == "active":
+                        state += f" (expires {k.expires_at:%Y-%m-%d %H:%M})"
                     print(
-                        f"{record.id}  {tenant_name}  {record.prefix}…  {state}  created {record.created_at:%Y-%m-%d %H:%M}"
+                        f"{k.id}  {k.tenant}  {k.prefix}…  {','.join(k.scopes)}  {state}  "
+                        f"created {k.created_at:%Y-%m-%d %H:%M}" + (f"  {k.name}" if k.name else "")
                     )
     finally:
         engine.dispose()
+    return 0
+
+
+# KeyCreate's fields as this command's options, for its errors.
+_OPTION = {
+    "tenant": "--tenant",
+    "scopes": "--scope",
+    "name": "--name",
+    "expires_in_days": "--expires-in-days",
+}
+
+
+def _create_key(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, settings: Settings, session: Session
+) -> int:
+    name = args.tenant.strip()
+    if not name:
+        parser.error("--tenant must not be empty")
+    if args.expires_in_days is not None and args.expires_in_days <= 0:
+        parser.error("--expires-in-days must be positive")
+    scopes = args.scopes or ["read", "write", *(["admin"] if name in settings.operator_tenants else [])]
+    try:
+        body = KeyCreate(tenant=name, scopes=scopes, name=args.name, expires_in_days=args.expires_in_days)
+        created = keys_service.create_key(session, body, settings.operator_tenants)
+    except ValidationError as exc:
+        parser.error(
+            "; ".join(f"{_OPTION.get(str(e['loc'][0]), e['loc'][0])}: {e['msg']}" for e in exc.errors())
+        )
+    except UnprocessableEntity as exc:
+        parser.error("; ".join(f"{_OPTION.get(e.field, e.field)}: {e.message}" for e in exc.errors))
+    session.commit()
+    print(
+        f"tenant  {created.tenant}\nkey id  {created.id}\nscopes  {' '.join(created.scopes)}\nkey     {created.key}"
+    )
+    print(
+        "Store the key now: it is not shown again. Send it as 'Authorization: Bearer <key>'.", file=sys.stderr
+    )
     return 0
 
 

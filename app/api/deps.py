@@ -15,7 +15,7 @@ from app import logs
 from app.api.errors import Unauthorized
 from app.api.ratelimit import RateLimits
 from app.api.security import Forbidden
-from app.auth import Principal, key_sha256
+from app.auth import SCOPES, Principal, key_sha256, needed_scope
 from app.db import tenancy
 from app.db.models import DEFAULT_TENANT_ID, DEFAULT_TENANT_NAME
 from app.queue import JobQueue
@@ -25,7 +25,10 @@ from app.settings import Settings
 # malformed one is our 401 problem, not FastAPI's.
 T = TypeVar("T")
 
-_bearer = HTTPBearer(auto_error=False, description="An API key from `python -m app.admin keys create`.")
+_bearer = HTTPBearer(
+    auto_error=False,
+    description="An API key from `POST /admin/keys` (an operator's) or `python -m app.admin keys create`.",
+)
 
 
 def get_session(request: Request) -> Iterator[Session]:
@@ -67,6 +70,12 @@ async def get_principal(request: Request, _: object = Security(_bearer)) -> Prin
     if found is None:
         raise Unauthorized("the API key is unknown, revoked or expired", invalid=True)
     logs.add(tenant=found.tenant)
+    needed = needed_scope(request.method, request.url.path)
+    if needed not in found.scopes:
+        held = ", ".join(s for s in SCOPES if s in found.scopes)
+        raise Forbidden(
+            f"{request.method} {request.url.path} needs the {needed!r} scope; this key has {held}"
+        )
     return found
 
 
@@ -95,12 +104,17 @@ def _authenticate(request: Request, digest: str, source: str) -> Principal | Non
 
 
 async def get_operator(request: Request, principal: Principal = Depends(get_principal)) -> Principal:
-    """The request's principal if it may see every tenant's numbers or erase a tenant: the one user
-    of single-user mode, or a key of a tenant named in ``operator_tenants``; otherwise a 403."""
+    """The request's principal if it may manage keys, see every tenant's numbers or erase a tenant:
+    the one user of single-user mode, or a key with the admin scope (checked by ``get_principal``)
+    of a tenant named in ``operator_tenants``; otherwise a 403."""
     settings: Settings = request.app.state.settings
-    if principal.key_id is None or principal.tenant in settings.operator_tenants:
+    if principal.key_id is None or (
+        principal.tenant in settings.operator_tenants and "admin" in principal.scopes
+    ):
         return principal
-    raise Forbidden("this needs an operator's key (a tenant named in SAL_OPERATOR_TENANTS)")
+    raise Forbidden(
+        "this needs an operator's key (a tenant named in SAL_OPERATOR_TENANTS, with the admin scope)"
+    )
 
 
 async def in_session(request: Request, work: Callable[..., T], *args: Any) -> T:

@@ -197,6 +197,7 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     described = {
         400: "Bad request",
         401: "Missing or invalid API key",
+        403: "The key's scopes do not allow this (or it is not an operator's)",
         404: "Not found",
         409: "Conflict with the resource's state",
         413: "Upload too large",

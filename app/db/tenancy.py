@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, delete, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.auth import Principal
+from app.auth import Principal, parse_scopes
 from app.db.models import ApiKey, IdempotencyKey, Tenant, utcnow
 
 # --- tenants and keys -------------------------------------------------------------------------
@@ -34,10 +34,24 @@ def tenant_name(session: Session, tenant_id: str) -> str | None:
 
 
 def add_api_key(
-    session: Session, tenant_id: str, key_sha256: str, prefix: str, *, expires_at: dt.datetime | None = None
+    session: Session,
+    tenant_id: str,
+    key_sha256: str,
+    prefix: str,
+    *,
+    expires_at: dt.datetime | None = None,
+    scopes: str | None = None,
+    name: str | None = None,
 ) -> ApiKey:
+    """``scopes`` space-separated (app.auth.format_scopes); None: every scope, as before scopes."""
     key = ApiKey(
-        id=str(uuid.uuid4()), tenant_id=tenant_id, key_sha256=key_sha256, prefix=prefix, expires_at=expires_at
+        id=str(uuid.uuid4()),
+        tenant_id=tenant_id,
+        key_sha256=key_sha256,
+        prefix=prefix,
+        expires_at=expires_at,
+        scopes=scopes,
+        name=name,
     )
     session.add(key)
     session.flush()
@@ -51,11 +65,13 @@ def _usable(now: dt.datetime) -> tuple[ColumnElement[bool], ...]:
 
 def principal_for_key(session: Session, key_sha256: str) -> Principal | None:
     row = session.execute(
-        select(ApiKey.id, Tenant.id, Tenant.name)
+        select(ApiKey.id, Tenant.id, Tenant.name, ApiKey.scopes)
         .join(Tenant, Tenant.id == ApiKey.tenant_id)
         .where(ApiKey.key_sha256 == key_sha256, *_usable(utcnow()))
     ).first()
-    return None if row is None else Principal(tenant_id=row[1], tenant=row[2], key_id=row[0])
+    if row is None:
+        return None
+    return Principal(tenant_id=row[1], tenant=row[2], key_id=row[0], scopes=parse_scopes(row[3]))
 
 
 def valid_key_ids(session: Session, key_ids: list[str]) -> set[str]:
@@ -71,10 +87,23 @@ def revoke_api_key(session: Session, key_id: str) -> bool:
     return bool(getattr(result, "rowcount", 0) == 1)
 
 
-def list_api_keys(session: Session, tenant: str | None = None) -> list[tuple[ApiKey, str]]:
+def get_api_key(session: Session, key_id: str) -> tuple[ApiKey, str] | None:
+    """The key ``key_id`` and its tenant's name."""
+    row = session.execute(
+        select(ApiKey, Tenant.name).join(Tenant, Tenant.id == ApiKey.tenant_id).where(ApiKey.id == key_id)
+    ).first()
+    return None if row is None else (row[0], row[1])
+
+
+def list_api_keys(
+    session: Session, tenant: str | None = None, *, usable_only: bool = False
+) -> list[tuple[ApiKey, str]]:
+    """Keys (oldest first) with their tenant's name; ``usable_only``: neither revoked nor expired."""
     stmt = select(ApiKey, Tenant.name).join(Tenant, Tenant.id == ApiKey.tenant_id).order_by(ApiKey.created_at)
     if tenant is not None:
         stmt = stmt.where(Tenant.name == tenant)
+    if usable_only:
+        stmt = stmt.where(*_usable(utcnow()))
     return [(key, name) for key, name in session.execute(stmt)]
 
 

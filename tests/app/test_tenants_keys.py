@@ -69,3 +69,28 @@ def test_the_admin_command_makes_keys_that_expire(tmp_path: Path) -> None:
     assert admin("create", "--tenant", "t", "--expires-in-days", "0").returncode != 0
     listed = admin("list").stdout
     assert "active (expires " in listed, listed
+    assert "  read,write  " in listed, listed
+
+
+def test_the_admin_command_gives_scopes_and_names(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SAL_")} | {"SAL_DATA_DIR": str(tmp_path)}
+
+    def admin(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "app.admin", "keys", *args],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+
+    operator = admin("create", "--tenant", "admin")  # the first operator key: every scope
+    assert "scopes  read write admin" in operator.stdout, operator.stdout + operator.stderr
+    reader = admin("create", "--tenant", "t", "--scope", "read", "--name", "ci reader")
+    assert "scopes  read\n" in reader.stdout, reader.stdout + reader.stderr
+    refused = admin("create", "--tenant", "t", "--scope", "admin")
+    assert refused.returncode != 0 and "--scope: tenant 't' is not an operator" in refused.stderr, (
+        refused.stderr
+    )
+    listed = admin("list", "--tenant", "t").stdout.splitlines()
+    assert len(listed) == 1 and "  read  active  " in listed[0] and listed[0].endswith("ci reader"), listed
