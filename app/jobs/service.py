@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -24,7 +25,7 @@ from app.jobs import budget, outbox
 from app.jobs.placement import Placement, place
 from app.jobs.result import JobResult, RoundResult
 from app.jobs.schemas import JobCreate
-from app.jobs.spec import check_job
+from app.jobs.spec import JobSpec, check_job
 from app.queue import JobQueue
 from app.settings import Settings
 
@@ -35,54 +36,36 @@ log = logging.getLogger(__name__)
 WITH_RESULT: tuple[str, ...] = (JobStatus.SUCCEEDED, JobStatus.CANCELLED)
 
 
-def new_job(
-    *,
-    tenant_id: str,
-    dataset: Dataset,
-    placement: Placement,
-    algorithm: str,
-    task: str,
-    params: dict[str, Any],
-    model: dict[str, Any],
-    seed: int,
-    device: str,
-    train_environments: list[str],
-    test_environments: list[str],
-    validation: dict[str, Any] | None,
-    sweep_id: str | None = None,
-    rerun_of: str | None = None,
-    name: str | None = None,
-    tags: Sequence[str] = (),
-    description: str | None = None,
-) -> Job:
-    """A queued job row on ``dataset`` (not yet added to a session), on ``placement``'s queue."""
+def new_job(*, tenant_id: str, dataset: Dataset, placement: Placement, spec: JobSpec) -> Job:
+    """A queued job row for ``spec`` (checked) on ``dataset`` (not yet added to a session), on
+    ``placement``'s queue."""
     return Job(
         id=str(uuid.uuid4()),
         tenant_id=tenant_id,
         dataset_id=dataset.id,
         status=JobStatus.QUEUED,
-        algorithm=algorithm,
-        task=task,
-        params=params,
-        model=model,
-        seed=seed,
-        device=device,
+        algorithm=spec.algorithm,
+        task=spec.task,
+        params=dict(spec.params),
+        model=dict(spec.model),
+        seed=spec.seed,
+        device=spec.device,
         queue=placement.queue,
         device_chosen=placement.device,
         device_reason=placement.reason,
-        train_environments=train_environments,
-        test_environments=test_environments,
+        train_environments=list(spec.train_environments),
+        test_environments=list(spec.test_environments or []),
         progress_step=0,
         enqueued_at=utcnow(),
         attempts=[],
-        validation=validation,
+        validation=None if spec.validation is None else dict(spec.validation),
         dataset_sha256=dataset.sha256,
-        sweep_id=sweep_id,
-        rerun_of=rerun_of,
+        sweep_id=spec.sweep_id,
+        rerun_of=spec.rerun_of,
         request_id=logs.current("request_id"),  # the worker's log lines carry it too
-        name=name,
-        tags=list(dict.fromkeys(tags)),  # each once, in the order given
-        description=description,
+        name=spec.name,
+        tags=list(dict.fromkeys(spec.tags)),  # each once, in the order given
+        description=spec.description,
     )
 
 
@@ -111,26 +94,41 @@ def queue_job(
     queue: JobQueue,
     settings: Settings,
     tenant_id: str,
-    spec: JobCreate,
+    body: JobCreate,
     *,
     before_commit: Callable[[Job], None] | None = None,
 ) -> Job:
-    """Check ``spec`` against its dataset and the tenant's quota, store the job, commit (with what
-    ``before_commit`` adds to the transaction), then enqueue it. 422 for a bad spec, 429 over the
-    quota; a broker that is down is no error (see ``commit_and_enqueue``)."""
-    dataset = repo.get_dataset(session, spec.dataset_id, tenant_id=tenant_id)
+    """POST /jobs: queue ``body`` on its dataset (see ``_queue``); 422 when there is no such
+    dataset."""
+    dataset = repo.get_dataset(session, body.dataset_id, tenant_id=tenant_id)
     if dataset is None:
-        raise UnprocessableEntity.on("dataset_id", f"no dataset {spec.dataset_id}")
+        raise UnprocessableEntity.on("dataset_id", f"no dataset {body.dataset_id}")
+    return _queue(session, queue, settings, tenant_id, JobSpec.from_create(body), dataset, before_commit)
+
+
+def _queue(
+    session: Session,
+    queue: JobQueue,
+    settings: Settings,
+    tenant_id: str,
+    spec: JobSpec,
+    dataset: Dataset,
+    before_commit: Callable[[Job], None] | None = None,
+) -> Job:
+    """The one path of a single job, new or run again: check ``spec`` against its dataset, then the
+    tenant's active-job cap and work budget, place it, store it, commit (with what
+    ``before_commit`` adds to the transaction), then enqueue it. 422 for a bad spec, 429 over a
+    quota; a broker that is down is no error (see ``commit_and_enqueue``)."""
     checked = check_job(
         algorithm=spec.algorithm,
         params=spec.params,
         task=spec.task,
-        model=spec.model.to_mapping(),
+        model=spec.model,
         seed=spec.seed,
         train_environments=spec.train_environments,
         test_environments=spec.test_environments,
         dataset_environments=dataset.environments,
-        validation=spec.validation.model_dump(exclude_none=True) if spec.validation else None,
+        validation=spec.validation,
     )
     check_quota(session, settings, tenant_id)
     budget.check(session, settings, tenant_id, checked.params)
@@ -142,23 +140,14 @@ def queue_job(
         model=checked.model,
         train_environments=spec.train_environments,
     )
-    job = new_job(
-        tenant_id=tenant_id,
-        dataset=dataset,
-        placement=placement,
-        algorithm=spec.algorithm,
-        task=spec.task,
+    resolved = replace(
+        spec,
         params=checked.params,
         model=checked.model,
-        seed=spec.seed,
-        device=spec.device,
-        train_environments=list(spec.train_environments),
         test_environments=checked.test_environments,
         validation=checked.validation,
-        name=spec.name,
-        tags=spec.tags,
-        description=spec.description,
     )
+    job = new_job(tenant_id=tenant_id, dataset=dataset, placement=placement, spec=resolved)
     repo.add_job(session, job)
     if before_commit is not None:
         before_commit(job)
@@ -190,48 +179,21 @@ def check_quota(session: Session, settings: Settings, tenant_id: str, *, sweep_t
 
 
 def rerun_job(session: Session, queue: JobQueue, settings: Settings, tenant_id: str, job_id: str) -> Job:
-    """Queue the same job again from its reproducibility record: same dataset (checked by
-    sha256), algorithm, resolved parameters, model, environments, validation, seed and requested
-    device, placed again by today's rule and settings (``app.jobs.placement``). It counts against
-    the tenant's active-job cap like any new job."""
-    job = get_job(session, job_id, tenant_id)
+    """Queue the same job again from its reproducibility record (``JobSpec.from_row``): same
+    dataset (checked by sha256), algorithm, resolved parameters, model, environments, validation,
+    seed and requested device. It goes the way a new submission goes (``_queue``): checked by
+    today's rules, counted against the tenant's quotas, placed by today's settings."""
+    spec = JobSpec.from_row(get_job(session, job_id, tenant_id))
     dataset = (
-        repo.get_dataset(session, job.dataset_id, tenant_id=tenant_id) if job.dataset_id is not None else None
+        repo.get_dataset(session, spec.dataset_id, tenant_id=tenant_id)
+        if spec.dataset_id is not None
+        else None
     )
     if dataset is None:
         raise Conflict(f"job {job_id}'s dataset has been deleted; upload it again and submit a new job")
-    if job.dataset_sha256 is not None and dataset.sha256 != job.dataset_sha256:
-        raise Conflict(f"job {job_id}'s dataset no longer has sha256 {job.dataset_sha256}")
-    placement = place(
-        settings,
-        dataset,
-        requested=job.device,
-        algorithm=job.algorithm,
-        model=job.model,
-        train_environments=job.train_environments,
-    )
-    again = new_job(
-        tenant_id=tenant_id,
-        dataset=dataset,
-        placement=placement,
-        algorithm=job.algorithm,
-        task=job.task,
-        params=job.params,
-        model=job.model,
-        seed=job.seed,
-        device=job.device,
-        train_environments=job.train_environments,
-        test_environments=job.test_environments,
-        validation=job.validation,
-        rerun_of=job.id,
-        name=job.name,
-        tags=job.tags or [],
-        description=job.description,
-    )
-    check_quota(session, settings, tenant_id)
-    repo.add_job(session, again)
-    commit_and_enqueue(session, queue, [again])
-    return again
+    if spec.dataset_sha256 is not None and dataset.sha256 != spec.dataset_sha256:
+        raise Conflict(f"job {job_id}'s dataset no longer has sha256 {spec.dataset_sha256}")
+    return _queue(session, queue, settings, tenant_id, spec, dataset)
 
 
 def get_job(session: Session, job_id: str, tenant_id: str) -> Job:

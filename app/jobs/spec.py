@@ -1,15 +1,86 @@
 """What a job asks for, checked before anything is stored; shared by the API and the worker.
 
-Every check raises a sal_core error that names the field, which the API renders as a 422.
+``JobSpec`` is one job request whatever its source: a POST /jobs body (``from_create``), a stored
+job run again (``from_row``) or a sweep's trial. Every check raises a sal_core error that names
+the field, which the API renders as a 422.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sal_core import Algorithm, InvalidDataError, get_algorithm
+
+if TYPE_CHECKING:
+    from app.db.models import Job
+    from app.jobs.schemas import JobCreate
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """A job as asked for, before it is checked against its dataset and placed.
+
+    ``test_environments`` None means every environment not trained on (or held out);
+    ``dataset_sha256``, when set, is the content the dataset must still have (a rerun's)."""
+
+    dataset_id: str | None
+    algorithm: str
+    task: str
+    params: Mapping[str, Any]
+    model: Mapping[str, Any]
+    seed: int
+    device: str
+    train_environments: list[str]
+    test_environments: list[str] | None
+    validation: Mapping[str, Any] | None = None
+    name: str | None = None
+    tags: Sequence[str] = ()
+    description: str | None = None
+    rerun_of: str | None = None
+    sweep_id: str | None = None
+    dataset_sha256: str | None = None
+
+    @classmethod
+    def from_create(cls, body: JobCreate) -> JobSpec:
+        return cls(
+            dataset_id=body.dataset_id,
+            algorithm=body.algorithm,
+            task=body.task,
+            params=body.params,
+            model=body.model.to_mapping(),
+            seed=body.seed,
+            device=body.device,
+            train_environments=list(body.train_environments),
+            test_environments=body.test_environments,
+            validation=body.validation.model_dump(exclude_none=True) if body.validation else None,
+            name=body.name,
+            tags=body.tags,
+            description=body.description,
+        )
+
+    @classmethod
+    def from_row(cls, job: Job) -> JobSpec:
+        """The stored job again, from its reproducibility record: resolved parameters, model,
+        environments, validation, seed, requested device, and the dataset content it ran on."""
+        return cls(
+            dataset_id=job.dataset_id,
+            algorithm=job.algorithm,
+            task=job.task,
+            params=job.params,
+            model=job.model,
+            seed=job.seed,
+            device=job.device,
+            train_environments=list(job.train_environments),
+            test_environments=list(job.test_environments),
+            validation=job.validation,
+            name=job.name,
+            tags=job.tags or [],
+            description=job.description,
+            rerun_of=job.id,
+            dataset_sha256=job.dataset_sha256,
+        )
 
 
 def build_algorithm(

@@ -21,7 +21,7 @@ from app.db.models import Job, JobStatus, Sweep, SweepStatus
 from app.errors import Conflict, NotFound, UnprocessableEntity
 from app.jobs import service as jobs_service
 from app.jobs.placement import place
-from app.jobs.spec import check_job
+from app.jobs.spec import JobSpec, check_job
 from app.queue import JobQueue
 from app.settings import Settings
 from app.sweeps import plan as sweeps_plan
@@ -145,16 +145,19 @@ def create_sweep(
             tenant_id=tenant_id,
             dataset=dataset,
             placement=placements[t.algorithm],
-            algorithm=t.algorithm,
-            task=body.task,
-            params=t.params,
-            model=model,
-            seed=t.seed,
-            device=body.device,
-            train_environments=t.train_environments,
-            test_environments=test,
-            validation=t.validation,
-            sweep_id=sweep.id,
+            spec=JobSpec(
+                dataset_id=dataset.id,
+                algorithm=t.algorithm,
+                task=body.task,
+                params=t.params,
+                model=model,
+                seed=t.seed,
+                device=body.device,
+                train_environments=t.train_environments,
+                test_environments=test,
+                validation=t.validation,
+                sweep_id=sweep.id,
+            ),
         )
         for t in trials
     ]
