@@ -211,6 +211,14 @@ class Settings(BaseSettings):
         ge=64 * 1024,
         description="A stored table's Parquet row groups hold about this many bytes of float64 cells.",
     )
+    upload_chunk_bytes: int = Field(
+        default=4 * 1024 * 1024,
+        ge=64 * 1024,
+        description=(
+            "An uploaded file is parsed about this many bytes of it at a time (an upload being parsed "
+            "holds about 10x this); each part is one row group of the stored table."
+        ),
+    )
     s3_endpoint_url: str = Field(default="", description="An S3-compatible endpoint (MinIO); empty: AWS.")
     s3_region: str = Field(default="us-east-1", description="The bucket's region (MinIO accepts any).")
     s3_bucket: str = Field(default="", description="The bucket datasets are stored in (dataset_store s3).")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from app.datasets.streaming import StagedTable
 from app.datasets.tables import Table
 from app.errors import ServiceUnavailable
 from app.settings import Settings
@@ -49,16 +50,23 @@ def encode(table: Table, settings: Settings) -> bytes:
     return table.to_parquet(row_group_rows=chunk_rows(len(table.feature_names), settings.dataset_chunk_bytes))
 
 
-def place(table: Table, tenant_id: str, dataset_id: str, settings: Settings | None) -> Placement:
+def place(
+    table: Table | StagedTable, tenant_id: str, dataset_id: str, settings: Settings | None
+) -> Placement:
     """Write the table where new datasets go (``settings.dataset_store_kind``; no settings: the
-    database row, as before stores existed)."""
+    database row, as before stores existed). A staged upload's Parquet file is copied as it is,
+    a part at a time, unless it goes into a row."""
     kind = settings.dataset_store_kind if settings is not None else "database"
     if settings is None or kind == "database":
-        data = table.to_parquet()
+        data = table.parquet_path.read_bytes() if isinstance(table, StagedTable) else table.to_parquet()
         return Placement(None, None, data, len(data))
-    data = encode(table, settings)
     key = object_key(tenant_id, table.sha256(), dataset_id)
     try:
+        if isinstance(table, StagedTable):
+            size = table.parquet_path.stat().st_size
+            open_store(settings, kind).put_file(key, table.parquet_path)
+            return Placement(kind, key, None, size)
+        data = encode(table, settings)
         open_store(settings, kind).put(key, data)
     except StorageError as exc:
         log.error("storing a dataset failed: %s", exc)

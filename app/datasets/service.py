@@ -8,6 +8,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.datasets import objects, tables
+from app.datasets.streaming import StagedTable
 from app.db import repository as repo
 from app.db.models import Dataset
 from app.errors import Conflict, NotFound
@@ -15,10 +16,16 @@ from app.settings import Settings
 
 
 def store(
-    session: Session, tenant_id: str, table: tables.Table, name: str, *, settings: Settings | None = None
+    session: Session,
+    tenant_id: str,
+    table: tables.Table | StagedTable,
+    name: str,
+    *,
+    settings: Settings | None = None,
 ) -> tuple[Dataset, bool]:
-    """The tenant's dataset with this table's content, stored (and committed) unless it already
-    was; True when it is new. Its table goes where ``settings`` put new datasets (none: the row)."""
+    """The tenant's dataset with this table's content (parsed in memory, or a streamed upload
+    staged on disk), stored (and committed) unless it already was; True when it is new. Its table
+    goes where ``settings`` put new datasets (none: the row)."""
     sha = table.sha256()
     existing = repo.get_dataset_by_sha256(session, sha, tenant_id=tenant_id)
     if existing is not None:
@@ -54,7 +61,9 @@ def store(
     return dataset, True
 
 
-def upload_warnings(table: tables.Table, dataset: Dataset, name: str, created: bool) -> list[str]:
+def upload_warnings(
+    table: tables.Table | StagedTable, dataset: Dataset, name: str, created: bool
+) -> list[str]:
     """What an upload decided without being asked: text columns left out of the features, and a
     name not used because the same content was already stored under another."""
     out = [

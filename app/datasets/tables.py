@@ -176,26 +176,31 @@ def _check_names(feature_names: Sequence[str], target: str) -> None:
             )
 
 
-def _at_row(bad: np.ndarray, rows: bool) -> str:
-    """Where the first bad cell is: a file's data row (1 is the row after the header)."""
+def _at_row(bad: np.ndarray, rows: bool, offset: int | None = None) -> str:
+    """Where the first bad cell is: a file's data row (1 is the row after the header). ``offset``:
+    the rows are a part of the file starting after that many data rows (a streamed upload's chunk),
+    whose count says nothing of the rest."""
     if not rows or not bad.any():
         return ""
     first = int(np.flatnonzero(bad)[0])
+    if offset is not None:
+        return f" (first at row {offset + first + 1} of the data)"
     return f" (first at row {first + 1} of the data, {int(bad.sum())} row(s) in all)"
 
 
-def _check_finite(values: np.ndarray, field: str, rows: bool = False) -> None:
+def _check_finite(values: np.ndarray, field: str, rows: bool = False, offset: int | None = None) -> None:
     bad = ~np.isfinite(values)
     if bad.any():
         raise InvalidDataError(
             "contains NaN, infinite or missing values"
-            + _at_row(bad.reshape(len(values), -1).any(axis=1), rows),
+            + _at_row(bad.reshape(len(values), -1).any(axis=1), rows, offset),
             field=field,
         )
     if values.size and float(np.max(np.abs(values))) > MAX_ABS_VALUE:
         big = (np.abs(values) > MAX_ABS_VALUE).reshape(len(values), -1).any(axis=1)
         raise InvalidDataError(
-            f"contains a value larger than {MAX_ABS_VALUE:g} in magnitude{_at_row(big, rows)}; rescale the column",
+            f"contains a value larger than {MAX_ABS_VALUE:g} in magnitude{_at_row(big, rows, offset)}; "
+            "rescale the column",
             field=field,
         )
 
@@ -317,7 +322,7 @@ def _check_no_formulas(frame: pd.DataFrame) -> None:
             )
 
 
-def _is_numeric_column(series: pd.Series, column: str) -> bool:
+def _is_numeric_column(series: pd.Series, column: str, offset: int = 0) -> bool:
     """A feature by default: numeric. A text column that is mostly numbers is a data error
     (a stray word or a spreadsheet formula), not a column to drop silently."""
     if pd.api.types.is_bool_dtype(series):
@@ -327,27 +332,28 @@ def _is_numeric_column(series: pd.Series, column: str) -> bool:
     parsed = pd.to_numeric(series, errors="coerce")
     if parsed.notna().any():
         raise InvalidDataError(
-            f"column {column!r} mixes numbers and text{_text_cell(series)}", field=f"file.{column}"
+            f"column {column!r} mixes numbers and text{_text_cell(series, offset)}", field=f"file.{column}"
         )
     return False
 
 
-def _text_cell(series: pd.Series) -> str:
-    """The first cell of a column that is not a number: its row and value."""
+def _text_cell(series: pd.Series, offset: int = 0) -> str:
+    """The first cell of a column that is not a number: its row and value (``offset``: data rows
+    before this part of the file)."""
     bad = (pd.to_numeric(series, errors="coerce").isna() & series.notna()).to_numpy()
     if not bad.any():
         return ""
     first = int(np.flatnonzero(bad)[0])
-    return f": row {first + 1} of the data holds {str(series.iloc[first])[:40]!r}"
+    return f": row {offset + first + 1} of the data holds {str(series.iloc[first])[:40]!r}"
 
 
-def _numeric(frame: pd.DataFrame, column: str, field: str) -> np.ndarray:
+def _numeric(frame: pd.DataFrame, column: str, field: str, offset: int | None = None) -> np.ndarray:
     series = frame[column]
     if not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
-        where = "" if pd.api.types.is_bool_dtype(series) else _text_cell(series)
+        where = "" if pd.api.types.is_bool_dtype(series) else _text_cell(series, offset or 0)
         raise InvalidDataError(f"column {column!r} must be numeric{where}", field=field)
     values = series.to_numpy(dtype=np.float64, na_value=np.nan)
-    _check_finite(values, field, rows=True)
+    _check_finite(values, field, rows=True, offset=offset)
     return values
 
 
@@ -375,6 +381,29 @@ def from_frame(
     columns = [str(c) for c in frame.columns]
     frame.columns = pd.Index(columns)
     _check_no_formulas(frame)
+    feature_names = choose_features(frame, target=target, environment=environment, features=features)
+    env_series = frame[environment]
+    if env_series.isna().any():
+        raise InvalidDataError("environment column has missing values", field="environment")
+    env = np.asarray([str(v) for v in env_series.tolist()], dtype=object)
+    X = np.column_stack([_numeric(frame, c, f"file.{c}") for c in feature_names])
+    y = _numeric(frame, target, "target")
+    table = _group(env, X, y, feature_names, target)
+    # Columns left out by default (text) are said back; ones a `features` list leaves out were chosen.
+    ignored = (
+        ()
+        if features is not None
+        else tuple(c for c in columns if c not in (target, environment, *feature_names))
+    )
+    return dataclasses.replace(table, ignored_columns=ignored)
+
+
+def choose_features(
+    frame: pd.DataFrame, *, target: str, environment: str, features: Sequence[str] | None
+) -> list[str]:
+    """The feature columns of a decoded frame (str column names, formulas checked): ``features``
+    checked against it, or its numeric columns besides target and environment."""
+    columns = list(frame.columns)
     if target not in columns:
         raise InvalidDataError(f"target column {target!r} not found; columns are {columns}", field="target")
     if environment not in columns:
@@ -405,17 +434,4 @@ def from_frame(
         if len(set(feature_names)) != len(feature_names):
             raise InvalidDataError("features lists a column twice", field="features")
     _check_names(feature_names, target)
-    env_series = frame[environment]
-    if env_series.isna().any():
-        raise InvalidDataError("environment column has missing values", field="environment")
-    env = np.asarray([str(v) for v in env_series.tolist()], dtype=object)
-    X = np.column_stack([_numeric(frame, c, f"file.{c}") for c in feature_names])
-    y = _numeric(frame, target, "target")
-    table = _group(env, X, y, feature_names, target)
-    # Columns left out by default (text) are said back; ones a `features` list leaves out were chosen.
-    ignored = (
-        ()
-        if features is not None
-        else tuple(c for c in columns if c not in (target, environment, *feature_names))
-    )
-    return dataclasses.replace(table, ignored_columns=ignored)
+    return feature_names

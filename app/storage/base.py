@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 __all__ = [
@@ -69,6 +70,10 @@ class ObjectStore(Protocol):
     kind: str
 
     def put(self, key: str, data: bytes) -> None: ...
+
+    def put_file(self, key: str, path: Path) -> None:
+        """``put`` of a file's bytes, read from disk in parts (never whole in memory)."""
+        ...
 
     def get(self, key: str) -> bytes: ...
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
 from app.storage.base import ObjectInfo, ObjectNotFound, check_key
 
 __all__ = ["LocalStore"]
+
+_COPY_BYTES = 1024 * 1024
 
 
 class LocalStore:
@@ -33,6 +36,20 @@ class LocalStore:
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def put_file(self, key: str, path: Path) -> None:
+        target = self._path(key)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".put-")
+        try:
+            with os.fdopen(fd, "wb") as f, path.open("rb") as source:
+                shutil.copyfileobj(source, f, _COPY_BYTES)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise

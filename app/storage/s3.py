@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import boto3
@@ -111,6 +112,11 @@ class S3Store:
             # Multipart above boto3's threshold (8 MiB), each part with its checksum; S3 shows an
             # object only once it is complete.
             self._client.upload_fileobj(io.BytesIO(data), self.bucket, self._key(key))
+
+    def put_file(self, key: str, path: Path) -> None:
+        with self._errors(key):
+            # boto3 reads the file part by part (8 MiB), a few parts in flight at once.
+            self._client.upload_file(str(path), self.bucket, self._key(key))
 
     def get(self, key: str) -> bytes:
         with self._errors(key):

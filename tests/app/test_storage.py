@@ -107,8 +107,12 @@ def test_settings_never_show_the_secret(s3_server: S3Server, tmp_path: Path) -> 
 
 @pytest.fixture(params=["local", "s3"])
 def store_settings(request: pytest.FixtureRequest, pg_settings: Settings, tmp_path: Path) -> Settings:
-    # Row groups of 64 KiB of cells (2048 rows of 3 features and a target): 3000 rows are two chunks.
-    update: dict[str, object] = {"dataset_chunk_bytes": 64 * 1024, "storage_dir": tmp_path / "objects"}
+    # An upload is parsed 64 KiB of its CSV at a time: 3000 rows of about 60 bytes are three chunks.
+    update: dict[str, object] = {
+        "dataset_chunk_bytes": 64 * 1024,
+        "upload_chunk_bytes": 64 * 1024,
+        "storage_dir": tmp_path / "objects",
+    }
     if request.param == "local":
         update["dataset_store"] = "local"
     else:
@@ -147,7 +151,7 @@ def test_a_dataset_round_trips_through_the_store(store_settings: Settings, store
     )
     store = open_store(store_settings, storage)
     stored = store.get(key)
-    assert pq.ParquetFile(io.BytesIO(stored)).metadata.num_row_groups == 2  # bounded chunks
+    assert pq.ParquetFile(io.BytesIO(stored)).metadata.num_row_groups == 3  # bounded chunks
     # What the worker reads (Runner._table): the object, checked against the content id.
     back = tables.Table.from_parquet(
         objects.read_bytes(store_settings, storage, key, data), expected_sha256=sha

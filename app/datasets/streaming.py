@@ -1,0 +1,362 @@
+"""An uploaded CSV or Parquet file parsed chunk by chunk into chunked Parquet, in bounded memory.
+
+A file is read a chunk of rows at a time (``pandas.read_csv(chunksize=...)``, Parquet by record
+batches) and each chunk, once checked, goes two ways:
+
+* into a Parquet file on disk, one row group per chunk, rows in the file's order (a stored table's
+  readers group rows by environment themselves, :meth:`Table.from_parquet`, :mod:`chunks`);
+* into two spool files per environment (its X rows and its y, float64), because the content id
+  (:meth:`Table.sha256`) hashes every environment's X, then its y, in order of first appearance:
+  those bytes can only be hashed once the last row is in.
+
+So the API holds one chunk at a time, decoded (about 10x its text: pandas keeps text cells as
+Python objects), its float64 copy and its Arrow form, never the file: a 1 GB CSV costs the same
+memory as a 100 MB one, and disk about twice its float64 size while it is staged. The checks are :func:`tables.from_frame`'s, made per chunk against what the first chunk
+decided (which columns are features, which are text); the content id equals the one
+:func:`tables.from_file` gives the same file (tests/app/test_streaming.py).
+
+What a chunk cannot know of the rest of the file: an error names the first bad row of the data
+but not how many more follow it; a column whose first chunk holds only missing values is taken
+as numeric.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from app.datasets import tables
+from app.datasets.tables import ENV_COLUMN, PARQUET_MAGIC, Limits
+from sal_core import InvalidDataError
+
+__all__ = ["StagedTable", "parse_file", "parse_rows"]
+
+_HEADER_BYTES = 16 * 1024 * 1024  # a header line longer than this is refused (20,002 long names fit)
+_SCAN_BYTES = 1024 * 1024
+
+
+def parse_rows(bytes_per_row: float, chunk_bytes: int) -> int:
+    """Rows per parsed chunk: about ``chunk_bytes`` of the file (CSV text, or Parquet's decoded
+    size). Decoded, a chunk takes several times its text (pandas' text cells are Python objects),
+    so the bound is on what the file says a row costs, not on the float64 cells it ends as."""
+    return max(1, int(chunk_bytes // max(bytes_per_row, 1.0)))
+
+
+@dataclass
+class StagedTable:
+    """A parsed upload on disk: what :class:`tables.Table` says of its content, and its chunked
+    Parquet at ``parquet_path`` (under a temporary directory :meth:`close` removes)."""
+
+    feature_names: tuple[str, ...]
+    target: str
+    env_rows: dict[str, int]  # rows per environment, in order of first appearance
+    env_binary: dict[str, bool]  # every y of the environment is 0 or 1
+    ignored_columns: tuple[str, ...]
+    parquet_path: Path
+    content_sha256: str
+    n_chunks: int
+    _dir: Path = field(repr=False)
+
+    @property
+    def n_rows(self) -> int:
+        return sum(self.env_rows.values())
+
+    def sha256(self) -> str:
+        return self.content_sha256
+
+    def summary(self) -> list[dict[str, object]]:
+        return [
+            {"name": name, "n_rows": n, "binary": self.env_binary[name]} for name, n in self.env_rows.items()
+        ]
+
+    def close(self) -> None:
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def __enter__(self) -> StagedTable:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+class _Spool:
+    """Per environment, its X rows (row-major) and y as little-endian float64 files."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.rows: dict[str, int] = {}
+        self.binary: dict[str, bool] = {}
+        self._ids: dict[str, int] = {}
+
+    def _paths(self, name: str) -> tuple[Path, Path]:
+        i = self._ids[name]
+        return self.root / f"{i}.X", self.root / f"{i}.y"
+
+    def add(self, env: np.ndarray, X: np.ndarray, y: np.ndarray) -> None:
+        codes, names = pd.factorize(env, sort=False)  # names in order of first appearance
+        order = np.argsort(codes, kind="stable")
+        bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
+        for i, name in enumerate(names):
+            rows = order[bounds[i] : bounds[i + 1]]
+            if name not in self._ids:
+                tables.check_text(name, "environment")
+                self._ids[name] = len(self._ids)
+                self.rows[name], self.binary[name] = 0, True
+            x_path, y_path = self._paths(name)
+            with x_path.open("ab") as fx, y_path.open("ab") as fy:
+                fx.write(np.ascontiguousarray(X[rows], dtype="<f8").tobytes())
+                fy.write(np.ascontiguousarray(y[rows], dtype="<f8").tobytes())
+            self.rows[name] += len(rows)
+            self.binary[name] = self.binary[name] and bool(np.isin(y[rows], (0.0, 1.0)).all())
+
+    def sha256(self, feature_names: Sequence[str], target: str) -> str:
+        """:meth:`tables.Table.sha256` of the spooled rows, read back a megabyte at a time."""
+        header = {
+            "v": 1,
+            "feature_names": list(feature_names),
+            "target": target,
+            "environments": [[name, n] for name, n in self.rows.items()],
+        }
+        h = hashlib.sha256(json.dumps(header, sort_keys=True, separators=(",", ":")).encode())
+        for name in self.rows:
+            for path in self._paths(name):
+                with path.open("rb") as f:
+                    while block := f.read(_SCAN_BYTES):
+                        h.update(block)
+        return h.hexdigest()
+
+
+def _csv_header(file: BinaryIO) -> tuple[list[str], int, int]:
+    """The header's cells, the file's line count and its size (linear, a megabyte at a time)."""
+    file.seek(0)
+    first = file.readline(_HEADER_BYTES + 1)
+    if len(first) > _HEADER_BYTES and not first.endswith(b"\n"):
+        raise InvalidDataError(f"the header line is longer than {_HEADER_BYTES} bytes", field="file")
+    try:
+        header = next(csv.reader(io.StringIO(first.decode("utf-8-sig"))), [])
+    except UnicodeDecodeError:
+        raise InvalidDataError("the CSV file is not valid UTF-8", field="file") from None
+    lines, size = first.count(b"\n"), len(first)
+    while block := file.read(_SCAN_BYTES):
+        lines += block.count(b"\n")
+        size += len(block)
+    file.seek(0)
+    return header, lines, size
+
+
+def _frames(
+    file: BinaryIO, filename: str | None, limits: Limits | None, chunk_bytes: int
+) -> Iterator[pd.DataFrame]:
+    """The file's rows as frames of a bounded number of rows; the first one may be empty (a file with
+    a header and no rows), and there is always a first one. Shape limits are checked before any
+    row is decoded."""
+    head = file.read(4)
+    file.seek(0)
+    if not head:
+        raise InvalidDataError("the uploaded file is empty", field="file")
+    is_parquet = head == PARQUET_MAGIC
+    if filename and filename.lower().endswith((".parquet", ".pq")) and not is_parquet:
+        raise InvalidDataError("the file is named .parquet but is not a Parquet file", field="file")
+    if is_parquet:
+        yield from _parquet_frames(file, limits, chunk_bytes)
+    else:
+        yield from _csv_frames(file, limits, chunk_bytes)
+
+
+def _parquet_frames(file: BinaryIO, limits: Limits | None, chunk_bytes: int) -> Iterator[pd.DataFrame]:
+    try:
+        handle = pq.ParquetFile(file)  # the footer only: nothing decoded
+        metadata = handle.metadata
+        tables._check_shape(metadata.num_rows, metadata.num_columns, limits)
+        decoded = sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+        rows = parse_rows(decoded / max(metadata.num_rows, 1), chunk_bytes)
+        batches = handle.iter_batches(batch_size=rows)
+        first = True
+        for batch in batches:
+            first = False
+            yield batch.to_pandas()
+        if first:
+            yield handle.schema_arrow.empty_table().to_pandas()
+    except (pa.ArrowException, OSError) as exc:
+        raise InvalidDataError(f"unreadable Parquet file: {exc}", field="file") from None
+
+
+def _csv_frames(file: BinaryIO, limits: Limits | None, chunk_bytes: int) -> Iterator[pd.DataFrame]:
+    header, lines, size = _csv_header(file)
+    # Lines bound rows from above (a quoted cell may span lines): linear, before any parsing.
+    tables._check_shape(max(lines - 1, 0), len(header), limits)
+    counts: dict[str, int] = {}
+    for h in header:
+        counts[h] = counts.get(h, 0) + 1
+    duplicates = sorted(h for h, n in counts.items() if n > 1)
+    if duplicates:
+        raise InvalidDataError(f"duplicate column names {duplicates}", field="file")
+    text = io.TextIOWrapper(file, encoding="utf-8-sig", newline="")
+    try:
+        reader = pd.read_csv(text, chunksize=parse_rows(size / max(lines, 1), chunk_bytes))
+        first = True
+        with reader:
+            for frame in reader:
+                first = False
+                yield frame
+        if first:
+            yield pd.DataFrame(columns=header)
+    except pd.errors.EmptyDataError:
+        raise InvalidDataError("the CSV file has no columns", field="file") from None
+    except UnicodeDecodeError:
+        raise InvalidDataError("the CSV file is not valid UTF-8", field="file") from None
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise InvalidDataError(f"malformed CSV: {exc}", field="file") from None
+    finally:
+        text.detach()  # the upload's file stays open for its owner
+
+
+@dataclass
+class _Columns:
+    """What the first chunk decided, which every later chunk must agree with."""
+
+    names: list[str]
+    features: list[str]
+    chosen: bool  # the uploader listed the features
+    text: dict[str, str] = field(default_factory=dict)  # ignored text column -> where its first text cell is
+
+
+def _first_columns(
+    frame: pd.DataFrame, *, target: str, environment: str, features: Sequence[str] | None
+) -> _Columns:
+    names = list(frame.columns)
+    chosen = tables.choose_features(frame, target=target, environment=environment, features=features)
+    columns = _Columns(names, chosen, features is not None)
+    if features is None:
+        for c in names:
+            if c not in (target, environment, *chosen):
+                columns.text[c] = tables._text_cell(frame[c])
+    return columns
+
+
+def _check_chunk(frame: pd.DataFrame, columns: _Columns, offset: int) -> None:
+    """A later chunk agrees with the first: the same columns, numbers where the first had numbers
+    (else the column mixes numbers and text), no numbers in a column the first found text."""
+    if list(frame.columns) != columns.names:
+        raise InvalidDataError("the file's columns change between rows", field="file")
+    if columns.chosen:
+        return
+    for c in columns.features:
+        series = frame[c]
+        if not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
+            raise InvalidDataError(
+                f"column {c!r} mixes numbers and text{tables._text_cell(series, offset)}", field=f"file.{c}"
+            )
+    for c, where in columns.text.items():
+        series = frame[c]
+        if series.notna().any() and pd.to_numeric(series, errors="coerce").notna().any():
+            raise InvalidDataError(f"column {c!r} mixes numbers and text{where}", field=f"file.{c}")
+
+
+def parse_file(
+    file: BinaryIO,
+    *,
+    filename: str | None,
+    target: str,
+    environment: str,
+    features: Sequence[str] | None,
+    limits: Limits | None = None,
+    chunk_bytes: int = 4 * 1024 * 1024,
+    workdir: Path | None = None,
+) -> StagedTable:
+    """Parse a seekable CSV or Parquet file into a :class:`StagedTable` (its caller closes it),
+    about ``chunk_bytes`` of the file at a time; the same checks and content id as
+    :func:`tables.from_file`, whose 422s it raises as :class:`InvalidDataError`."""
+    root = Path(tempfile.mkdtemp(prefix="sal-upload-", dir=workdir))
+    try:
+        return _parse(file, root, filename, target, environment, features, limits, chunk_bytes)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+
+
+def _parse(
+    file: BinaryIO,
+    root: Path,
+    filename: str | None,
+    target: str,
+    environment: str,
+    features: Sequence[str] | None,
+    limits: Limits | None,
+    chunk_bytes: int,
+) -> StagedTable:
+    spool = _Spool(root)
+    columns: _Columns | None = None
+    writer: pq.ParquetWriter | None = None
+    parquet_path = root / "table.parquet"
+    offset = chunks = 0
+    try:
+        for frame in _frames(file, filename, limits, chunk_bytes):
+            frame.columns = pd.Index([str(c) for c in frame.columns])
+            tables._check_no_formulas(frame)
+            if columns is None:
+                columns = _first_columns(frame, target=target, environment=environment, features=features)
+            else:
+                _check_chunk(frame, columns, offset)
+            env_series = frame[environment]
+            if env_series.isna().any():
+                raise InvalidDataError("environment column has missing values", field="environment")
+            env = np.asarray([str(v) for v in env_series.tolist()], dtype=object)
+            X = np.empty((len(frame), len(columns.features)), dtype=np.float64, order="F")
+            for j, c in enumerate(columns.features):
+                X[:, j] = tables._numeric(frame, c, f"file.{c}", offset)
+            y = tables._numeric(frame, target, "target", offset)
+            del frame
+            if writer is None:
+                writer = pq.ParquetWriter(parquet_path, _schema(columns.features, target), compression="zstd")
+            writer.write_table(_arrow(env, X, y, columns.features, target))
+            spool.add(env, X, y)
+            offset += len(y)
+            chunks += 1
+    finally:
+        if writer is not None:
+            writer.close()
+    if columns is None or offset == 0:  # pragma: no cover - the first frame raises "no rows"
+        raise InvalidDataError("the file has no rows", field="file")
+    if limits is not None:
+        tables._check_shape(offset, len(columns.names), limits)
+    ignored = () if columns.chosen else tuple(columns.text)
+    return StagedTable(
+        feature_names=tuple(columns.features),
+        target=target,
+        env_rows=dict(spool.rows),
+        env_binary=dict(spool.binary),
+        ignored_columns=ignored,
+        parquet_path=parquet_path,
+        content_sha256=spool.sha256(columns.features, target),
+        n_chunks=chunks,
+        _dir=root,
+    )
+
+
+def _schema(features: Sequence[str], target: str) -> pa.Schema:
+    """The stored table's schema, as :meth:`tables.Table.to_parquet` writes it."""
+    fields = [pa.field(ENV_COLUMN, pa.string())]
+    fields += [pa.field(c, pa.float64()) for c in features]
+    fields.append(pa.field(target, pa.float64()))
+    return pa.schema(fields, metadata={"sal.target": target})
+
+
+def _arrow(env: np.ndarray, X: np.ndarray, y: np.ndarray, features: Sequence[str], target: str) -> pa.Table:
+    arrays = [pa.array(env, pa.string())]
+    arrays += [pa.array(X[:, j], pa.float64()) for j in range(X.shape[1])]  # F order: no copy per column
+    arrays.append(pa.array(y, pa.float64()))
+    return pa.Table.from_arrays(arrays, schema=_schema(features, target))

@@ -1,0 +1,237 @@
+"""Uploads parsed chunk by chunk (app.datasets.streaming): the same content id, checks and 422s as
+the whole-file parser, the rows written as one row group per chunk, and memory that does not grow
+with the file."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from app.datasets import streaming, tables
+from app.settings import Settings
+from sal_core import InvalidDataError
+from tests.app import factories as f
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _frame(n: int = 5000, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame(rng.normal(size=(n, 4)), columns=["a", "b", "c", "d"])
+    df["env"] = rng.choice(["e1", "e2", "e3"], size=n)  # environments interleaved
+    df["y"] = 2.0 * df["a"] + rng.normal(size=n)
+    df["note"] = "text"
+    return df
+
+
+def _encodings(df: pd.DataFrame) -> list[tuple[str, bytes]]:
+    buf = io.BytesIO()
+    df.to_parquet(buf)
+    return [("t.csv", df.to_csv(index=False).encode()), ("t.parquet", buf.getvalue())]
+
+
+def _whole(data: bytes, name: str, features: list[str] | None = None) -> tables.Table:
+    return tables.from_file(data, filename=name, target="y", environment="env", features=features)
+
+
+def _streamed(data: bytes, name: str, features: list[str] | None = None) -> streaming.StagedTable:
+    # a fifth of the file per chunk: 5,000 rows are five chunks
+    size = len(data)
+    if data[:4] == b"PAR1":
+        meta = pq.ParquetFile(io.BytesIO(data)).metadata
+        size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    return streaming.parse_file(
+        io.BytesIO(data),
+        filename=name,
+        target="y",
+        environment="env",
+        features=features,
+        chunk_bytes=size // 5,
+    )
+
+
+@pytest.mark.parametrize("features", [None, ["b", "a"]])
+@pytest.mark.parametrize("encoding", [0, 1], ids=["csv", "parquet"])
+def test_a_streamed_upload_has_the_whole_file_content_id(encoding: int, features: list[str] | None) -> None:
+    name, data = _encodings(_frame())[encoding]
+    whole = _whole(data, name, features)
+    with _streamed(data, name, features) as staged:
+        assert staged.n_chunks in (5, 6)  # a fifth of the file, rounded down to whole rows
+        assert staged.sha256() == whole.sha256()
+        assert staged.summary() == whole.summary()
+        assert staged.feature_names == whole.feature_names
+        assert staged.ignored_columns == whole.ignored_columns == (("note",) if features is None else ())
+        handle = pq.ParquetFile(staged.parquet_path)
+        assert (
+            handle.metadata.num_row_groups == staged.n_chunks
+        )  # one per chunk: what the chunk readers fetch
+        back = tables.Table.from_parquet(staged.parquet_path.read_bytes(), expected_sha256=whole.sha256())
+        assert back.n_rows == 5000
+        root = staged.parquet_path.parent
+    assert not root.exists()  # closed: the staging directory is gone
+
+
+def _refusals(data: bytes, name: str) -> tuple[InvalidDataError, InvalidDataError]:
+    out = []
+    for parse in (_whole, _streamed):
+        with pytest.raises(InvalidDataError) as err:
+            parse(data, name)
+        out.append(err.value)
+    return out[0], out[1]
+
+
+def test_a_bad_cell_in_a_later_chunk_is_named_by_its_row_in_the_file() -> None:
+    df = _frame()
+    df["a"] = df["a"].astype(object)
+    df.loc[3000, "a"] = "oops"  # in the third chunk
+    whole, streamed = _refusals(df.to_csv(index=False).encode(), "t.csv")
+    assert (
+        str(streamed) == str(whole) == "column 'a' mixes numbers and text: row 3001 of the data holds 'oops'"
+    )
+    assert streamed.field == whole.field == "file.a"
+
+    df = _frame()
+    df.loc[4500, "b"] = np.nan
+    whole, streamed = _refusals(df.to_csv(index=False).encode(), "t.csv")
+    assert "first at row 4501 of the data" in str(whole)
+    assert str(streamed) == "contains NaN, infinite or missing values (first at row 4501 of the data)"
+    assert streamed.field == "file.b"
+
+
+def test_a_text_column_with_numbers_in_a_later_chunk_mixes_them() -> None:
+    df = _frame()
+    df.loc[4000, "note"] = "12.5"
+    whole, streamed = _refusals(df.to_csv(index=False).encode(), "t.csv")
+    assert str(streamed) == str(whole)
+    assert "mixes numbers and text" in str(streamed) and streamed.field == "file.note"
+
+
+@pytest.mark.parametrize(
+    ("data", "name", "expected"),
+    [
+        (b"", "t.csv", "empty"),
+        (b"env,y,a\n", "t.csv", "no rows"),
+        (b"not parquet", "t.parquet", "not a Parquet file"),
+        (b"env,y,y\ne,1,2\n", "t.csv", "duplicate column names"),
+        (b"env,y,a\n=cmd(),1,2\n", "t.csv", "formula"),
+        (b"env,y,a\n\xff\xfe,1,2\n", "t.csv", "UTF-8"),
+    ],
+)
+def test_bad_files_are_refused_as_the_whole_file_parser_refuses_them(
+    data: bytes, name: str, expected: str
+) -> None:
+    whole, streamed = _refusals(data, name)
+    assert expected in str(streamed)
+    assert (streamed.field, str(streamed)) == (whole.field, str(whole))
+
+
+def test_limits_are_checked_before_a_row_is_decoded() -> None:
+    name, data = _encodings(_frame())[0]
+    limits = tables.Limits(max_rows=4999, max_columns=100, max_cells=10**9)
+    with pytest.raises(InvalidDataError, match="5000 rows"):
+        streaming.parse_file(
+            io.BytesIO(data), filename=name, target="y", environment="env", features=None, limits=limits
+        )
+
+
+_PEAK = """
+import io, json, sys, threading, time
+from app.datasets import streaming, tables
+def rss():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+path, how = sys.argv[1], sys.argv[2]
+# a first small upload loads what any upload loads once per process (codecs, parser modules)
+small = io.BytesIO(b"env,y,a\\ne,1,2\\n")
+streaming.parse_file(small, filename="s.csv", target="y", environment="env", features=None).close()
+tables.from_file(small.getvalue(), filename="s.csv", target="y", environment="env", features=None)
+before = peak = rss()
+done = threading.Event()
+def watch():
+    global peak
+    while not done.is_set():
+        peak = max(peak, rss())
+        time.sleep(0.002)
+watcher = threading.Thread(target=watch)
+watcher.start()
+if how == "streamed":
+    with open(path, "rb") as fh:
+        staged = streaming.parse_file(fh, filename="big.csv", target="y", environment="env",
+                                      features=None, chunk_bytes=256 << 10)
+    sha = staged.sha256(); staged.close()
+else:
+    data = open(path, "rb").read()
+    sha = tables.from_file(data, filename="big.csv", target="y", environment="env", features=None).sha256()
+done.set()
+watcher.join()
+print(json.dumps({"grew_mb": (max(peak, rss()) - before) / 1024, "sha": sha}))
+"""
+
+
+def _peak(path: Path, how: str) -> dict[str, float | str]:
+    out = subprocess.run(
+        [sys.executable, "-c", _PEAK, str(path), how], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def test_parsing_memory_is_bounded_by_the_chunk_not_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "big.csv"
+    _frame(n=200_000).to_csv(path, index=False)  # 21 MB of CSV, 8 MB of float64 cells
+    size_mb = path.stat().st_size / 2**20
+    streamed, whole = _peak(path, "streamed"), _peak(path, "whole")
+    assert streamed["sha"] == whole["sha"]
+    assert float(whole["grew_mb"]) > size_mb  # the whole-file parser holds the file several times
+    assert float(streamed["grew_mb"]) < size_mb / 2, (streamed, whole, size_mb)
+
+
+@pytest.mark.services
+def test_an_upload_is_staged_on_disk_and_removed_after(
+    pg_settings: Settings, stub_queue: f.RecordingQueue, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    staging = tmp_path / "tmp"
+    staging.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(staging))
+    settings = pg_settings.model_copy(
+        update={
+            "dataset_store": "local",
+            "storage_dir": tmp_path / "objects",
+            "upload_chunk_bytes": 64 * 1024,
+        }
+    )
+    app = create_app(settings, queue=stub_queue)
+    df = _frame(n=6000, seed=7)
+    try:
+        with TestClient(app) as client:
+            response = f.upload_csv(client, df.drop(columns=["note"]), name="streamed")
+            assert response.status_code == 201, response.text
+            body = response.json()
+            bad = df.copy()
+            bad.loc[5000, "b"] = np.inf
+            refused = f.upload_csv(client, bad, name="refused")
+            assert refused.status_code == 422
+            assert "first at row 5001 of the data" in refused.json()["detail"]
+    finally:
+        app.state.engine.dispose()
+    whole = _whole(df.drop(columns=["note"]).to_csv(index=False).encode(), "t.csv")
+    assert body["sha256"] == whole.sha256() and body["n_rows"] == 6000
+    stored = next((tmp_path / "objects").rglob("*.parquet"))
+    # 64 KiB of the file per chunk: a row of six numbers and a name is about 110 bytes of CSV
+    csv_bytes = len(f.csv_bytes(df.drop(columns=["note"])))
+    rows = 64 * 1024 // (csv_bytes / 6001)
+    assert pq.ParquetFile(stored).metadata.num_row_groups == -(-6000 // rows) > 1
+    assert list(staging.iterdir()) == []  # both uploads' staging directories are gone
