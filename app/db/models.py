@@ -210,6 +210,19 @@ class Job(Base):
     description: Mapped[str | None] = mapped_column(Text, nullable=True)
     tags: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
 
+    # Read by the public schemas (``JobPublic.model_validate(job, from_attributes=True)``).
+    @property
+    def progress(self) -> dict[str, int | None]:
+        return {"step": self.progress_step, "total": self.progress_total}
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self.cancel_requested_at is not None
+
+    @property
+    def n_attempts(self) -> int:
+        return len(self.attempts or ())
+
 
 class SweepStatus(StrEnum):
     """A sweep's status: running until every trial is terminal, then succeeded (a leaderboard),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from app.jobs.result import JobResult, RoundResult, Summary
 
@@ -17,6 +17,11 @@ Status = Literal["queued", "running", "succeeded", "failed", "cancelled"]
 Tag = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:=/+-]+$")]
 JobName = Annotated[str, StringConstraints(min_length=1, max_length=255, strip_whitespace=True)]
 MAX_TAGS = 20
+ERROR_MESSAGE_CHARS = 200  # of a job's error message in a list
+
+
+def _no_tags(tags: Any) -> Any:
+    return [] if tags is None else tags
 
 
 class Strict(BaseModel):
@@ -159,6 +164,8 @@ class JobPublic(BaseModel):
     rerun_of: str | None = None
     reproducibility: Reproducibility | None = None
 
+    _tags = field_validator("tags", mode="before")(_no_tags)
+
 
 class JobSummary(BaseModel):
     """A job as GET /jobs lists it: ids, status, progress, timestamps and the test summary, under
@@ -186,6 +193,17 @@ class JobSummary(BaseModel):
     n_attempts: int = Field(description="How many times a worker took the job.")
     summary: Summary | None = Field(description="The result's test summary, once there is a result.")
     duration_s: float | None = Field(description="The fit's duration, once there is a result.")
+
+    _tags = field_validator("tags", mode="before")(_no_tags)
+
+    @field_validator("error", mode="before")
+    @classmethod
+    def _cut(cls, error: Any) -> Any:
+        """A list item stays small: a long error message is cut (the whole on GET /jobs/{id})."""
+        message = str(error.get("message", "")) if isinstance(error, dict) else ""
+        if len(message) > ERROR_MESSAGE_CHARS:
+            return {**error, "message": message[: ERROR_MESSAGE_CHARS - 1] + "…"}
+        return error
 
 
 class RoundMetrics(BaseModel):

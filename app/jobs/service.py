@@ -8,6 +8,7 @@ which carry their HTTP status.
 
 from __future__ import annotations
 
+import json
 import logging
 import uuid
 from collections.abc import Callable, Sequence
@@ -21,10 +22,11 @@ from app.db import outbox as outbox_rows
 from app.db import repository as repo
 from app.db.models import Dataset, Job, JobStatus, utcnow
 from app.errors import Conflict, NotFound, TooManyRequests, UnprocessableEntity
-from app.jobs import budget, outbox
+from app.jobs import artifacts, budget, outbox
 from app.jobs.placement import Placement, place
-from app.jobs.result import JobResult, RoundResult
-from app.jobs.schemas import JobCreate
+from app.jobs.public import job_summary
+from app.jobs.result import JobResult
+from app.jobs.schemas import HistoryPage, JobCreate, JobsComparison, WeightsJSON
 from app.jobs.spec import JobSpec, check_job
 from app.queue import JobQueue
 from app.settings import Settings
@@ -229,12 +231,96 @@ def summaries_of(session: Session, jobs: Sequence[Job]) -> dict[str, tuple[dict[
     return repo.get_summaries(session, [j.id for j in jobs if j.status in WITH_RESULT])
 
 
-def history_page(session: Session, job: Job, start: int, limit: int) -> tuple[list[RoundResult], int]:
-    """Rounds ``start`` to ``start + limit`` of the job's stored history, and how many it has (0
-    until the job has a result)."""
-    result = result_of(session, job)
+def history_page(session: Session, job_id: str, tenant_id: str, start: int, limit: int) -> HistoryPage:
+    """Rounds ``start`` to ``start + limit`` of the job's stored history (empty until the job has
+    a result), with how many it has."""
+    result = result_of(session, get_job(session, job_id, tenant_id))
     history = [] if result is None else result.history
-    return history[start : start + limit], len(history)
+    rounds = history[start : start + limit]
+    end = start + len(rounds)
+    return HistoryPage(items=rounds, total=len(history), next_from=end if end < len(history) else None)
+
+
+def param_filters(raw: Sequence[str]) -> list[tuple[str, Any]]:
+    """``name=value`` pairs; the value is read as JSON where it parses (``lambda_=0.1``, ``x=true``)."""
+    out: list[tuple[str, Any]] = []
+    for item in raw:
+        name, sep, text = item.partition("=")
+        if not sep or not name:
+            raise UnprocessableEntity.on("param", f"param takes name=value, got {item!r}")
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text
+        if not isinstance(value, str | int | float | bool):
+            raise UnprocessableEntity.on("param", f"{name}: compare with a number, a word or true/false")
+        out.append((name, value))
+    return out
+
+
+def list_jobs_json(
+    session: Session,
+    tenant_id: str,
+    *,
+    limit: int,
+    cursor: str | None,
+    sort: str,
+    where: dict[str, Any],
+    max_bytes: int,
+) -> bytes:
+    """A page of the tenant's jobs as JSON bytes (a JobsPublic), each a JobSummary; ``where`` holds
+    GET /jobs's filters (``repo.JobFilter``'s fields, ``params`` as ``name=value`` strings).
+    Serialised here, in the caller's thread, not on the event loop; a page stops early (its
+    next_cursor after the last job it holds) once it would pass ``max_bytes``."""
+    filters = repo.JobFilter(**{**where, "params": param_filters(where.get("params") or [])})
+    try:
+        page = repo.list_jobs(
+            session, tenant_id=tenant_id, limit=limit, cursor=cursor, where=filters, sort=sort
+        )
+    except repo.InvalidCursor as exc:
+        raise UnprocessableEntity.on("cursor", str(exc)) from None
+    summaries = summaries_of(session, page.items)
+    items: list[bytes] = []
+    size = 0
+    next_cursor = page.next_cursor
+    for i, job in enumerate(page.items):
+        item = job_summary(job, *summaries.get(job.id, (None, None))).model_dump_json().encode()
+        if items and size + len(item) > max_bytes:
+            next_cursor = repo.cursor_after(page.items[i - 1])
+            break
+        items.append(item)
+        size += len(item)
+    cursor_json = b"null" if next_cursor is None else b'"' + next_cursor.encode() + b'"'
+    return b'{"items":[' + b",".join(items) + b'],"next_cursor":' + cursor_json + b"}"
+
+
+def cancel_job(session: Session, job_id: str, tenant_id: str) -> tuple[Job, bool]:
+    """Cancel a queued job at once (``True``) or ask a running one to stop at its next progress
+    checkpoint (``False``); commit. A finished job never changes: 409."""
+    job, outcome = repo.cancel_job(session, job_id, tenant_id=tenant_id)
+    session.commit()
+    if job is None:
+        raise NotFound(f"no job {job_id}")
+    if outcome == "unchanged":
+        raise Conflict(f"job {job_id} is {job.status}; a finished job cannot be cancelled")
+    return job, outcome == "cancelled"
+
+
+def weights(session: Session, job: Job) -> bytes:
+    """The safetensors bytes of a succeeded job's model; 409 for any other job."""
+    stored = repo.get_weights(session, job.id) if job.status == JobStatus.SUCCEEDED else None
+    if stored is None:
+        raise Conflict(f"job {job.id} is {job.status}; weights exist once it has succeeded")
+    return stored[0]
+
+
+def weights_json(session: Session, job_id: str, tenant_id: str) -> WeightsJSON:
+    """The model as one JSON document: θ, w, feature names, standardisation and model config."""
+    data = weights(session, get_job(session, job_id, tenant_id))
+    document = artifacts.to_json(
+        artifacts.unpack(data), artifacts.metadata_of(data), stored_result(session, job_id)
+    )
+    return WeightsJSON.model_validate(document)
 
 
 def update_job(session: Session, job_id: str, tenant_id: str, changes: dict[str, Any]) -> Job:
@@ -263,13 +349,14 @@ def delete_job(session: Session, job_id: str, tenant_id: str) -> None:
     session.commit()
 
 
-def compare(session: Session, job_ids: Sequence[str], tenant_id: str) -> dict[str, Any]:
+def compare(session: Session, job_ids: Sequence[str], tenant_id: str) -> JobsComparison:
     """Jobs side by side: their summaries, parameters (and which differ), error per environment,
     w and θ per covariate; a list per key with one entry per job, null where it has none."""
     if len(set(job_ids)) != len(job_ids):
         raise UnprocessableEntity.on("ids", "each job at most once")
     jobs = [get_job(session, job_id, tenant_id) for job_id in job_ids]
     results = results_of(session, jobs)
+    summaries = summaries_of(session, jobs)
     found = [results.get(j.id) for j in jobs]
     metric = next((r.summary.metric for r in found if r is not None and r.summary is not None), None)
 
@@ -278,17 +365,17 @@ def compare(session: Session, job_ids: Sequence[str], tenant_id: str) -> dict[st
         return {k: [row.get(k) for row in rows] for k in keys}
 
     params = table([j.params or {} for j in jobs])
-    return {
-        "jobs": jobs,
-        "params": params,
-        "differing_params": [k for k, values in params.items() if any(v != values[0] for v in values)],
-        "metric": metric,
-        "environments": table(
+    return JobsComparison(
+        jobs=[job_summary(j, *summaries.get(j.id, (None, None))) for j in jobs],
+        params=params,
+        differing_params=[k for k, values in params.items() if any(v != values[0] for v in values)],
+        metric=metric,
+        environments=table(
             [
                 {e.name: e.metrics().get(metric) for e in r.environments} if r is not None and metric else {}
                 for r in found
             ]
         ),
-        "covariate_weights": table([dict(r.covariate_weights or {}) if r else {} for r in found]),
-        "coefficients": table([dict(r.coefficients or {}) if r else {} for r in found]),
-    }
+        covariate_weights=table([dict(r.covariate_weights or {}) if r else {} for r in found]),
+        coefficients=table([dict(r.coefficients or {}) if r else {} for r in found]),
+    )

@@ -1,6 +1,6 @@
 """The layering, checked: nothing below the HTTP layer reaches it, the data layer never reaches the
-domains above it, and no route module imports another (shared pieces live in app.api.public, the
-services and app.errors).
+domains above it, and no route module imports another (shared pieces live below them: the domains'
+services and public views, app.errors).
 
     worker    ↛ app.api        (transitively: importing the worker loads no app.api module)
     app.db    ↛ app.api        (transitively)

@@ -14,14 +14,13 @@ from starlette.datastructures import UploadFile
 
 from app.api import etag, idempotency
 from app.api.deps import PrincipalDep, SessionDep, SettingsDep
-from app.api.errors import NotFound, PayloadTooLarge, UnprocessableEntity, responses
+from app.api.errors import PayloadTooLarge, UnprocessableEntity, responses
 from app.api.idempotency import IdempotencyKeyHeader
+from app.datasets import public as datasets_public
 from app.datasets import references, streaming, tables
 from app.datasets import service as datasets_service
-from app.datasets.schemas import DatasetCreate, DatasetEnvironment, DatasetPublic, DatasetsPublic
+from app.datasets.schemas import DatasetCreate, DatasetPublic, DatasetsPublic
 from app.datasets.streaming import StagedTable
-from app.db import repository as repo
-from app.db.models import Dataset
 from app.settings import Settings
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
@@ -37,21 +36,8 @@ _UPLOAD_BODY = {
 }
 
 
-def to_public(d: Dataset) -> DatasetPublic:
-    return DatasetPublic(
-        id=d.id,
-        name=d.name,
-        sha256=d.sha256,
-        n_rows=d.n_rows,
-        feature_names=list(d.feature_names),
-        target=d.target,
-        environments=[DatasetEnvironment(name=e["name"], n_rows=e["n_rows"]) for e in d.environments],
-        created_at=d.created_at,
-    )
-
-
 async def _read_upload(
-    request: Request, max_bytes: int, limits: tables.Limits | None = None, chunk_bytes: int = 8 << 20
+    request: Request, max_bytes: int, limits: tables.Limits | None = None, chunk_bytes: int = 4 << 20
 ) -> tuple[tables.Table | StagedTable, str]:
     """Parse either body form into the canonical table; returns it with the default name. A
     file's shape is checked against ``limits`` before it is decoded; a file is parsed
@@ -145,8 +131,10 @@ def _create(
         if claimed.replay is not None:
             return claimed.replay
         dataset, created = datasets_service.store(session, tenant_id, table, name, settings=settings)
-        public, status = to_public(dataset), 201 if created else 200
-        public.warnings = datasets_service.upload_warnings(table, dataset, name, created)
+        public = datasets_public.dataset_public(
+            dataset, datasets_service.upload_warnings(table, dataset, name, created)
+        )
+        status = 201 if created else 200
         claimed.complete(status, public.model_dump(mode="json"), f"/datasets/{dataset.id}")
         session.commit()
     return public, status
@@ -183,7 +171,7 @@ async def create_dataset(
     await run_in_threadpool(gate.check_quota, principal.tenant_id)
     async with gate.slot(principal.tenant_id):
         table, name = await _read_upload(
-            request, settings.max_upload_bytes, limits, settings.dataset_chunk_bytes
+            request, settings.max_upload_bytes, limits, settings.upload_chunk_bytes
         )
         try:
             _check_limits(table, settings, request.headers.get("content-type", "").startswith("multipart/"))
@@ -227,8 +215,7 @@ async def register_dataset_reference(
         dataset, created, warnings = await run_in_threadpool(
             references.register, session, principal.tenant_id, body, settings
         )
-    public = to_public(dataset)
-    public.warnings = warnings
+    public = datasets_public.dataset_public(dataset, warnings)
     response.status_code = 201 if created else 200
     response.headers["Location"] = f"/datasets/{public.id}"
     return public
@@ -241,11 +228,7 @@ def list_datasets(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
 ) -> DatasetsPublic:
-    try:
-        page = repo.list_datasets(session, tenant_id=principal.tenant_id, limit=limit, cursor=cursor)
-    except repo.InvalidCursor as exc:
-        raise UnprocessableEntity.on("cursor", str(exc)) from None
-    return DatasetsPublic(items=[to_public(d) for d in page.items], next_cursor=page.next_cursor)
+    return datasets_public.list_datasets(session, principal.tenant_id, limit, cursor)
 
 
 @router.get(
@@ -257,10 +240,7 @@ def list_datasets(
 def get_dataset(dataset_id: str, request: Request, session: SessionDep, principal: PrincipalDep) -> Response:
     """The dataset's description (never its rows). Carries an ``ETag``; with ``If-None-Match`` a
     304."""
-    dataset = repo.get_dataset(session, dataset_id, tenant_id=principal.tenant_id)
-    if dataset is None:
-        raise NotFound(f"no dataset {dataset_id}")
-    body = to_public(dataset).model_dump_json()
+    body = datasets_public.get_dataset(session, dataset_id, principal.tenant_id).model_dump_json()
     tag = etag.etag_of(body.encode())
     return etag.not_modified(tag) if etag.matches(request, tag) else etag.json_response(body, tag)
 

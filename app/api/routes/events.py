@@ -29,9 +29,9 @@ from sqlalchemy.orm import Session
 
 from app.api.deps import PrincipalDep, in_session
 from app.api.errors import TooManyRequests, responses
-from app.api.public import job_summary
 from app.auth import Principal
 from app.jobs import service as jobs_service
+from app.jobs.public import job_summary
 from app.jobs.watch import JobState, JobWatcher, StreamSlots
 
 router = APIRouter(prefix="/jobs", tags=["jobs"])

@@ -3,11 +3,9 @@ caller's tenant's: another tenant's job is a 404, like a missing one."""
 
 from __future__ import annotations
 
-import json
 import logging
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-import numpy as np
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
@@ -15,19 +13,12 @@ from sqlalchemy.orm import Session
 from app import metrics
 from app.api import etag, idempotency
 from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep, in_session
-from app.api.errors import (
-    Conflict,
-    NotFound,
-    UnprocessableEntity,
-    responses,
-)
+from app.api.errors import responses
 from app.api.idempotency import IdempotencyKeyHeader
-from app.api.public import job_public, job_summary
-from app.datasets.tables import MAX_ABS_VALUE
-from app.db import repository as repo
-from app.db.models import Job, JobStatus
-from app.jobs import artifacts
+from app.db.models import Job
+from app.jobs import prediction
 from app.jobs import service as jobs_service
+from app.jobs.public import job_public
 from app.jobs.schemas import (
     HistoryPage,
     JobCreate,
@@ -38,7 +29,6 @@ from app.jobs.schemas import (
     PredictRequest,
     PredictResponse,
     Status,
-    WeightsJSON,
 )
 
 log = logging.getLogger(__name__)
@@ -101,23 +91,6 @@ JobSort = Literal[
 ]  # fmt: skip
 
 
-def _param_filters(raw: list[str]) -> list[tuple[str, Any]]:
-    """``name=value`` pairs; the value is read as JSON where it parses (``lambda_=0.1``, ``x=true``)."""
-    out: list[tuple[str, Any]] = []
-    for item in raw:
-        name, sep, text = item.partition("=")
-        if not sep or not name:
-            raise UnprocessableEntity.on("param", f"param takes name=value, got {item!r}")
-        try:
-            value = json.loads(text)
-        except ValueError:
-            value = text
-        if not isinstance(value, str | int | float | bool):
-            raise UnprocessableEntity.on("param", f"{name}: compare with a number, a word or true/false")
-        out.append((name, value))
-    return out
-
-
 @router.get("", operation_id="list_jobs", response_model=JobsPublic, responses=responses(422))
 def list_jobs(
     session: SessionDep,
@@ -146,37 +119,24 @@ def list_jobs(
     """Newest first (or by ``sort``), each job as a summary (under 1 KB; the full result is on
     GET /jobs/{id}). A page holds fewer than ``limit`` jobs when they would pass
     ``max_response_bytes`` (follow next_cursor)."""
-    where = repo.JobFilter(
-        status=status,
-        algorithm=algorithm,
-        dataset_id=dataset_id,
-        sweep_id=sweep_id,
-        q=q,
-        tags=tag or [],
-        params=_param_filters(param or []),
-        max_mean_error=max_mean_error,
+    body = jobs_service.list_jobs_json(
+        session,
+        principal.tenant_id,
+        limit=limit,
+        cursor=cursor,
+        sort=sort,
+        max_bytes=settings.max_response_bytes,
+        where=dict(
+            status=status,
+            algorithm=algorithm,
+            dataset_id=dataset_id,
+            sweep_id=sweep_id,
+            q=q,
+            tags=tag or [],
+            params=param or [],
+            max_mean_error=max_mean_error,
+        ),
     )
-    try:
-        page = repo.list_jobs(
-            session, tenant_id=principal.tenant_id, limit=limit, cursor=cursor, where=where, sort=sort
-        )
-    except repo.InvalidCursor as exc:
-        raise UnprocessableEntity.on("cursor", str(exc)) from None
-    summaries = jobs_service.summaries_of(session, page.items)
-    # Serialised here, in the thread pool, not on the event loop; a page stops early (its
-    # next_cursor after the last job it holds) once it would pass max_response_bytes.
-    items: list[bytes] = []
-    size = 0
-    next_cursor = page.next_cursor
-    for i, job in enumerate(page.items):
-        item = job_summary(job, *summaries.get(job.id, (None, None))).model_dump_json().encode()
-        if items and size + len(item) > settings.max_response_bytes:
-            next_cursor = repo.cursor_after(page.items[i - 1])
-            break
-        items.append(item)
-        size += len(item)
-    cursor_json = b"null" if next_cursor is None else b'"' + next_cursor.encode() + b'"'
-    body = b'{"items":[' + b",".join(items) + b'],"next_cursor":' + cursor_json + b"}"
     return Response(content=body, media_type="application/json")
 
 
@@ -190,10 +150,7 @@ def compare_jobs(
 ) -> JobsComparison:
     """Jobs side by side: parameters (and which differ), test summary, error per environment,
     w and θ per covariate, one column per job."""
-    doc = jobs_service.compare(session, ids, principal.tenant_id)
-    summaries = jobs_service.summaries_of(session, doc["jobs"])
-    doc["jobs"] = [job_summary(j, *summaries.get(j.id, (None, None))) for j in doc["jobs"]]
-    return JobsComparison.model_validate(doc)
+    return jobs_service.compare(session, ids, principal.tenant_id)
 
 
 @router.patch(
@@ -251,10 +208,7 @@ def get_job_history(
 ) -> HistoryPage:
     """The rounds of the job's fit (risk, loss per environment, w), a page at a time: empty until
     the job has a result."""
-    job = jobs_service.get_job(session, job_id, principal.tenant_id)
-    rounds, total = jobs_service.history_page(session, job, from_, limit)
-    end = from_ + len(rounds)
-    return HistoryPage(items=rounds, total=total, next_from=end if end < total else None)
+    return jobs_service.history_page(session, job_id, principal.tenant_id, from_, limit)
 
 
 @router.post(
@@ -270,21 +224,9 @@ def cancel_job(job_id: str, response: Response, session: SessionDep, principal: 
     """A queued job is cancelled at once (200). A running job is asked to stop (202,
     ``cancel_requested``): it ends ``cancelled`` at its next progress checkpoint, keeping the
     partial result. A finished job never changes: 409."""
-    job, outcome = repo.cancel_job(session, job_id, tenant_id=principal.tenant_id)
-    session.commit()
-    if job is None:
-        raise NotFound(f"no job {job_id}")
-    if outcome == "unchanged":
-        raise Conflict(f"job {job_id} is {job.status}; a finished job cannot be cancelled")
-    response.status_code = 200 if outcome == "cancelled" else 202
+    job, cancelled = jobs_service.cancel_job(session, job_id, principal.tenant_id)
+    response.status_code = 200 if cancelled else 202
     return job_public(job, None)
-
-
-def _weights_or_409(session: Session, job: Job) -> bytes:
-    weights = repo.get_weights(session, job.id) if job.status == JobStatus.SUCCEEDED else None
-    if weights is None:
-        raise Conflict(f"job {job.id} is {job.status}; weights exist once it has succeeded")
-    return weights[0]
 
 
 @router.get(
@@ -316,18 +258,14 @@ def get_job_weights(
 ) -> Response:
     """θ, w, feature names, standardisation and model config. Load the safetensors file with
     ``FittedModel.from_tensors`` (see app/artifacts.py) to predict exactly as the service does."""
-    data = _weights_or_409(session, jobs_service.get_job(session, job_id, principal.tenant_id))
-    if format == "safetensors":
-        return Response(
-            data,
-            media_type="application/octet-stream",
-            headers={"Content-Disposition": f'attachment; filename="job-{job_id}.safetensors"'},
-        )
-    result = jobs_service.stored_result(session, job_id)
-    document = WeightsJSON.model_validate(
-        artifacts.to_json(artifacts.unpack(data), artifacts.metadata_of(data), result)
+    if format == "json":
+        document = jobs_service.weights_json(session, job_id, principal.tenant_id)
+        return Response(document.model_dump_json(), media_type=WEIGHTS_JSON)
+    return Response(
+        jobs_service.weights(session, jobs_service.get_job(session, job_id, principal.tenant_id)),
+        media_type="application/octet-stream",
+        headers={"Content-Disposition": f'attachment; filename="job-{job_id}.safetensors"'},
     )
-    return Response(document.model_dump_json(), media_type=WEIGHTS_JSON)
 
 
 @router.post(
@@ -340,52 +278,4 @@ def predict(
     job_id: str, body: PredictRequest, request: Request, session: SessionDep, principal: PrincipalDep
 ) -> PredictResponse:
     """Predict with a succeeded job's model from ``X`` (rows in feature order) or ``rows`` (dicts)."""
-    job = jobs_service.get_job(
-        session, job_id, principal.tenant_id
-    )  # before the cache, which is every tenant's
-    cache = request.app.state.models
-    model = cache.get(job_id)
-    if model is None:
-        model = artifacts.unpack(_weights_or_409(session, job))
-        cache.put(job_id, model)
-    names = list(model.feature_names)
-    if (body.X is None) == (body.rows is None):
-        raise UnprocessableEntity.on("X", "give exactly one of X or rows")
-    if body.X is not None:
-        field = "X"
-        for i, row in enumerate(body.X):
-            if len(row) != len(names):
-                raise UnprocessableEntity.on(
-                    f"X[{i}]", f"each row needs {len(names)} values ({', '.join(names)})"
-                )
-        X = np.asarray(body.X, dtype=np.float64).reshape(len(body.X), len(names))
-    else:
-        field = "rows"
-        assert body.rows is not None
-        for i, named in enumerate(body.rows):
-            missing = [n for n in names if n not in named]
-            extra = sorted(set(named) - set(names))
-            if missing or extra:
-                bad = (missing or extra)[0]
-                raise UnprocessableEntity.on(
-                    f"rows[{i}].{bad}",
-                    f"rows need exactly the features {names}; missing {missing}, unknown {extra}",
-                )
-        X = np.asarray([[row[n] for n in names] for row in body.rows], dtype=np.float64).reshape(
-            len(body.rows), len(names)
-        )
-    if not np.all(np.isfinite(X)):
-        raise UnprocessableEntity.on(field, "values must be finite numbers")
-    if X.size and float(np.max(np.abs(X))) > MAX_ABS_VALUE:
-        raise UnprocessableEntity.on(
-            field, f"values must be at most {MAX_ABS_VALUE:g} in magnitude, as in datasets"
-        )
-    predictions = model.predict(X)
-    probabilities = model.predict_proba(X) if model.task == "classification" else None
-    if not np.all(np.isfinite(predictions)):
-        # The one rule for non-finite numbers (app.jobs.result): said, never sent as nulls.
-        raise UnprocessableEntity.on(field, "the model's predictions overflow for these values; rescale them")
-    return PredictResponse(
-        predictions=predictions.tolist(),
-        probabilities=None if probabilities is None else probabilities.tolist(),
-    )
+    return prediction.predict(session, job_id, principal.tenant_id, body, request.app.state.models)

@@ -12,9 +12,7 @@ from app import reports
 from app.api.deps import PrincipalDep, SessionDep
 from app.api.errors import responses
 from app.api.etag import etag_of, matches, not_modified
-from app.api.public import job_public, sweep_public
-from app.jobs import service as jobs_service
-from app.sweeps import service as sweeps_service
+from app.reports import service as reports_service
 
 router = APIRouter(tags=["reports"])
 
@@ -70,10 +68,8 @@ def get_job_report(
     """Per-environment error, learned w and θ per covariate, R(θ) and w over rounds, and the
     reproducibility record. Shows the result GET /jobs/{id} shows: a job cancelled while running
     reports its partial fit (and says so)."""
-    job = jobs_service.get_job(session, job_id, principal.tenant_id)
-    # The same result GET /jobs/{id} shows: a job cancelled while running reports its partial fit.
-    public = job_public(job, jobs_service.result_of(session, job)).model_dump(mode="json")
-    return _render(request, public, reports.job_report(public), format, figures)
+    shown, report = reports_service.job_report_of(session, job_id, principal.tenant_id)
+    return _render(request, shown, report, format, figures)
 
 
 @router.get(
@@ -92,25 +88,5 @@ def get_sweep_report(
 ) -> Response:
     """The leaderboard (labelled when selection is oracle), per-environment test error by method,
     w and θ per covariate of the selected models, and R(θ) and w over rounds."""
-    public = sweep_public(*sweeps_service.get_sweep(session, sweep_id, principal.tenant_id)).model_dump(
-        mode="json"
-    )
-    histories: dict[str, Any] = {}
-    rows = (public.get("leaderboard") or {}).get("algorithms", [])
-    for row in sorted(rows, key=lambda r: r["algorithm"] != "sal"):
-        if row.get("covariate_weights") and row["jobs"]:
-            result = jobs_service.stored_result(session, row["jobs"][0])  # the sweep's own job: same tenant
-            histories[row["algorithm"]] = [] if result is None else [r.model_dump() for r in result.history]
-            break
-    # w per seed of each selected configuration (the sweep's own jobs), shown as median and range.
-    seed_weights = {
-        row["algorithm"]: [
-            r.covariate_weights
-            for r in jobs_service.stored_results(session, row["jobs"]).values()
-            if r.covariate_weights
-        ]
-        for row in rows
-        if row.get("covariate_weights") and row.get("jobs")
-    }
-    report = reports.sweep_report(public, histories, seed_weights)
-    return _render(request, [public, histories, seed_weights], report, format, figures)
+    shown, report = reports_service.sweep_report_of(session, sweep_id, principal.tenant_id)
+    return _render(request, shown, report, format, figures)

@@ -6,8 +6,8 @@ from fastapi import APIRouter, Response
 
 from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep
 from app.api.errors import responses
-from app.api.public import job_public
 from app.jobs import service as jobs_service
+from app.jobs.public import job_public
 from app.jobs.schemas import JobPublic
 
 router = APIRouter(prefix="/jobs", tags=["jobs"])

@@ -10,10 +10,10 @@ from fastapi import APIRouter, Query, Request, Response
 from app.api import etag
 from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep
 from app.api.errors import UnprocessableEntity, responses
-from app.api.public import sweep_public
 from app.db import repository as repo
 from app.db import sweep_repository as sweep_repo
 from app.sweeps import service as sweeps_service
+from app.sweeps.public import sweep_public
 from app.sweeps.schemas import SweepCreate, SweepPublic, SweepsPublic
 
 router = APIRouter(prefix="/sweeps", tags=["sweeps"])

@@ -1,0 +1,79 @@
+"""POST /jobs/{id}/predict below the route: rows in, the model's predictions out, every row checked
+first (shape, names, finite, the datasets' magnitude bound) with a 422 that names the field."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+from sqlalchemy.orm import Session
+
+from app.datasets.tables import MAX_ABS_VALUE
+from app.errors import UnprocessableEntity
+from app.jobs import artifacts
+from app.jobs import service as jobs_service
+from app.jobs.schemas import PredictRequest, PredictResponse
+from sal_core import FittedModel
+
+__all__ = ["ModelCache", "predict"]
+
+
+class ModelCache(Protocol):
+    """Unpacked models by job id (app.cache.LRUCache), shared by every tenant."""
+
+    def get(self, key: str) -> FittedModel | None: ...
+
+    def put(self, key: str, value: FittedModel) -> None: ...
+
+
+def rows_of(body: PredictRequest, names: list[str]) -> tuple[np.ndarray, str]:
+    """The request's rows as an (n, len(names)) float64 array, and the field they came in."""
+    if (body.X is None) == (body.rows is None):
+        raise UnprocessableEntity.on("X", "give exactly one of X or rows")
+    if body.X is not None:
+        for i, row in enumerate(body.X):
+            if len(row) != len(names):
+                raise UnprocessableEntity.on(
+                    f"X[{i}]", f"each row needs {len(names)} values ({', '.join(names)})"
+                )
+        X, field = np.asarray(body.X, dtype=np.float64).reshape(len(body.X), len(names)), "X"
+    else:
+        assert body.rows is not None
+        for i, named in enumerate(body.rows):
+            missing = [n for n in names if n not in named]
+            extra = sorted(set(named) - set(names))
+            if missing or extra:
+                raise UnprocessableEntity.on(
+                    f"rows[{i}].{(missing or extra)[0]}",
+                    f"rows need exactly the features {names}; missing {missing}, unknown {extra}",
+                )
+        X = np.asarray([[row[n] for n in names] for row in body.rows], dtype=np.float64)
+        X, field = X.reshape(len(body.rows), len(names)), "rows"
+    if not np.all(np.isfinite(X)):
+        raise UnprocessableEntity.on(field, "values must be finite numbers")
+    if X.size and float(np.max(np.abs(X))) > MAX_ABS_VALUE:
+        raise UnprocessableEntity.on(
+            field, f"values must be at most {MAX_ABS_VALUE:g} in magnitude, as in datasets"
+        )
+    return X, field
+
+
+def predict(
+    session: Session, job_id: str, tenant_id: str, body: PredictRequest, cache: ModelCache
+) -> PredictResponse:
+    """Predict with a succeeded job's model (409 for any other job)."""
+    job = jobs_service.get_job(session, job_id, tenant_id)  # before the cache, which is every tenant's
+    model = cache.get(job_id)
+    if model is None:
+        model = artifacts.unpack(jobs_service.weights(session, job))
+        cache.put(job_id, model)
+    X, field = rows_of(body, list(model.feature_names))
+    predictions = model.predict(X)
+    probabilities = model.predict_proba(X) if model.task == "classification" else None
+    if not np.all(np.isfinite(predictions)):
+        # The one rule for non-finite numbers (app.jobs.result): said, never sent as nulls.
+        raise UnprocessableEntity.on(field, "the model's predictions overflow for these values; rescale them")
+    return PredictResponse(
+        predictions=predictions.tolist(),
+        probabilities=None if probabilities is None else probabilities.tolist(),
+    )
