@@ -6,6 +6,7 @@
     sal jobs list --tag paper --sort mean_error | show ID | tag ID --name N | compare A B | delete ID
     sal datasets list | delete ID [--cascade]      sal predict JOB rows.json
     sal sweeps submit sweep.json --watch | get ID | watch ID | report ID --format html -o report.html
+    sal admin keys create --tenant T [--scope read] [--expires-in-days N] | list | revoke ID
 
 ``--url`` / ``SAL_URL`` (default http://127.0.0.1:8000) and ``--api-key`` / ``SAL_API_KEY`` pick
 the service; ``--json`` prints the API's documents instead of tables.
@@ -17,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from sal_cli import datasets, find, jobs, sweeps
+from sal_cli import admin, datasets, find, jobs, sweeps
 from sal_cli.common import state
 
 app = typer.Typer(
@@ -26,6 +27,7 @@ app = typer.Typer(
 app.add_typer(datasets.app, name="datasets")
 app.add_typer(jobs.app, name="jobs")
 app.add_typer(sweeps.app, name="sweeps")
+app.add_typer(admin.app, name="admin")
 app.command("predict")(find.predict)
 
 

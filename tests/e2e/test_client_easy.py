@@ -117,3 +117,31 @@ def test_the_docs_client_snippet_type_checks(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent", "snippet.py"],
                          cwd=tmp_path, capture_output=True, text=True, env=env)  # fmt: skip
     assert out.returncode == 0, out.stdout + json.dumps(block)
+
+
+def test_keys_are_made_used_and_revoked(sal: Any, embedded: str) -> None:
+    """Single-user mode's one user is an operator; a key it makes acts as the key's tenant, with
+    the key's scopes."""
+    import uuid
+
+    from sal_client.easy import Forbidden, InvalidInput, NotFound, Sal, Unauthorized
+
+    tenant = f"easy-{uuid.uuid4().hex[:8]}"
+    made = sal.create_key(tenant, scopes=["read"], name="reader", expires_in_days=7)
+    assert made.key.startswith(made.prefix) and made.scopes == ["read"] and made.state == "active"
+    with Sal(embedded, made.key) as reader:
+        assert list(reader.list_datasets()) == []  # the key's tenant, not the default one
+        with pytest.raises(Forbidden) as refused:
+            reader.upload_dataset(b"env,x,y\na,1,2\nb,2,3\n", target="y", environment="env")
+        assert "'write' scope" in refused.value.detail
+        with pytest.raises(Forbidden):
+            reader.list_keys()
+        assert [k.id for k in sal.list_keys(tenant=tenant)] == [made.id]
+        assert sal.revoke_key(made.id).state == "revoked"
+        with pytest.raises(Unauthorized):
+            list(reader.list_datasets())
+    with pytest.raises(InvalidInput) as bad:
+        sal.create_key(tenant, scopes=["admin"])
+    assert [e["field"] for e in bad.value.errors] == ["scopes"]
+    with pytest.raises(NotFound):
+        sal.revoke_key("no-such-key")

@@ -152,3 +152,31 @@ def test_find_compare_predict_and_delete_runs(embedded: str, dataset: dict[str, 
     assert gone.exit_code == 1 and "Not Found" in gone.stderr
     refused = sal(embedded, "datasets", "delete", dataset["id"], ok=False)
     assert refused.exit_code == 1 and "cascade" in refused.stderr and ids[0] in refused.stderr
+
+
+def test_admin_keys_create_list_use_and_revoke(embedded: str, tmp_path: Path) -> None:
+    """Single-user mode's one user is an operator: ``sal admin keys`` makes a read-only key that
+    the service then holds to its scope, and revokes it."""
+    import uuid
+
+    tenant = f"cli-{uuid.uuid4().hex[:8]}"
+    made = json.loads(sal(embedded, "--json", "admin", "keys", "create", "--tenant", tenant, "--scope", "read",
+                          "--name", "cli reader", "--expires-in-days", "1").stdout)  # fmt: skip
+    assert made["key"].startswith("sal_") and made["scopes"] == ["read"] and made["state"] == "active"
+    table = sal(embedded, "admin", "keys", "list", "--tenant", tenant).stdout
+    assert made["id"] in table and "cli reader" in table and made["key"] not in table
+    assert json.loads(sal(embedded, "--json", "--api-key", made["key"], "datasets", "list").stdout)["items"] == []
+    csv = tmp_path / "d.csv"
+    csv.write_text("env,x,y\na,1,2\nb,2,3\n")
+    refused = sal(embedded, "--api-key", made["key"], "datasets", "upload", str(csv), "--target", "y",
+                  "--environment", "env", ok=False)  # fmt: skip
+    assert refused.exit_code == 1 and "Forbidden" in refused.stderr and "'write' scope" in refused.stderr
+    revoked = json.loads(sal(embedded, "--json", "admin", "keys", "revoke", made["id"]).stdout)
+    assert revoked["state"] == "revoked"
+    gone = sal(embedded, "--api-key", made["key"], "datasets", "list", ok=False)
+    assert gone.exit_code == 1 and "Unauthorized" in gone.stderr
+    bad = sal(embedded, "admin", "keys", "create", "--tenant", tenant, "--scope", "admin", ok=False)
+    assert bad.exit_code == 1 and "[scopes: " in bad.stderr
+    assert sal(embedded, "admin", "keys", "create", "--tenant", tenant, "--scope", "all", ok=False).exit_code == 2
+    missing = sal(embedded, "admin", "keys", "revoke", "no-such-key", ok=False)
+    assert missing.exit_code == 1 and "Not Found" in missing.stderr

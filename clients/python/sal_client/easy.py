@@ -34,6 +34,7 @@ The exception tree::
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import time
@@ -48,6 +49,8 @@ from .client import AuthenticatedClient, Client
 from .models.dataset_public import DatasetPublic
 from .models.job_public import JobPublic
 from .models.job_summary import JobSummary
+from .models.key_created import KeyCreated
+from .models.key_public import KeyPublic
 from .models.problem import Problem
 from .models.sweep_public import SweepPublic
 
@@ -327,7 +330,11 @@ class Sal:
         return JobPublic.from_dict(self._json("POST", f"/jobs/{job_id}/rerun"))
 
     def predict(
-        self, job_id: str, *, rows: Sequence[Mapping[str, float]] | None = None, X: Sequence[Sequence[float]] | None = None
+        self,
+        job_id: str,
+        *,
+        rows: Sequence[Mapping[str, float]] | None = None,
+        X: Sequence[Sequence[float]] | None = None,
     ) -> list[float]:
         """Predictions of a succeeded job's model for ``rows`` ({feature: value}) or ``X``."""
         body: dict[str, Any] = {"rows": list(rows)} if rows is not None else {"X": [list(r) for r in X or []]}
@@ -352,9 +359,7 @@ class Sal:
                 return
             yield from read_events(response.iter_lines())
 
-    def wait(
-        self, job_id: str, *, timeout: float | None = None, check: bool = False, poll_s: float = 0.5
-    ) -> JobPublic:
+    def wait(self, job_id: str, *, timeout: float | None = None, check: bool = False, poll_s: float = 0.5) -> JobPublic:
         """The job once it has ended (succeeded, failed or cancelled). Follows its event stream,
         polling only where the server has none; ``check`` raises ``JobFailed`` unless it
         succeeded; ``timeout`` raises ``WaitTimeout``. A wrong id raises ``NotFound`` at once."""
@@ -414,3 +419,35 @@ class Sal:
                 raise WaitTimeout(f"sweep {sweep_id}", float(timeout or 0), sweep)
             self._sleep(poll_s)
         return sweep
+
+    # --- API keys (an operator's key: the admin scope of a tenant in SAL_OPERATOR_TENANTS) -----
+
+    def create_key(
+        self,
+        tenant: str,
+        *,
+        scopes: Sequence[Literal["read", "write", "admin"]] = ("read", "write"),
+        name: str | None = None,
+        expires_in_days: float | None = None,
+        expires_at: dt.datetime | None = None,
+    ) -> KeyCreated:
+        """A new key for ``tenant`` (created if new); ``.key`` is the secret, shown this once."""
+        body: dict[str, Any] = {"tenant": tenant, "scopes": list(scopes)}
+        if name is not None:
+            body["name"] = name
+        if expires_in_days is not None:
+            body["expires_in_days"] = expires_in_days
+        if expires_at is not None:
+            body["expires_at"] = expires_at.isoformat()
+        return KeyCreated.from_dict(self._json("POST", "/admin/keys", json=body))
+
+    def list_keys(
+        self, *, tenant: str | None = None, state: Literal["active", "revoked", "expired"] | None = None
+    ) -> list[KeyPublic]:
+        """Keys, oldest first, never their secrets."""
+        params = {k: v for k, v in {"tenant": tenant, "state": state}.items() if v is not None}
+        return [KeyPublic.from_dict(k) for k in self._json("GET", "/admin/keys", params=params)["items"]]
+
+    def revoke_key(self, key_id: str) -> KeyPublic:
+        """The key stops working at once (revoking a revoked key changes nothing)."""
+        return KeyPublic.from_dict(self._json("DELETE", f"/admin/keys/{key_id}"))

@@ -61,6 +61,15 @@ from .jobs_comparison_covariate_weights import JobsComparisonCovariateWeights
 from .jobs_comparison_environments import JobsComparisonEnvironments
 from .jobs_comparison_params import JobsComparisonParams
 from .jobs_public import JobsPublic
+from .key_create import KeyCreate
+from .key_create_scopes_item import KeyCreateScopesItem
+from .key_created import KeyCreated
+from .key_created_scopes_item import KeyCreatedScopesItem
+from .key_created_state import KeyCreatedState
+from .key_public import KeyPublic
+from .key_public_scopes_item import KeyPublicScopesItem
+from .key_public_state import KeyPublicState
+from .keys_public import KeysPublic
 from .leaderboard import Leaderboard
 from .leaderboard_row import LeaderboardRow
 from .leaderboard_row_coefficients_type_0 import LeaderboardRowCoefficientsType0
@@ -72,6 +81,7 @@ from .leaderboard_selection import LeaderboardSelection
 from .leaderboard_unselected import LeaderboardUnselected
 from .list_jobs_sort import ListJobsSort
 from .list_jobs_status_type_0 import ListJobsStatusType0
+from .list_keys_state_type_0 import ListKeysStateType0
 from .mean_std import MeanStd
 from .mlflow_export_public import MlflowExportPublic
 from .mlflow_export_request import MlflowExportRequest
@@ -184,6 +194,15 @@ __all__ = (
     "JobSummaryStatus",
     "JobSummaryTask",
     "JobUpdate",
+    "KeyCreate",
+    "KeyCreated",
+    "KeyCreatedScopesItem",
+    "KeyCreatedState",
+    "KeyCreateScopesItem",
+    "KeyPublic",
+    "KeyPublicScopesItem",
+    "KeyPublicState",
+    "KeysPublic",
     "Leaderboard",
     "LeaderboardRow",
     "LeaderboardRowCoefficientsType0",
@@ -195,6 +214,7 @@ __all__ = (
     "LeaderboardUnselected",
     "ListJobsSort",
     "ListJobsStatusType0",
+    "ListKeysStateType0",
     "MeanStd",
     "MlflowExportPublic",
     "MlflowExportRequest",
