@@ -165,7 +165,10 @@ def test_admin_keys_create_list_use_and_revoke(embedded: str, tmp_path: Path) ->
     assert made["key"].startswith("sal_") and made["scopes"] == ["read"] and made["state"] == "active"
     table = sal(embedded, "admin", "keys", "list", "--tenant", tenant).stdout
     assert made["id"] in table and "cli reader" in table and made["key"] not in table
-    assert json.loads(sal(embedded, "--json", "--api-key", made["key"], "datasets", "list").stdout)["items"] == []
+    assert (
+        json.loads(sal(embedded, "--json", "--api-key", made["key"], "datasets", "list").stdout)["items"]
+        == []
+    )
     csv = tmp_path / "d.csv"
     csv.write_text("env,x,y\na,1,2\nb,2,3\n")
     refused = sal(embedded, "--api-key", made["key"], "datasets", "upload", str(csv), "--target", "y",
@@ -177,6 +180,9 @@ def test_admin_keys_create_list_use_and_revoke(embedded: str, tmp_path: Path) ->
     assert gone.exit_code == 1 and "Unauthorized" in gone.stderr
     bad = sal(embedded, "admin", "keys", "create", "--tenant", tenant, "--scope", "admin", ok=False)
     assert bad.exit_code == 1 and "[scopes: " in bad.stderr
-    assert sal(embedded, "admin", "keys", "create", "--tenant", tenant, "--scope", "all", ok=False).exit_code == 2
+    assert (
+        sal(embedded, "admin", "keys", "create", "--tenant", tenant, "--scope", "all", ok=False).exit_code
+        == 2
+    )
     missing = sal(embedded, "admin", "keys", "revoke", "no-such-key", ok=False)
     assert missing.exit_code == 1 and "Not Found" in missing.stderr
