@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
+import torch
 from numpy.typing import NDArray
 
 Array = NDArray[np.float64]
@@ -54,12 +56,46 @@ class PathSettings:
     eps: float = 1e-12
 
 
+class Factor(Protocol):
+    """A factorisation of A = diag(w)·G·diag(w) + μ·I at a θ-step's μ, for every problem of a batch."""
+
+    def solve(self, x: Array) -> Array:
+        """A⁻¹x for x (B, p, k)."""
+        ...
+
+
+@dataclass(frozen=True)
+class EigFactor:
+    """A = V diag(λ_i + μ) Vᵀ from one symmetric eigendecomposition (clipped at 0)."""
+
+    eigval: Array  # (B, p)
+    eigvec: Array  # (B, p, p)
+    mu: Array  # (B,)
+
+    def solve(self, x: Array) -> Array:
+        inner = np.matmul(self.eigvec.transpose(0, 2, 1), x) / (self.eigval + self.mu[:, None])[:, :, None]
+        out: Array = np.matmul(self.eigvec, inner)
+        return out
+
+
+@dataclass(frozen=True)
+class CholFactor:
+    """A = L Lᵀ (torch's batched Cholesky, float64)."""
+
+    chol: torch.Tensor  # (B, p, p) lower
+
+    def solve(self, x: Array) -> Array:
+        out: Array = torch.cholesky_solve(torch.from_numpy(np.ascontiguousarray(x)), self.chol).numpy()
+        return out
+
+
 @dataclass(frozen=True)
 class ThetaBatch:
     theta: Array  # (B, p)
     mu: Array  # (B,)
     mse: Array  # (B,)
     kappa: Array  # (B,)
+    factor: Factor  # A at μ, reused by the implicit gradient
 
 
 @dataclass(frozen=True)
@@ -77,12 +113,39 @@ class PathResult:
     stopped: bool = False  # on_round asked to stop; w is where the paths were then
 
 
-def solve_theta(m: BatchMoments, w: Array, lam: Array, *, max_iter: int = 100) -> ThetaBatch:
-    """argmin_θ λ·MSE/(λ − κ) for every problem (``robust_linear.solve_theta``, stacked)."""
+CHOLESKY_FROM_P = 40
+"""From this many covariates the θ-step factorises A = wGw + μI by Cholesky at each Newton iterate
+(about 4 per round from the previous round's μ) instead of one eigendecomposition per round: at
+p = 100 a batched eigh costs several batched Choleskys; below ~40 covariates the eigh is as cheap
+(measured with ``python -m bench.speed``; docs/sal.md)."""
+
+Evaluate = Callable[[Array], tuple[Array, Array]]
+"""μ (B,) → (MSE(θ(μ)) (B,), κ(θ(μ)) (B,)) along the generalised-ridge path."""
+
+
+def solve_theta(
+    m: BatchMoments, w: Array, lam: Array, *, mu0: Array | None = None, max_iter: int = 100
+) -> ThetaBatch:
+    """argmin_θ λ·MSE/(λ − κ) for every problem (``robust_linear.solve_theta``, stacked).
+
+    ``mu0`` (B,) starts the root search of μ (the previous round's μ on a w-path): any positive
+    value works, the root is unique (see :func:`_root`)."""
     wg = w[:, :, None] * m.gram * w[:, None, :]
+    b = w * m.cross
+    if w.shape[1] >= CHOLESKY_FROM_P:
+        step = _solve_theta_cholesky(m, w, wg, b, lam, mu0, max_iter)
+        if step is not None:
+            return step
+    return _solve_theta_eigh(m, w, wg, b, lam, mu0, max_iter)
+
+
+def _solve_theta_eigh(
+    m: BatchMoments, w: Array, wg: Array, b: Array, lam: Array, mu0: Array | None, max_iter: int
+) -> ThetaBatch:
+    """One eigendecomposition, then every μ of the search in O(p)."""
     eigval, eigvec = np.linalg.eigh(wg)
     eigval = np.clip(eigval, 0.0, None)
-    a = np.einsum("bij,bi->bj", eigvec, w * m.cross)
+    a = np.einsum("bij,bi->bj", eigvec, b)
     a2 = a * a
 
     def path(mu: Array) -> tuple[Array, Array]:
@@ -90,13 +153,64 @@ def solve_theta(m: BatchMoments, w: Array, lam: Array, *, max_iter: int = 100) -
         a2_inv2 = a2 * inv * inv
         return m.yy - 2.0 * (a2 * inv).sum(1) + (eigval * a2_inv2).sum(1), a2_inv2.sum(1)
 
-    mu = np.maximum(m.yy / lam, 1e-300)
+    mu, fit_mse, kap = _root(path, m.yy, lam, mu0, max_iter)
+    theta = w * np.einsum("bij,bj->bi", eigvec, a / (eigval + mu[:, None]))
+    return ThetaBatch(theta=theta, mu=mu, mse=fit_mse, kappa=kap, factor=EigFactor(eigval, eigvec, mu))
+
+
+def _solve_theta_cholesky(
+    m: BatchMoments, w: Array, wg: Array, b: Array, lam: Array, mu0: Array | None, max_iter: int
+) -> ThetaBatch | None:
+    """A Cholesky factorisation per μ of the search; None where A is not numerically positive
+    definite (a near-singular wGw with a tiny μ), for the eigendecomposition to take over."""
+    a0 = torch.from_numpy(wg)
+    rhs = torch.from_numpy(b)[:, :, None]
+    eye = torch.eye(wg.shape[1], dtype=torch.float64)
+    state: dict[str, object] = {}
+
+    def path(mu: Array) -> tuple[Array, Array]:
+        chol, info = torch.linalg.cholesky_ex(a0 + torch.from_numpy(mu)[:, None, None] * eye)
+        if bool((info != 0).any()):
+            raise _NotPositiveDefinite
+        u = torch.cholesky_solve(rhs, chol)[:, :, 0].numpy()
+        kap = (u * u).sum(1)
+        state.update(chol=chol, u=u)
+        return m.yy - (b * u).sum(1) - mu * kap, kap
+
+    try:
+        mu, fit_mse, kap = _root(path, m.yy, lam, mu0, max_iter)
+    except _NotPositiveDefinite:
+        return None
+    u = state["u"]
+    assert isinstance(u, np.ndarray) and isinstance(state["chol"], torch.Tensor)
+    return ThetaBatch(theta=w * u, mu=mu, mse=fit_mse, kappa=kap, factor=CholFactor(state["chol"]))
+
+
+class _NotPositiveDefinite(Exception):
+    pass
+
+
+def _root(
+    path: Evaluate, yy: Array, lam: Array, mu0: Array | None, max_iter: int
+) -> tuple[Array, Array, Array]:
+    """The root of h(μ) = μ(λ − κ(μ)) − MSE(μ) for every problem; returns μ, MSE and κ there, the
+    last ones ``path`` evaluated (so its state belongs to the returned μ).
+
+    h is increasing and convex where κ < λ (``robust_linear.solve_theta``), and Newton's step is
+    μ ← MSE/(λ − κ). From a feasible point left of the root that step lands right of it; from the
+    right it decreases monotonically to the root. So: move right (×4) until κ < λ, take one step
+    from wherever that is, then iterate to machine precision."""
+    mu = np.maximum(yy / lam, 1e-300) if mu0 is None else np.maximum(mu0, 1e-300)
     fit_mse, kap = path(mu)
-    for _ in range(200):  # move right of the root
-        left = (kap >= lam) | (mu * (lam - kap) < fit_mse)
-        if not left.any():
+    for _ in range(200):  # into the feasible set
+        infeasible = kap >= lam
+        if not infeasible.any():
             break
-        mu = np.where(left, mu * 4.0, mu)
+        mu = np.where(infeasible, mu * 4.0, mu)
+        fit_mse, kap = path(mu)
+    left = mu * (lam - kap) < fit_mse
+    if left.any():
+        mu = np.where(left, fit_mse / (lam - kap), mu)
         fit_mse, kap = path(mu)
     active = np.ones_like(mu, dtype=bool)
     for _ in range(max_iter):
@@ -107,14 +221,22 @@ def solve_theta(m: BatchMoments, w: Array, lam: Array, *, max_iter: int = 100) -
         active = step
         mu = np.where(step, new_mu, mu)
         fit_mse, kap = path(mu)
-    theta = w * np.einsum("bij,bj->bi", eigvec, a / (eigval + mu[:, None]))
-    return ThetaBatch(theta=theta, mu=mu, mse=fit_mse, kappa=kap)
+    return mu, fit_mse, kap
 
 
 def env_losses(theta: Array, m: BatchMoments) -> Array:
     """L^e(θ) (B, E)."""
-    quad = np.einsum("bi,beij,bj->be", theta, m.env_gram, theta)
-    losses: Array = m.env_yy - 2.0 * np.einsum("bei,bi->be", m.env_cross, theta) + quad
+    return _env_losses(theta, m, _env_gram_theta(theta, m))
+
+
+def _env_gram_theta(theta: Array, m: BatchMoments) -> Array:
+    """G_e θ (B, E, p)."""
+    out: Array = np.matmul(m.env_gram, theta[:, None, :, None])[..., 0]
+    return out
+
+
+def _env_losses(theta: Array, m: BatchMoments, gram_theta: Array) -> Array:
+    losses: Array = m.env_yy + ((gram_theta - 2.0 * m.env_cross) * theta[:, None, :]).sum(2)
     return losses
 
 
@@ -135,23 +257,33 @@ def stability_risk(losses: Array, alpha: float, stability: str) -> tuple[Array, 
     return losses.mean(1) + alpha * (losses[rows, hi] - losses[rows, lo]), grad
 
 
-def risk_grad_w(theta: Array, w: Array, m: BatchMoments, lam: Array, grad_theta_r: Array) -> Array:
-    """∂R(θ*(w))/∂w (B, p) by implicit differentiation (``robust_linear.risk_grad_w``, stacked)."""
+def risk_grad_w(step: ThetaBatch, w: Array, m: BatchMoments, lam: Array, grad_theta_r: Array) -> Array:
+    """∂R(θ*(w))/∂w (B, p) by implicit differentiation (``robust_linear.risk_grad_w``, stacked).
+
+    The Hessian of J = λ·M/g (g = λ − κ) at θ* is (2λ/g)(G + μD) + λ·U C Uᵀ with D = diag(w⁻²),
+    μ = M/g, U = [∇M, ∇κ] and C = [[0, 1/g²], [1/g², 2M/g³]]. Its first term is
+    (2λ/g)·W⁻¹ A W⁻¹ with A = wGw + μI, the matrix the θ-step already factorised, so the Hessian
+    solve is that factor's solve plus a 2×2 system (Woodbury): O(p²) instead of O(p³)."""
+    theta = step.theta
     d = 1.0 / w**2
     g = lam - (theta * d * theta).sum(1)  # (B,)
-    big_m = m.yy - 2.0 * (theta * m.cross).sum(1) + np.einsum("bi,bij,bj->b", theta, m.gram, theta)
-    grad_m = 2.0 * (np.einsum("bij,bj->bi", m.gram, theta) - m.cross)
+    gram_theta = np.matmul(m.gram, theta[:, :, None])[:, :, 0]
+    big_m = m.yy - 2.0 * (theta * m.cross).sum(1) + (theta * gram_theta).sum(1)
+    grad_m = 2.0 * (gram_theta - m.cross)
     grad_k = 2.0 * d * theta
-    outer = grad_m[:, :, None] * grad_k[:, None, :]
-    g1, g2, g3 = g[:, None, None], (g**2)[:, None, None], (g**3)[:, None, None]
-    eye = np.eye(theta.shape[1])
-    hess = lam[:, None, None] * (
-        2.0 * m.gram / g1
-        + (outer + outer.transpose(0, 2, 1)) / g2
-        + 2.0 * big_m[:, None, None] * (d[:, :, None] * eye) / g2
-        + 2.0 * big_m[:, None, None] * grad_k[:, :, None] * grad_k[:, None, :] / g3
-    )
-    v = np.linalg.solve(hess + 1e-12 * eye, grad_theta_r[:, :, None])[:, :, 0]
+    # B⁻¹x = (g / 2λ)·W A⁻¹ W x for x = [r, ∇M, ∇κ]
+    rhs = np.stack([grad_theta_r, grad_m, grad_k], axis=2)  # (B, p, 3)
+    scale = (g / (2.0 * lam))[:, None, None]
+    solved = scale * w[:, :, None] * step.factor.solve(w[:, :, None] * rhs)
+    b_r, b_u = solved[:, :, 0], solved[:, :, 1:]
+    u = rhs[:, :, 1:]
+    k = np.matmul(u.transpose(0, 2, 1), b_u)  # (B, 2, 2) Uᵀ B⁻¹ U
+    q = (u * b_r[:, :, None]).sum(1)  # (B, 2) Uᵀ B⁻¹ r
+    c = np.zeros((theta.shape[0], 2, 2))
+    c[:, 0, 1] = c[:, 1, 0] = lam / g**2
+    c[:, 1, 1] = lam * 2.0 * big_m / g**3
+    z = np.linalg.solve(np.eye(2) + np.matmul(c, k), np.matmul(c, q[:, :, None]))[:, :, 0]
+    v = b_r - (b_u * z[:, None, :]).sum(2)
     dg_dw = 2.0 * theta**2 / w**3
     dgradk_dw = -4.0 * theta / w**3
     gv = g[:, None]
@@ -188,18 +320,20 @@ def run_paths(
     risks, losses_seen, ws = [], [], []
     s = settings
     stopped = False
+    mu: Array | None = None
     for t in range(1, s.rounds + 1):
-        step = solve_theta(m, w, lam)
-        losses = env_losses(step.theta, m)
+        step = solve_theta(m, w, lam, mu0=mu)
+        mu = step.mu
+        gram_theta = _env_gram_theta(step.theta, m)
+        losses = _env_losses(step.theta, m, gram_theta)
         risk, d_losses = stability_risk(losses, s.alpha, s.stability)
         w_start = w
         if record:
             risks.append(risk)
             losses_seen.append(losses)
             ws.append(w.copy())
-        grad_losses = 2.0 * (np.einsum("beij,bj->bei", m.env_gram, step.theta) - m.env_cross)
-        grad_theta = np.einsum("be,bei->bi", d_losses, grad_losses)
-        g = w * risk_grad_w(step.theta, w, m, lam, grad_theta)
+        grad_theta = 2.0 * (d_losses[:, :, None] * (gram_theta - m.env_cross)).sum(1)
+        g = w * risk_grad_w(step, w, m, lam, grad_theta)
         m1 = s.beta1 * m1 + (1 - s.beta1) * g
         m2 = s.beta2 * m2 + (1 - s.beta2) * g * g
         v = np.log(w) - s.lr * (m1 / (1 - s.beta1**t)) / (np.sqrt(m2 / (1 - s.beta2**t)) + s.eps)
@@ -208,7 +342,7 @@ def run_paths(
         if on_round is not None and on_round(t, risk, losses, w_start):
             stopped = True
             break
-    step = solve_theta(m, w, lam)
+    step = solve_theta(m, w, lam, mu0=mu)
     shape = (0, b)
     return PathResult(
         w=w,

@@ -12,6 +12,7 @@ the rows change (``w_low`` / ``w_high``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -78,6 +79,27 @@ def _one(m: Moments) -> eb.BatchMoments:
     return _batch([m], 1)
 
 
+def _concat(a: eb.BatchMoments, b: eb.BatchMoments) -> eb.BatchMoments:
+    names = [f.name for f in dataclasses.fields(a)]
+    return eb.BatchMoments(**{n: np.concatenate([getattr(a, n), getattr(b, n)]) for n in names})
+
+
+def _take(result: eb.PathResult, i: int) -> eb.PathResult:
+    """Path i of a batch, as a batch of one (with its recorded rounds)."""
+    one = slice(i, i + 1)
+    return eb.PathResult(
+        w=result.w[one], theta=result.theta[one], mu=result.mu[one], mse=result.mse[one],
+        kappa=result.kappa[one], risks=result.risks[:, one], env_losses=result.env_losses[:, one],
+        ws=result.ws[:, one], stopped=result.stopped,
+    )  # fmt: skip
+
+
+REFIT_IN_BATCH_BELOW_P = eb.CHOLESKY_FROM_P
+"""Below this many covariates a round costs about the same for 48 paths as for 40 (the cost is
+per call, not per path), so the refits join the selection's batch instead of running 400 more
+rounds afterwards; above it the extra paths would cost more than one separate refit."""
+
+
 def ols_mse(m: Moments) -> float:
     """Pooled least-squares training MSE of the standardised problem (the grid's unit)."""
     theta = np.asarray(np.linalg.lstsq(m.gram, m.cross, rcond=None)[0], dtype=np.float64)
@@ -110,14 +132,22 @@ def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> O
     variants = plan.anchors if plan.learns_w else ("all",)
     robust = [(r, v) for r in plan.relatives if r != ls.OFF for v in variants]
 
-    # 1. every robust candidate on every fold: one batch (candidate-major), then ERM on every fold
+    # 1. every robust candidate on every fold: one batch (candidate-major), then ERM on every fold.
+    # Where a round costs little (small p), each candidate's refit on all rows rides along at the
+    # end of the batch, so that step 3 only picks it out (identical to fitting it afterwards).
     batch = _batch(fold_moments, len(robust))
     lam = np.repeat([lam_of[r] for r, _ in robust], k)
+    refits_in_batch = plan.learns_w and problem.n_features < REFIT_IN_BATCH_BELOW_P
     if plan.learns_w:
-        w0 = np.ones((batch.size, problem.n_features))
         anchor = np.concatenate([_anchor(fold_moments, fold_rows, v) for _, v in robust])
+        if refits_in_batch:
+            batch = _concat(batch, _batch([full], len(robust)))
+            lam = np.concatenate([lam, [lam_of[r] for r, _ in robust]])
+            full_rows = int(sums.n.sum())
+            anchor = np.concatenate([anchor, *[_anchor([full], [full_rows], v) for _, v in robust]])
+        w0 = np.ones((batch.size, problem.n_features))
         shown = lambda t, risk, losses, w: on_round(t, float(risk[0]), losses[0], w[0])  # noqa: E731
-        fitted = eb.run_paths(batch, lam, w0, plan.settings, anchor, on_round=shown)
+        fitted = eb.run_paths(batch, lam, w0, plan.settings, anchor, record=refits_in_batch, on_round=shown)
         if fitted.stopped:
             return _stopped(plan, base, full, z_bar)
     else:
@@ -164,9 +194,12 @@ def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> O
     relative, variant = keys_all[order[chosen]]
     lam_final = lam_of[relative]
     if relative != ls.OFF and plan.learns_w:
-        w0 = np.ones((1, problem.n_features))
-        anchor = _anchor([full], [int(sums.n.sum())], variant)
-        refit = eb.run_paths(_one(full), np.array([lam_final]), w0, plan.settings, anchor, record=True)
+        if refits_in_batch:
+            refit = _take(fitted, len(robust) * k + robust.index((relative, variant)))
+        else:
+            w0 = np.ones((1, problem.n_features))
+            anchor = _anchor([full], [int(sums.n.sum())], variant)
+            refit = eb.run_paths(_one(full), np.array([lam_final]), w0, plan.settings, anchor, record=True)
         w_folds = ws[order[chosen]]
         w_low, w_high = w_folds.min(0), w_folds.max(0)
     else:

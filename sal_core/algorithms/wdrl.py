@@ -177,14 +177,18 @@ class WDRL(Algorithm[WDRLParams]):
     def _fit_exact_auto(self, problem: Problem, reporter: Reporter, y_scale: float) -> Solution:
         plan = self.exact_plan()
         per_fit = self.steps_per_fit()
-        shown: list[Round] = []  # the watched path's rounds: the history of a fit stopped while choosing
+        # the watched path's rounds, raw: the history of a fit stopped while choosing
+        shown: list[tuple[int, float, np.ndarray, np.ndarray]] = []
 
         def on_round(t: int, risk: float, losses: np.ndarray, w: np.ndarray) -> bool:
-            shown.append(_round(t, risk * y_scale**2, w, losses * y_scale**2, problem))
+            shown.append((t, risk * y_scale**2, w, losses * y_scale**2))
             return reporter(t, {"risk": risk * y_scale**2, "w": w.tolist()})
 
         outcome = es.select(problem, y_scale, plan, on_round)
-        history = shown if outcome.stopped else self._exact_history(problem, outcome, y_scale)
+        if outcome.stopped:
+            history = [_round(t, risk, w, losses, problem) for t, risk, w, losses in shown]
+        else:
+            history = self._exact_history(problem, outcome, y_scale)
         step = outcome.step
         theta_step = rl.ThetaStep(
             theta=step.theta[0],

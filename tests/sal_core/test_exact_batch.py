@@ -50,3 +50,49 @@ def test_batched_w_paths_equal_the_loop_path_by_path() -> None:
         assert fit.covariate_weights is not None
         np.testing.assert_allclose(np.log(out.w[i]), np.log(fit.covariate_weights), atol=1e-8)
         assert out.risks.shape == (60, 2) and out.ws.shape == (60, 2, ms[0].gram.shape[0])
+
+
+def test_the_cholesky_theta_step_and_gradient_equal_the_eigendecomposition(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From CHOLESKY_FROM_P covariates the θ-step factorises A = wGw + μI by Cholesky per Newton
+    iterate; paths must not depend on which factorisation ran (within float rounding)."""
+    m = _moments_of(anti_causal(1, seed=3, n_test=2).train)
+    bm = _stack([m, m, m])
+    p = m.gram.shape[0]
+    lam = np.array([1e-3, 1e-2, 1e-1]) * float(m.yy)
+    settings = eb.PathSettings(rounds=120, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
+    runs = {}
+    for name, threshold in (("eigh", 10**9), ("cholesky", 1)):
+        monkeypatch.setattr(eb, "CHOLESKY_FROM_P", threshold)
+        step = eb.solve_theta(bm, np.exp(np.linspace(0.0, 5.0, p))[None].repeat(3, 0), lam)
+        assert isinstance(step.factor, eb.CholFactor if name == "cholesky" else eb.EigFactor)
+        runs[name] = (step, eb.run_paths(bm, lam, np.ones((3, p)), settings))
+    (s_eig, p_eig), (s_chol, p_chol) = runs["eigh"], runs["cholesky"]
+    np.testing.assert_allclose(s_chol.theta, s_eig.theta, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(s_chol.mu, s_eig.mu, rtol=1e-10)
+    np.testing.assert_allclose(np.log(p_chol.w), np.log(p_eig.w), atol=1e-5)
+    np.testing.assert_allclose(p_chol.theta, p_eig.theta, atol=1e-7)
+
+
+def test_a_singular_gram_falls_back_from_cholesky_to_the_eigendecomposition(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two identical covariates under a huge w and a tiny μ: A is singular to working precision,
+    Cholesky fails, and the eigendecomposition (which clips at 0) answers instead."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(400)
+    z = np.column_stack([x, x, rng.standard_normal(400)])
+    y = x + 0.01 * rng.standard_normal(400)
+    z, y = z - z.mean(0), y - y.mean()
+    gram, cross, yy = z.T @ z / 400, z.T @ y / 400, float(y @ y / 400)
+    bm = eb.BatchMoments(
+        gram[None], cross[None], np.array([yy]), gram[None, None], cross[None, None], np.array([[yy]])
+    )
+    w = np.array([[1e4, 1e4, 1.0]])
+    lam = np.array([1e12])
+    monkeypatch.setattr(eb, "CHOLESKY_FROM_P", 1)
+    step = eb.solve_theta(bm, w, lam)
+    assert isinstance(step.factor, eb.EigFactor)
+    monkeypatch.setattr(eb, "CHOLESKY_FROM_P", 10**9)
+    np.testing.assert_allclose(step.theta, eb.solve_theta(bm, w, lam).theta)
