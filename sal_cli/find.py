@@ -172,7 +172,7 @@ def datasets_list() -> None:
     """List every dataset, newest first."""
     items = _run(lambda sal: [d.to_dict() for d in sal.list_datasets()])
     show({"items": items}, lambda d: output.table(f"{len(items)} dataset(s)", ["id", "name", "rows", "features", "environments", "created"],
-         [[x["id"], x["name"], x["n_rows"], len(x["feature_names"]), len(x["environments"]), x["created_at"]] for x in d["items"]]))  # fmt: skip
+         [[x["id"], x["name"], x["n_rows"], x["n_features"], x["n_environments"], x["created_at"]] for x in d["items"]]))  # fmt: skip
 
 
 @datasets.app.command("delete")

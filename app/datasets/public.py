@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from app.datasets.schemas import DatasetPublic, DatasetsPublic
+from app.datasets.schemas import DatasetPublic, DatasetsPublic, DatasetSummary
 from app.db import repository as repo
 from app.db.models import Dataset
 from app.errors import NotFound, UnprocessableEntity
@@ -27,9 +27,12 @@ def get_dataset(session: Session, dataset_id: str, tenant_id: str) -> DatasetPub
 
 
 def list_datasets(session: Session, tenant_id: str, limit: int, cursor: str | None) -> DatasetsPublic:
-    """A page of the tenant's datasets, newest first."""
+    """A page of the tenant's datasets, newest first, each a summary."""
     try:
         page = repo.list_datasets(session, tenant_id=tenant_id, limit=limit, cursor=cursor)
     except repo.InvalidCursor as exc:
         raise UnprocessableEntity.on("cursor", str(exc)) from None
-    return DatasetsPublic(items=[dataset_public(d) for d in page.items], next_cursor=page.next_cursor)
+    return DatasetsPublic(
+        items=[DatasetSummary.model_validate(d, from_attributes=True) for d in page.items],
+        next_cursor=page.next_cursor,
+    )

@@ -59,6 +59,20 @@ class DatasetPublic(BaseModel):
     )
 
 
+class DatasetSummary(BaseModel):
+    """A dataset as GET /datasets lists it, under 1 KB however wide: its feature names and
+    environments are on GET /datasets/{id}."""
+
+    id: str
+    name: str
+    sha256: str
+    n_rows: int
+    n_features: int
+    n_environments: int
+    target: str
+    created_at: dt.datetime
+
+
 class DatasetsPublic(BaseModel):
-    items: list[DatasetPublic]
+    items: list[DatasetSummary]
     next_cursor: str | None

@@ -148,6 +148,14 @@ class Dataset(Base):
     storage_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
+    @property
+    def n_features(self) -> int:
+        return len(self.feature_names)
+
+    @property
+    def n_environments(self) -> int:
+        return len(self.environments)
+
 
 class Job(Base):
     __tablename__ = "jobs"

@@ -11,10 +11,10 @@ from app.jobs import reproducibility
 from app.jobs.result import JobResult
 from app.jobs.schemas import JobPublic, JobSummary
 
-__all__ = ["job_public", "job_summary"]
+__all__ = ["With", "job_public", "job_summary"]
 
 
-class _With:
+class With:
     """``obj``'s attributes and a few more, for ``model_validate(..., from_attributes=True)``."""
 
     def __init__(self, obj: object, **extra: Any) -> None:
@@ -27,10 +27,10 @@ class _With:
 
 def job_public(job: Job, result: JobResult | None) -> JobPublic:
     return JobPublic.model_validate(
-        _With(job, result=result, reproducibility=reproducibility.record(job)), from_attributes=True
+        With(job, result=result, reproducibility=reproducibility.record(job)), from_attributes=True
     )
 
 
 def job_summary(job: Job, summary: dict[str, Any] | None, duration_s: float | None) -> JobSummary:
     """The list view of a job: bounded in size (the error message is cut, no result document)."""
-    return JobSummary.model_validate(_With(job, summary=summary, duration_s=duration_s), from_attributes=True)
+    return JobSummary.model_validate(With(job, summary=summary, duration_s=duration_s), from_attributes=True)

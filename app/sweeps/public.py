@@ -4,9 +4,10 @@ status."""
 from __future__ import annotations
 
 from app.db.models import Sweep
-from app.sweeps.schemas import SweepPublic
+from app.jobs.public import With
+from app.sweeps.schemas import SweepPublic, SweepSummary
 
-__all__ = ["sweep_public"]
+__all__ = ["sweep_public", "sweep_summary"]
 
 
 def sweep_public(sweep: Sweep, counts: dict[str, int]) -> SweepPublic:
@@ -30,3 +31,16 @@ def sweep_public(sweep: Sweep, counts: dict[str, int]) -> SweepPublic:
             "finished_at": sweep.finished_at,
         }
     )
+
+
+def sweep_summary(sweep: Sweep, counts: dict[str, int]) -> SweepSummary:
+    """The list view of a sweep: bounded in size (algorithm names, no candidates or leaderboard)."""
+    done = counts["succeeded"] + counts["failed"] + counts["cancelled"]
+    extra = {
+        "oracle": sweep.selection == "oracle",
+        "task": sweep.spec["task"],
+        "algorithms": list(sweep.spec["algorithms"]),
+        "n_seeds": len(sweep.spec["seeds"]),
+        "progress": {**counts, "total": sweep.n_jobs, "done": done},
+    }
+    return SweepSummary.model_validate(With(sweep, **extra), from_attributes=True)

@@ -135,6 +135,26 @@ class SweepPublic(BaseModel):
     finished_at: dt.datetime | None
 
 
+class SweepSummary(BaseModel):
+    """A sweep as GET /sweeps lists it, under 1 KB whatever its search: ids, status and progress.
+    Its candidates, environments, seeds and leaderboard are on GET /sweeps/{id}."""
+
+    id: str
+    status: SweepStatus = Field(
+        description="As last stored: a sweep whose trials have all finished says so (and gets its "
+        "leaderboard) once it is read by id."
+    )
+    selection: Selection
+    oracle: bool
+    dataset_id: str | None
+    task: Task
+    algorithms: list[str] = Field(description="The algorithms searched.")
+    n_seeds: int
+    progress: SweepProgress
+    created_at: dt.datetime
+    finished_at: dt.datetime | None
+
+
 class SweepsPublic(BaseModel):
-    items: list[SweepPublic]
+    items: list[SweepSummary]
     next_cursor: str | None

@@ -180,11 +180,14 @@ def get_sweep(session: Session, sweep_id: str, tenant_id: str) -> tuple[Sweep, d
 def list_sweeps(
     session: Session, tenant_id: str, limit: int, cursor: str | None
 ) -> tuple[list[tuple[Sweep, dict[str, int]]], str | None]:
-    """A page of the tenant's sweeps, newest first, each refreshed; raises ``repo.InvalidCursor``."""
-    page = sweep_repo.list_sweeps(session, tenant_id=tenant_id, limit=limit, cursor=cursor)
+    """A page of the tenant's sweeps, newest first, with their trials counted by status (one
+    query). Read only: a sweep is refreshed, and its leaderboard selected, when it is read by id,
+    so a list never commits. 422 for a bad cursor."""
+    try:
+        page = sweep_repo.list_sweeps(session, tenant_id=tenant_id, limit=limit, cursor=cursor)
+    except repo.InvalidCursor as exc:
+        raise UnprocessableEntity.on("cursor", str(exc)) from None
     counts = sweep_repo.progress(session, [s.id for s in page.items])
-    for sweep in page.items:
-        refresh(session, sweep, counts[sweep.id])
     return [(s, counts[s.id]) for s in page.items], page.next_cursor
 
 

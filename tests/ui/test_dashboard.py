@@ -1,7 +1,7 @@
 """The dashboard in headless Chromium against a real API (keys required) and Celery worker on
 PostgreSQL + Redis: upload, submit SAL from the form, watch it finish, read its charts, cancel a
-running job, compare a small sweep, and a second tenant's view. Each page is screenshotted into
-docs/screenshots/. The tests run in file order and share the state they make (one session)."""
+running job, compare a small sweep, and a second tenant's view. Each page is screenshotted (into
+docs/screenshots/ only with SAL_UI_SCREENSHOTS=1; see tests/ui/conftest.py). The tests run in file order and share the state they make (one session)."""
 
 from __future__ import annotations
 

@@ -9,11 +9,10 @@ from fastapi import APIRouter, Query, Request, Response
 
 from app.api import etag
 from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep
-from app.api.errors import UnprocessableEntity, responses
-from app.db import repository as repo
+from app.api.errors import responses
 from app.db import sweep_repository as sweep_repo
 from app.sweeps import service as sweeps_service
-from app.sweeps.public import sweep_public
+from app.sweeps.public import sweep_public, sweep_summary
 from app.sweeps.schemas import SweepCreate, SweepPublic, SweepsPublic
 
 router = APIRouter(prefix="/sweeps", tags=["sweeps"])
@@ -51,12 +50,9 @@ def list_sweeps(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
 ) -> SweepsPublic:
-    """Newest first."""
-    try:
-        items, next_cursor = sweeps_service.list_sweeps(session, principal.tenant_id, limit, cursor)
-    except repo.InvalidCursor as exc:
-        raise UnprocessableEntity.on("cursor", str(exc)) from None
-    return SweepsPublic(items=[sweep_public(s, counts) for s, counts in items], next_cursor=next_cursor)
+    """Newest first, each sweep a summary (under 1 KB; the rest is on GET /sweeps/{id})."""
+    items, next_cursor = sweeps_service.list_sweeps(session, principal.tenant_id, limit, cursor)
+    return SweepsPublic(items=[sweep_summary(s, counts) for s, counts in items], next_cursor=next_cursor)
 
 
 @router.get(

@@ -280,8 +280,8 @@
       const page = await api("/datasets?limit=200");
       fill(list, page.items.length ? table(`${page.items.length} dataset(s), newest first`,
         ["Name", "Rows", "Environments", "Features", "Created", "Id"],
-        page.items.map((d) => [h("a", { href: `#/datasets/${d.id}`, text: d.name }), String(d.n_rows), String(d.environments.length),
-          String(d.feature_names.length), when(d.created_at), h("code", { text: short(d.id) })]), { id: "datasets-table" })
+        page.items.map((d) => [h("a", { href: `#/datasets/${d.id}`, text: d.name }), String(d.n_rows), String(d.n_environments),
+          String(d.n_features), when(d.created_at), h("code", { text: short(d.id) })]), { id: "datasets-table" })
         : h("p", { text: "No datasets yet: upload one above." }));
     };
     fill(main, h("h1", { text: "Datasets" }), uploadForm(load), h("h2", { text: "Your datasets" }), list);
@@ -305,6 +305,13 @@
   }
 
   // --- jobs ---------------------------------------------------------------------------------------
+
+  // GET /datasets lists summaries; a form that needs a dataset's environments reads it by id, once.
+  const datasetDetails = {};
+  async function datasetDetail(id) {
+    if (!datasetDetails[id]) datasetDetails[id] = await api(`/datasets/${encodeURIComponent(id)}`);
+    return datasetDetails[id];
+  }
 
   async function datasetNames() {
     try {
@@ -688,8 +695,10 @@
       h("option", { value: "linear", text: "linear" }), h("option", { value: "mlp", text: "MLP" }));
     const out = h("div", { "aria-live": "polite" });
 
-    function renderEnvs() {
-      const d = datasets.find((x) => x.id === dsSelect.value) || datasets[0];
+    async function renderEnvs() {
+      const id = (datasets.find((x) => x.id === dsSelect.value) || datasets[0]).id;
+      const d = await datasetDetail(id);
+      if ((dsSelect.value || datasets[0].id) !== id) return;  // another dataset was picked meanwhile
       const envs = d.environments || [];
       fill(envBox, 
         envChecks("train_environments", "Train environments", envs, (e, i) => i < 2, "SAL and IRM need at least two."),
@@ -788,10 +797,13 @@
     const seeds = h("input", { id: "sweep-seeds", name: "seeds", value: "0,1,2", oninput: () => sync() });
     const selection = h("select", { id: "sweep-selection", name: "selection", onchange: () => sync() },
       Object.entries(SELECTION).map(([k, v]) => h("option", { value: k, text: `${k}: ${v}` })));
-    function renderEnvs() {
-      const d = datasets.find((x) => x.id === dsSelect.value);
+    async function renderEnvs() {
+      const id = dsSelect.value;
+      const d = datasets.some((x) => x.id === id) ? await datasetDetail(id) : null;
+      if (dsSelect.value !== id) return;  // another dataset was picked meanwhile
       fill(envBox, d ? envChecks("sweep_train", "Train environments", d.environments, (e, i) => i < 2, "The rest are test environments.") : null);
       for (const n of envBox.querySelectorAll("input")) n.addEventListener("change", () => sync());
+      sync();
     }
     function fromForm() {
       const ticked = (name) => [...form.querySelectorAll(`input[name="${name}"]:checked`)].map((n) => n.value);
@@ -829,7 +841,7 @@
     fill(main, h("h1", { text: "Sweeps" }),
       page.items.length ? table(`${page.items.length} sweep(s), newest first`, ["Sweep", "Status", "Selection", "Algorithms", "Trials done", "Created"],
         page.items.map((s) => [h("a", { href: `#/sweeps/${s.id}`, text: short(s.id) }), badge(s.status), s.oracle ? "oracle (test-set selection)" : s.selection,
-          Object.keys(s.algorithms || {}).join(", "), `${s.progress ? s.progress.done : "?"} / ${s.progress ? s.progress.total : "?"}`, when(s.created_at)]), { id: "sweeps-table" })
+          (s.algorithms || []).join(", "), `${s.progress ? s.progress.done : "?"} / ${s.progress ? s.progress.total : "?"}`, when(s.created_at)]), { id: "sweeps-table" })
         : h("p", { text: "No sweeps yet." }),
       form);
   }

@@ -47,6 +47,7 @@ import httpx
 
 from .client import AuthenticatedClient, Client
 from .models.dataset_public import DatasetPublic
+from .models.dataset_summary import DatasetSummary
 from .models.job_public import JobPublic
 from .models.job_summary import JobSummary
 from .models.key_created import KeyCreated
@@ -285,10 +286,11 @@ class Sal:
     def get_dataset(self, dataset_id: str) -> DatasetPublic:
         return DatasetPublic.from_dict(self._json("GET", f"/datasets/{dataset_id}"))
 
-    def list_datasets(self, *, page_size: int = 100) -> Iterator[DatasetPublic]:
-        """Every dataset, newest first (pages are followed as you iterate)."""
+    def list_datasets(self, *, page_size: int = 100) -> Iterator[DatasetSummary]:
+        """Every dataset as a summary, newest first (pages are followed as you iterate); its
+        feature names and environments are on ``get_dataset``."""
         for item in self._pages("/datasets", {"limit": page_size}):
-            yield DatasetPublic.from_dict(item)
+            yield DatasetSummary.from_dict(item)
 
     def delete_dataset(self, dataset_id: str, *, cascade: bool = False) -> None:
         """Delete a dataset; one that jobs use is a ``Conflict`` naming them unless ``cascade``

@@ -13,6 +13,7 @@ from .dataset_create import DatasetCreate
 from .dataset_environment import DatasetEnvironment
 from .dataset_public import DatasetPublic
 from .dataset_reference import DatasetReference
+from .dataset_summary import DatasetSummary
 from .dataset_upload import DatasetUpload
 from .datasets_public import DatasetsPublic
 from .environment_data import EnvironmentData
@@ -120,6 +121,10 @@ from .sweep_public_algorithms_additional_property_item import SweepPublicAlgorit
 from .sweep_public_selection import SweepPublicSelection
 from .sweep_public_status import SweepPublicStatus
 from .sweep_public_task import SweepPublicTask
+from .sweep_summary import SweepSummary
+from .sweep_summary_selection import SweepSummarySelection
+from .sweep_summary_status import SweepSummaryStatus
+from .sweep_summary_task import SweepSummaryTask
 from .sweeps_public import SweepsPublic
 from .validation_result import ValidationResult
 from .validation_result_environments_item import ValidationResultEnvironmentsItem
@@ -147,6 +152,7 @@ __all__ = (
     "DatasetPublic",
     "DatasetReference",
     "DatasetsPublic",
+    "DatasetSummary",
     "DatasetUpload",
     "EnvironmentData",
     "EnvironmentResult",
@@ -254,6 +260,10 @@ __all__ = (
     "SweepPublicStatus",
     "SweepPublicTask",
     "SweepsPublic",
+    "SweepSummary",
+    "SweepSummarySelection",
+    "SweepSummaryStatus",
+    "SweepSummaryTask",
     "ValidationResult",
     "ValidationResultEnvironmentsItem",
     "ValidationSpec",

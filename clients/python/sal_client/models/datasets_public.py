@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.dataset_public import DatasetPublic
+    from ..models.dataset_summary import DatasetSummary
 
 
 T = TypeVar("T", bound="DatasetsPublic")
@@ -17,11 +17,11 @@ T = TypeVar("T", bound="DatasetsPublic")
 class DatasetsPublic:
     """
     Attributes:
-        items (list[DatasetPublic]):
+        items (list[DatasetSummary]):
         next_cursor (None | str):
     """
 
-    items: list[DatasetPublic]
+    items: list[DatasetSummary]
     next_cursor: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -47,13 +47,13 @@ class DatasetsPublic:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.dataset_public import DatasetPublic  # noqa: PLC0415
+        from ..models.dataset_summary import DatasetSummary  # noqa: PLC0415
 
         d = dict(src_dict)
         items = []
         _items = d.pop("items")
         for items_item_data in _items:
-            items_item = DatasetPublic.from_dict(items_item_data)
+            items_item = DatasetSummary.from_dict(items_item_data)
 
             items.append(items_item)
 

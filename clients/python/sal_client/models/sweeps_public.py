@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.sweep_public import SweepPublic
+    from ..models.sweep_summary import SweepSummary
 
 
 T = TypeVar("T", bound="SweepsPublic")
@@ -17,11 +17,11 @@ T = TypeVar("T", bound="SweepsPublic")
 class SweepsPublic:
     """
     Attributes:
-        items (list[SweepPublic]):
+        items (list[SweepSummary]):
         next_cursor (None | str):
     """
 
-    items: list[SweepPublic]
+    items: list[SweepSummary]
     next_cursor: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -47,13 +47,13 @@ class SweepsPublic:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.sweep_public import SweepPublic  # noqa: PLC0415
+        from ..models.sweep_summary import SweepSummary  # noqa: PLC0415
 
         d = dict(src_dict)
         items = []
         _items = d.pop("items")
         for items_item_data in _items:
-            items_item = SweepPublic.from_dict(items_item_data)
+            items_item = SweepSummary.from_dict(items_item_data)
 
             items.append(items_item)
 

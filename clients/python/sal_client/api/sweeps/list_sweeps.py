@@ -74,7 +74,7 @@ def sync_detailed(
 ) -> Response[Problem | SweepsPublic]:
     """List Sweeps
 
-     Newest first.
+     Newest first, each sweep a summary (under 1 KB; the rest is on GET /sweeps/{id}).
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -108,7 +108,7 @@ def sync(
 ) -> Problem | SweepsPublic | None:
     """List Sweeps
 
-     Newest first.
+     Newest first, each sweep a summary (under 1 KB; the rest is on GET /sweeps/{id}).
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -137,7 +137,7 @@ async def asyncio_detailed(
 ) -> Response[Problem | SweepsPublic]:
     """List Sweeps
 
-     Newest first.
+     Newest first, each sweep a summary (under 1 KB; the rest is on GET /sweeps/{id}).
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -169,7 +169,7 @@ async def asyncio(
 ) -> Problem | SweepsPublic | None:
     """List Sweeps
 
-     Newest first.
+     Newest first, each sweep a summary (under 1 KB; the rest is on GET /sweeps/{id}).
 
     Args:
         limit (int | Unset):  Default: 50.
