@@ -165,7 +165,6 @@ def build_result(
         if cert is None
         else CertificatePublic(rho_hat=float(cert.rho_hat), worst_case_risk=float(cert.worst_case_risk)),
         duration_s=float(fit.duration_s),
-        device=fit.device,
         validation=ValidationResult.model_validate(validation.validation_result(fit.model, valid))
         if valid
         else None,
@@ -358,7 +357,6 @@ class Runner:
         # A fit stopped for a requested cancel keeps its partial result (finish_job ends the job
         # `cancelled`); one stopped because the job was taken over stores nothing.
         result = build_result(fit, table.feature_names, train, test, valid)
-        result.device_reason = job.device_reason
         bad = result.non_finite_field()
         if bad is not None:
             raise NonFiniteResult(

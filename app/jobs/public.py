@@ -27,7 +27,13 @@ class With:
 
 def job_public(job: Job, result: JobResult | None) -> JobPublic:
     return JobPublic.model_validate(
-        With(job, result=result, reproducibility=reproducibility.record(job)), from_attributes=True
+        With(
+            job,
+            result=result,
+            device=reproducibility.device(job),
+            reproducibility=reproducibility.record(job),
+        ),
+        from_attributes=True,
     )
 
 

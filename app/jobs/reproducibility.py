@@ -30,6 +30,17 @@ def runtime(device: str) -> dict[str, Any]:
     return {"device": device, "versions": versions(), "hostname": socket.gethostname()}
 
 
+def device(job: Any) -> dict[str, Any]:
+    """The job's one device record (``JobPublic.device``): requested, chosen at submit time with
+    its reason, and what the worker resolved it to (``jobs.runtime``, null until it ran)."""
+    return {
+        "requested": job.device,
+        "chosen": job.device_chosen,
+        "reason": job.device_reason,
+        "ran_on": (job.runtime or {}).get("device"),
+    }
+
+
 def record(job: Any) -> dict[str, Any]:
     """The record shown on a job (``JobPublic.reproducibility``); ``job`` is an ``app.db.models.Job``."""
     ran = job.runtime or {}
@@ -43,8 +54,6 @@ def record(job: Any) -> dict[str, Any]:
         "train_environments": job.train_environments,
         "test_environments": job.test_environments,
         "validation": job.validation,
-        "device_requested": job.device,
-        "device": ran.get("device"),
         "versions": ran.get("versions"),
         "hostname": ran.get("hostname"),
     }

@@ -123,10 +123,6 @@ class JobResult(BaseModel):
     history: list[RoundResult]
     certificate: CertificatePublic | None
     duration_s: float
-    device: str
-    device_reason: str | None = Field(
-        default=None, description="Why the job ran on this device (chosen when it was submitted)."
-    )
     validation: ValidationResult | None = None
     selection: dict[str, Any] | None = Field(
         default=None, description="How the algorithm chose its λ, when it chose one itself."
@@ -135,7 +131,11 @@ class JobResult(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _old_rows(cls, data: Any) -> Any:
-        """Read rows stored before history was typed: a row in any old shape becomes a Round."""
+        """Read rows stored before history was typed (a row in any old shape becomes a Round) and
+        before the job's one device record (their ``device`` and ``device_reason`` are the job's
+        now: ``JobPublic.device``)."""
+        if isinstance(data, Mapping) and ("device" in data or "device_reason" in data):
+            data = {k: v for k, v in data.items() if k not in ("device", "device_reason")}
         if not isinstance(data, Mapping) or not data.get("history"):
             return data
         history = data["history"]

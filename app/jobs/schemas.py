@@ -98,6 +98,21 @@ class JobError(BaseModel):
     message: str
 
 
+class DeviceRecord(BaseModel):
+    """Where a job runs: asked for, chosen when it was submitted (app.jobs.placement), and the
+    device its worker resolved that to when it took the job."""
+
+    requested: Device
+    chosen: Literal["cpu", "cuda"] | None = Field(
+        description='Chosen at submit time ("auto" by the cost rule in docs/operations.md); null on '
+        "jobs submitted before placements, which their worker resolves."
+    )
+    reason: str | None = Field(description="Why ``chosen``, in one sentence.")
+    ran_on: str | None = Field(
+        description='The worker\'s device ("cpu", "cuda:0"); null until a worker took it.'
+    )
+
+
 class Reproducibility(BaseModel):
     """Everything needed to run the job again and get the same numbers."""
 
@@ -110,8 +125,6 @@ class Reproducibility(BaseModel):
     train_environments: list[str]
     test_environments: list[str]
     validation: dict[str, Any] | None
-    device_requested: Device
-    device: str | None = Field(description="The device the worker resolved (null until it ran).")
     versions: dict[str, str] | None = Field(description="torch, numpy, sal-service and python on the worker.")
     hostname: str | None
 
@@ -138,12 +151,7 @@ class JobPublic(BaseModel):
     params: dict[str, Any]
     model: dict[str, Any]
     seed: int
-    device: Device = Field(description="As requested; device_chosen is where it runs.")
-    device_chosen: Literal["cpu", "cuda"] | None = Field(
-        default=None,
-        description='The device chosen when the job was submitted ("auto" by the cost rule in docs/operations.md).',
-    )
-    device_reason: str | None = Field(default=None, description="Why device_chosen, in one sentence.")
+    device: DeviceRecord
     queue: str = Field(
         description="The queue the job waits on; only workers listening there run it (a CUDA job waits for a GPU worker)."
     )

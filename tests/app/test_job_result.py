@@ -50,3 +50,24 @@ def test_as_rounds_keeps_rounds_and_reads_dicts() -> None:
     typed = Round(round=1, risk=0.5, env_losses={"a": 0.5})
     rounds = as_rounds([typed, {"env_losses": [0.1], "objective": 0.1}], ["a"])
     assert rounds[0] is typed and rounds[1] == Round(round=2, risk=0.1, env_losses={"a": 0.1})
+
+
+def test_rows_stored_with_a_device_read_and_the_job_shows_one_device_record() -> None:
+    from types import SimpleNamespace
+
+    from app.jobs import reproducibility
+
+    old = {**_stored([]), "device_reason": "requested cpu"}  # as workers wrote it before the record
+    doc = JobResult.model_validate(old).to_json()
+    assert "device" not in doc and "device_reason" not in doc and doc["duration_s"] == 0.5
+    queued = SimpleNamespace(device="auto", device_chosen="cpu", device_reason="small", runtime=None)
+    assert reproducibility.device(queued) == {
+        "requested": "auto",
+        "chosen": "cpu",
+        "reason": "small",
+        "ran_on": None,
+    }
+    before_placement = SimpleNamespace(
+        device="cuda", device_chosen=None, device_reason=None, runtime={"device": "cuda:0"}
+    )
+    assert reproducibility.device(before_placement)["ran_on"] == "cuda:0"

@@ -83,14 +83,14 @@ def test_auto_and_cpu_jobs_go_where_they_can_run(  # type: ignore[no-untyped-def
     job = _submit(client, queue, f.job_body(dataset_id, device=device, model=model))
     gpu = queue.settings.gpu_workers
     on_gpu = gpu_chosen and gpu  # never CUDA without a GPU worker
-    assert job["device"] == device
-    assert job["device_chosen"] == ("cuda" if on_gpu else "cpu")
+    assert job["device"]["requested"] == device
+    assert job["device"]["chosen"] == ("cuda" if on_gpu else "cpu")
     assert job["queue"] == (queue.settings.gpu_queue if on_gpu else queue.settings.cpu_queue)
-    assert reason in job["device_reason"] and job["device_reason"].startswith(
+    assert reason in job["device"]["reason"] and job["device"]["reason"].startswith(
         device if device == "auto" else "requested"
     )
     if gpu_chosen and not gpu:
-        assert "has none" in job["device_reason"]
+        assert "has none" in job["device"]["reason"]
 
 
 def test_a_cuda_job_without_a_gpu_worker_is_refused_at_submit(
@@ -99,7 +99,7 @@ def test_a_cuda_job_without_a_gpu_worker_is_refused_at_submit(
     client, queue = gpu_client
     if queue.settings.gpu_workers:
         job = _submit(client, queue, f.job_body(dataset_id, device="cuda"))
-        assert job["status"] == "queued" and job["device_chosen"] == "cuda"
+        assert job["status"] == "queued" and job["device"]["chosen"] == "cuda"
         assert job["queue"] == queue.settings.gpu_queue
         return
     before = row_counts()
@@ -116,7 +116,7 @@ def test_reruns_and_sweeps_are_placed_by_the_same_rule(gpu_client, dataset_id: s
     again = client.post(f"/jobs/{job['id']}/rerun")
     assert again.status_code == 202, again.text
     again = again.json()
-    assert (again["queue"], again["device_reason"]) == (expected, job["device_reason"])
+    assert (again["queue"], again["device"]) == (expected, job["device"])
     sent = len(queue.sent)
     sweep = client.post(
         "/sweeps",
@@ -129,7 +129,7 @@ def test_reruns_and_sweeps_are_placed_by_the_same_rule(gpu_client, dataset_id: s
     assert {q for _, q in trials} == {expected}
 
 
-def test_the_result_names_the_device_and_why(gpu_client, dataset_id: str, pg_settings: Settings) -> None:  # type: ignore[no-untyped-def]
+def test_the_job_names_the_device_and_why(gpu_client, dataset_id: str, pg_settings: Settings) -> None:  # type: ignore[no-untyped-def]
     client, queue = gpu_client
     job = _submit(client, queue, f.job_body(dataset_id, device="auto", params={"steps": 5}))
     runner = Runner.from_settings(pg_settings)  # runs it in-process, as a CPU worker would
@@ -138,7 +138,7 @@ def test_the_result_names_the_device_and_why(gpu_client, dataset_id: str, pg_set
     finally:
         runner.close()
     done = client.get(f"/jobs/{job['id']}").json()
-    assert done["result"]["device"] == "cpu" and done["reproducibility"]["device"] == "cpu"
-    assert (
-        done["result"]["device_reason"] == job["device_reason"] and "below the 1e+09" in job["device_reason"]
-    )
+    # One device record: asked, chosen at submit with its reason, and the worker's device.
+    assert done["device"] == {**job["device"], "ran_on": "cpu"} and job["device"]["ran_on"] is None
+    assert job["device"]["requested"] == "auto" and "below the 1e+09" in job["device"]["reason"]
+    assert "device" not in done["result"] and "device" not in done["reproducibility"]

@@ -119,7 +119,7 @@ def test_rerun_reproduces_the_result_on_cpu(client: httpx.Client, finished: dict
     job_id = next(r for r in finished["leaderboard"]["algorithms"] if r["algorithm"] == "sal")["jobs"][0]
     original = client.get(f"/jobs/{job_id}").json()
     record = original["reproducibility"]
-    assert record["device"] == "cpu" and record["versions"]["torch"].startswith("2.13.0")
+    assert original["device"]["ran_on"] == "cpu" and record["versions"]["torch"].startswith("2.13.0")
     assert {"numpy", "sal-service", "python"} <= set(record["versions"])
     assert record["params"] == original["params"] and record["validation"] == {"fraction": 0.2}
     response = client.post(f"/jobs/{job_id}/rerun")

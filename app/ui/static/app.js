@@ -494,7 +494,13 @@
       dl([["Dataset sha256", h("code", { text: r.dataset_sha256 || "–" })], ["Algorithm", r.algorithm], ["Task", r.task], ["Seed", String(r.seed)],
         ["Parameters", h("code", { text: JSON.stringify(r.params || {}) })], ["Model", h("code", { text: JSON.stringify(r.model || {}) })],
         ["Train environments", (r.train_environments || []).join(", ")], ["Test environments", (r.test_environments || []).join(", ")],
-        ["Device", `${r.device || "–"} (asked: ${r.device_requested || "–"})`], ["Versions", versions], ["Host", r.hostname || "–"]]));
+        ["Device", deviceText(job.device)], ["Versions", versions], ["Host", r.hostname || "–"]]));
+  }
+
+  // The job's one device record: what was asked, what was chosen at submit and why, where it ran.
+  function deviceText(d) {
+    if (!d) return "–";
+    return `${d.ran_on || d.chosen || "–"} (asked: ${d.requested}${d.reason ? `; ${d.reason}` : ""})`;
   }
 
   async function jobPage(id) {
@@ -609,7 +615,7 @@
           ["Train environments", (job.train_environments || []).join(", ")], ["Test environments", (job.test_environments || []).join(", ") || "–"],
           ["Seed", String(job.seed)], ["Parameters", h("code", { text: JSON.stringify(job.params || {}) })],
           ["Created", when(job.created_at)], ["Started", when(job.started_at)], ["Finished", when(job.finished_at)],
-          r ? ["Duration", `${fmt(r.duration_s)} s on ${r.device || "?"}`] : null]),
+          r ? ["Duration", `${fmt(r.duration_s)} s on ${(job.device && (job.device.ran_on || job.device.chosen)) || "?"}`] : null]),
         s ? h("section", { "aria-labelledby": "summary-title" }, h("h2", { id: "summary-title", text: "Test summary" }),
           dl([["Metric", s.metric], ["Mean_Error", h("span", { id: "mean-error", text: fmt(s.mean_error) })], ["Std_Error", fmt(s.std_error)],
             ["Worst", `${fmt(s.worst_error)}${s.worst_environment ? " (" + s.worst_environment + ")" : ""}`]])) : null,

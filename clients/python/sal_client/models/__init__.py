@@ -16,6 +16,9 @@ from .dataset_reference import DatasetReference
 from .dataset_summary import DatasetSummary
 from .dataset_upload import DatasetUpload
 from .datasets_public import DatasetsPublic
+from .device_record import DeviceRecord
+from .device_record_chosen_type_0 import DeviceRecordChosenType0
+from .device_record_requested import DeviceRecordRequested
 from .environment_data import EnvironmentData
 from .environment_result import EnvironmentResult
 from .environment_result_split import EnvironmentResultSplit
@@ -40,8 +43,6 @@ from .job_error import JobError
 from .job_event_data import JobEventData
 from .job_event_data_status import JobEventDataStatus
 from .job_public import JobPublic
-from .job_public_device import JobPublicDevice
-from .job_public_device_chosen_type_0 import JobPublicDeviceChosenType0
 from .job_public_model import JobPublicModel
 from .job_public_params import JobPublicParams
 from .job_public_status import JobPublicStatus
@@ -98,7 +99,6 @@ from .progress import Progress
 from .range_ import Range
 from .readiness import Readiness
 from .reproducibility import Reproducibility
-from .reproducibility_device_requested import ReproducibilityDeviceRequested
 from .reproducibility_model import ReproducibilityModel
 from .reproducibility_params import ReproducibilityParams
 from .reproducibility_task import ReproducibilityTask
@@ -154,6 +154,9 @@ __all__ = (
     "DatasetsPublic",
     "DatasetSummary",
     "DatasetUpload",
+    "DeviceRecord",
+    "DeviceRecordChosenType0",
+    "DeviceRecordRequested",
     "EnvironmentData",
     "EnvironmentResult",
     "EnvironmentResultSplit",
@@ -178,8 +181,6 @@ __all__ = (
     "JobEventData",
     "JobEventDataStatus",
     "JobPublic",
-    "JobPublicDevice",
-    "JobPublicDeviceChosenType0",
     "JobPublicModel",
     "JobPublicParams",
     "JobPublicStatus",
@@ -236,7 +237,6 @@ __all__ = (
     "Range",
     "Readiness",
     "Reproducibility",
-    "ReproducibilityDeviceRequested",
     "ReproducibilityModel",
     "ReproducibilityParams",
     "ReproducibilityTask",

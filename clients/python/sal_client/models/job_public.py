@@ -7,14 +7,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.job_public_device import JobPublicDevice
-from ..models.job_public_device_chosen_type_0 import JobPublicDeviceChosenType0
 from ..models.job_public_status import JobPublicStatus
 from ..models.job_public_task import JobPublicTask
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.attempt import Attempt
+    from ..models.device_record import DeviceRecord
     from ..models.job_error import JobError
     from ..models.job_public_model import JobPublicModel
     from ..models.job_public_params import JobPublicParams
@@ -34,7 +33,8 @@ class JobPublic:
         algorithm (str):
         created_at (datetime.datetime):
         dataset_id (None | str):
-        device (JobPublicDevice): As requested; device_chosen is where it runs.
+        device (DeviceRecord): Where a job runs: asked for, chosen when it was submitted (app.jobs.placement), and the
+            device its worker resolved that to when it took the job.
         error (JobError | None):
         finished_at (datetime.datetime | None):
         id (str):
@@ -55,9 +55,6 @@ class JobPublic:
         cancel_requested (bool | Unset): A cancel was asked for; a running job stops at its next checkpoint. Default:
             False.
         description (None | str | Unset):
-        device_chosen (JobPublicDeviceChosenType0 | None | Unset): The device chosen when the job was submitted ("auto"
-            by the cost rule in docs/operations.md).
-        device_reason (None | str | Unset): Why device_chosen, in one sentence.
         name (None | str | Unset):
         reproducibility (None | Reproducibility | Unset):
         rerun_of (None | str | Unset):
@@ -69,7 +66,7 @@ class JobPublic:
     algorithm: str
     created_at: datetime.datetime
     dataset_id: None | str
-    device: JobPublicDevice
+    device: DeviceRecord
     error: JobError | None
     finished_at: datetime.datetime | None
     id: str
@@ -87,8 +84,6 @@ class JobPublic:
     attempts: list[Attempt] | Unset = UNSET
     cancel_requested: bool | Unset = False
     description: None | str | Unset = UNSET
-    device_chosen: JobPublicDeviceChosenType0 | None | Unset = UNSET
-    device_reason: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
     reproducibility: None | Reproducibility | Unset = UNSET
     rerun_of: None | str | Unset = UNSET
@@ -110,7 +105,7 @@ class JobPublic:
         dataset_id: None | str
         dataset_id = self.dataset_id
 
-        device = self.device.value
+        device = self.device.to_dict()
 
         error: dict[str, Any] | None
         if isinstance(self.error, JobError):
@@ -170,20 +165,6 @@ class JobPublic:
             description = UNSET
         else:
             description = self.description
-
-        device_chosen: None | str | Unset
-        if isinstance(self.device_chosen, Unset):
-            device_chosen = UNSET
-        elif isinstance(self.device_chosen, JobPublicDeviceChosenType0):
-            device_chosen = self.device_chosen.value
-        else:
-            device_chosen = self.device_chosen
-
-        device_reason: None | str | Unset
-        if isinstance(self.device_reason, Unset):
-            device_reason = UNSET
-        else:
-            device_reason = self.device_reason
 
         name: None | str | Unset
         if isinstance(self.name, Unset):
@@ -253,10 +234,6 @@ class JobPublic:
             field_dict["cancel_requested"] = cancel_requested
         if description is not UNSET:
             field_dict["description"] = description
-        if device_chosen is not UNSET:
-            field_dict["device_chosen"] = device_chosen
-        if device_reason is not UNSET:
-            field_dict["device_reason"] = device_reason
         if name is not UNSET:
             field_dict["name"] = name
         if reproducibility is not UNSET:
@@ -275,6 +252,7 @@ class JobPublic:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.attempt import Attempt  # noqa: PLC0415
+        from ..models.device_record import DeviceRecord  # noqa: PLC0415
         from ..models.job_error import JobError  # noqa: PLC0415
         from ..models.job_public_model import JobPublicModel  # noqa: PLC0415
         from ..models.job_public_params import JobPublicParams  # noqa: PLC0415
@@ -295,7 +273,7 @@ class JobPublic:
 
         dataset_id = _parse_dataset_id(d.pop("dataset_id"))
 
-        device = JobPublicDevice(d.pop("device"))
+        device = DeviceRecord.from_dict(d.pop("device"))
 
         def _parse_error(data: object) -> JobError | None:
             if data is None:
@@ -397,32 +375,6 @@ class JobPublic:
 
         description = _parse_description(d.pop("description", UNSET))
 
-        def _parse_device_chosen(data: object) -> JobPublicDeviceChosenType0 | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                device_chosen_type_0 = JobPublicDeviceChosenType0(data)
-
-                return device_chosen_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(JobPublicDeviceChosenType0 | None | Unset, data)
-
-        device_chosen = _parse_device_chosen(d.pop("device_chosen", UNSET))
-
-        def _parse_device_reason(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        device_reason = _parse_device_reason(d.pop("device_reason", UNSET))
-
         def _parse_name(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -508,8 +460,6 @@ class JobPublic:
             attempts=attempts,
             cancel_requested=cancel_requested,
             description=description,
-            device_chosen=device_chosen,
-            device_reason=device_reason,
             name=name,
             reproducibility=reproducibility,
             rerun_of=rerun_of,

@@ -30,13 +30,11 @@ class JobResult:
         certificate (CertificatePublic | None):
         coefficients (JobResultCoefficientsType0 | None):
         covariate_weights (JobResultCovariateWeightsType0 | None):
-        device (str):
         duration_s (float):
         environments (list[EnvironmentResult]):
         history (list[Round]):
         intercept (float | None):
         summary (None | Summary):
-        device_reason (None | str | Unset): Why the job ran on this device (chosen when it was submitted).
         selection (JobResultSelectionType0 | None | Unset): How the algorithm chose its λ, when it chose one itself.
         validation (None | Unset | ValidationResult):
     """
@@ -44,13 +42,11 @@ class JobResult:
     certificate: CertificatePublic | None
     coefficients: JobResultCoefficientsType0 | None
     covariate_weights: JobResultCovariateWeightsType0 | None
-    device: str
     duration_s: float
     environments: list[EnvironmentResult]
     history: list[Round]
     intercept: float | None
     summary: None | Summary
-    device_reason: None | str | Unset = UNSET
     selection: JobResultSelectionType0 | None | Unset = UNSET
     validation: None | Unset | ValidationResult = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -81,8 +77,6 @@ class JobResult:
         else:
             covariate_weights = self.covariate_weights
 
-        device = self.device
-
         duration_s = self.duration_s
 
         environments = []
@@ -103,12 +97,6 @@ class JobResult:
             summary = self.summary.to_dict()
         else:
             summary = self.summary
-
-        device_reason: None | str | Unset
-        if isinstance(self.device_reason, Unset):
-            device_reason = UNSET
-        else:
-            device_reason = self.device_reason
 
         selection: dict[str, Any] | None | Unset
         if isinstance(self.selection, Unset):
@@ -133,7 +121,6 @@ class JobResult:
                 "certificate": certificate,
                 "coefficients": coefficients,
                 "covariate_weights": covariate_weights,
-                "device": device,
                 "duration_s": duration_s,
                 "environments": environments,
                 "history": history,
@@ -141,8 +128,6 @@ class JobResult:
                 "summary": summary,
             }
         )
-        if device_reason is not UNSET:
-            field_dict["device_reason"] = device_reason
         if selection is not UNSET:
             field_dict["selection"] = selection
         if validation is not UNSET:
@@ -208,8 +193,6 @@ class JobResult:
 
         covariate_weights = _parse_covariate_weights(d.pop("covariate_weights"))
 
-        device = d.pop("device")
-
         duration_s = d.pop("duration_s")
 
         environments = []
@@ -247,15 +230,6 @@ class JobResult:
             return cast(None | Summary, data)
 
         summary = _parse_summary(d.pop("summary"))
-
-        def _parse_device_reason(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        device_reason = _parse_device_reason(d.pop("device_reason", UNSET))
 
         def _parse_selection(data: object) -> JobResultSelectionType0 | None | Unset:
             if data is None:
@@ -295,13 +269,11 @@ class JobResult:
             certificate=certificate,
             coefficients=coefficients,
             covariate_weights=covariate_weights,
-            device=device,
             duration_s=duration_s,
             environments=environments,
             history=history,
             intercept=intercept,
             summary=summary,
-            device_reason=device_reason,
             selection=selection,
             validation=validation,
         )

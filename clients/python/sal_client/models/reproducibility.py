@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.reproducibility_device_requested import ReproducibilityDeviceRequested
 from ..models.reproducibility_task import ReproducibilityTask
 
 if TYPE_CHECKING:
@@ -26,8 +25,6 @@ class Reproducibility:
     Attributes:
         algorithm (str):
         dataset_sha256 (None | str):
-        device (None | str): The device the worker resolved (null until it ran).
-        device_requested (ReproducibilityDeviceRequested):
         hostname (None | str):
         model (ReproducibilityModel):
         params (ReproducibilityParams):
@@ -41,8 +38,6 @@ class Reproducibility:
 
     algorithm: str
     dataset_sha256: None | str
-    device: None | str
-    device_requested: ReproducibilityDeviceRequested
     hostname: None | str
     model: ReproducibilityModel
     params: ReproducibilityParams
@@ -62,11 +57,6 @@ class Reproducibility:
 
         dataset_sha256: None | str
         dataset_sha256 = self.dataset_sha256
-
-        device: None | str
-        device = self.device
-
-        device_requested = self.device_requested.value
 
         hostname: None | str
         hostname = self.hostname
@@ -101,8 +91,6 @@ class Reproducibility:
             {
                 "algorithm": algorithm,
                 "dataset_sha256": dataset_sha256,
-                "device": device,
-                "device_requested": device_requested,
                 "hostname": hostname,
                 "model": model,
                 "params": params,
@@ -133,15 +121,6 @@ class Reproducibility:
             return cast(None | str, data)
 
         dataset_sha256 = _parse_dataset_sha256(d.pop("dataset_sha256"))
-
-        def _parse_device(data: object) -> None | str:
-            if data is None:
-                return data
-            return cast(None | str, data)
-
-        device = _parse_device(d.pop("device"))
-
-        device_requested = ReproducibilityDeviceRequested(d.pop("device_requested"))
 
         def _parse_hostname(data: object) -> None | str:
             if data is None:
@@ -195,8 +174,6 @@ class Reproducibility:
         reproducibility = cls(
             algorithm=algorithm,
             dataset_sha256=dataset_sha256,
-            device=device,
-            device_requested=device_requested,
             hostname=hostname,
             model=model,
             params=params,

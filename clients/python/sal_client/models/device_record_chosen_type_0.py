@@ -1,8 +1,7 @@
 from enum import StrEnum
 
 
-class ReproducibilityDeviceRequested(StrEnum):
-    AUTO = "auto"
+class DeviceRecordChosenType0(StrEnum):
     CPU = "cpu"
     CUDA = "cuda"
 

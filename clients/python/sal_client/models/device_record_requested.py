@@ -1,7 +1,8 @@
 from enum import StrEnum
 
 
-class JobPublicDeviceChosenType0(StrEnum):
+class DeviceRecordRequested(StrEnum):
+    AUTO = "auto"
     CPU = "cpu"
     CUDA = "cuda"
 
