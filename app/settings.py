@@ -219,6 +219,25 @@ class Settings(BaseSettings):
             "holds about 10x this); each part is one row group of the stored table."
         ),
     )
+    chunked_fit_min_rows: int = Field(
+        default=0,
+        ge=0,
+        description=(
+            "Jobs on a dataset in an object store with at least this many rows, whose fit runs from "
+            "moments (ERM, SAL at a fixed lambda_; linear, regression), read it chunk by chunk as chunk "
+            "tasks on chunk_queue instead of loading it (0: never)."
+        ),
+    )
+    chunk_queue: str = Field(
+        default="sal-chunks",
+        description="The queue of chunk tasks; any worker started with it in -Q helps with chunked fits.",
+    )
+    chunk_groups_per_task: int = Field(default=1, ge=1, description="Row groups one chunk task reads.")
+    chunk_stall_s: float = Field(
+        default=120.0,
+        gt=0,
+        description="A chunk task started this long ago without a result is done again by the job's worker.",
+    )
     s3_endpoint_url: str = Field(default="", description="An S3-compatible endpoint (MinIO); empty: AWS.")
     s3_region: str = Field(default="us-east-1", description="The bucket's region (MinIO accepts any).")
     s3_bucket: str = Field(default="", description="The bucket datasets are stored in (dataset_store s3).")

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app import logs, metrics
 from app.cache import LRUCache
-from app.datasets import objects
+from app.datasets import objects, outofcore
 from app.datasets.tables import CorruptDatasetError, Table
 from app.db import leases, tenancy
 from app.db import repository as repo
@@ -47,6 +47,7 @@ from sal_core import Environment, FitResult, SalError
 from sal_core.algorithms.base import RoundMetrics, resolve_device
 from sal_core.data import split_environments
 from sal_core.metrics import evaluate
+from worker import chunked
 from worker.leases import Heartbeat, holder_gone, recover
 
 log = logging.getLogger(__name__)
@@ -328,7 +329,9 @@ class Runner:
         with self.sessions() as session:
             job = repo.get_job(session, job_id, tenant_id=None)
             assert job is not None
-            table = self._table(session, job.dataset_id)
+            dataset = repo.get_dataset(session, job.dataset_id, tenant_id=None) if job.dataset_id else None
+            by_chunks = chunked.plan(job, dataset, self.settings) if dataset is not None else None
+            table = None if by_chunks is not None else self._table(session, job.dataset_id)
             tenant = tenancy.tenant_name(session, job.tenant_id)
             session.commit()
         # The request id of the submit ties these lines to the API's (app.logs).
@@ -340,6 +343,10 @@ class Runner:
         # before placements existed has none, and its requested device is resolved here.
         device = _resolve(job.device_chosen or job.device)
         self._record_runtime(job_id, device)
+        if by_chunks is not None:
+            assert dataset is not None
+            return self._run_chunked(job, attempt, by_chunks, dataset.target)
+        assert table is not None
         algorithm = build_algorithm(
             job.algorithm, params=job.params, task=job.task, model=job.model, seed=job.seed, device=device
         )
@@ -370,6 +377,25 @@ class Runner:
         )
         if status is None:
             log.info("job %s left `running` during the fit; dropping its result", job_id)
+        return status or "stopped"
+
+    def _run_chunked(self, job: Any, attempt: int, plan: chunked.ChunkedJob, target: str) -> str:
+        """The job's fit chunk by chunk (worker.chunked), its parts sent to the chunk queue."""
+        from worker.celery_app import celery_app
+
+        def send(part: Any) -> None:
+            celery_app.send_task(chunked.CHUNK_PART, args=[part.to_json()], queue=self.settings.chunk_queue)
+
+        writer = ProgressWriter(
+            self.sessions, job.id, self.settings.progress_min_interval_s, attempt, plan.data.feature_names
+        )
+        total = outofcore.total_steps(job.algorithm, dict(job.params or {}))
+        result, weights, sha, _ = chunked.run(
+            job, attempt, target, plan, self.settings, send, lambda step, m: writer(step, total, m)
+        )
+        status = _with_db_retries(
+            lambda: self._finish(job.id, attempt, result.to_json(), weights, sha), self.settings.lease_s
+        )
         return status or "stopped"
 
     def _finish(

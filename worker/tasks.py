@@ -7,14 +7,20 @@ recovered for as long as any worker is up; no separate beat process is needed.
 from __future__ import annotations
 
 import logging
+import os
+import socket
+from typing import Any
 
 from celery import Task
 from celery.signals import worker_process_init, worker_process_shutdown
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from app.datasets import fanout
 from app.queue import RUN_JOB, JobQueue, make_celery
 from app.settings import Settings, get_settings
+from app.storage import open_store
 from worker.celery_app import celery_app
+from worker.chunked import CHUNK_PART
 from worker.leases import Reaper
 from worker.runner import Runner
 
@@ -65,6 +71,19 @@ def _fresh_runner(**_: object) -> None:
 def _stop_reaper(**_: object) -> None:
     if _reaper is not None:
         _reaper.stop()
+
+
+@celery_app.task(name=CHUNK_PART, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def chunk_part(part: dict[str, Any]) -> bool:
+    """One part of a chunked fit's pass (worker.chunked): computed and put in the store unless it
+    is there already. A worker process killed here sends the message back; the retry writes the
+    same bytes."""
+    settings = get_settings()
+    spec = fanout.Part.from_json(part)
+    store = open_store(settings, spec.storage)
+    # SAL_FAULT_CHUNK_PAUSE_S: fault tests hold a part after its started marker to kill it there.
+    pause = float(os.environ.get("SAL_FAULT_CHUNK_PAUSE_S", "0") or 0)
+    return fanout.do_part(store, spec, worker=socket.gethostname(), pause_s=pause)
 
 
 @celery_app.task(bind=True, name=RUN_JOB, acks_late=True, reject_on_worker_lost=True, ignore_result=True)

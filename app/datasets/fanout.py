@@ -1,0 +1,334 @@
+"""One pass over a stored dataset's chunks, fanned out as Celery chunk tasks and reduced in the
+parent (issue 19's scale-out path for the linear fits).
+
+A pass is a list of *parts*, each a few consecutive row groups. The parent sends one task per part
+to the chunk queue; each task reads only its row groups (by byte ranges), computes the part's
+partial sums and puts them in the dataset's store under ``scratch/<run>/<pass>/<part>.npz``. The
+parent then waits for every part, and meanwhile computes, from the last part backwards, any part
+no task has started: with no chunk worker at all it does the whole pass itself, and a part whose
+task was lost is done by the parent once it has stalled for ``stall_s``. The reduce reads one
+object per part, in part order, so:
+
+* a retried part (its worker killed mid-pass: ``acks_late`` + ``reject_on_worker_lost`` send the
+  message back) overwrites its object with the same bytes, and is never counted twice;
+* the result is bit-identical whoever computed which part, in whatever order (a part's sums are
+  added chunk by chunk in chunk order, the parts in part order).
+
+Passes (each returns arrays per environment of the dataset, all environments):
+
+    stats    n, mean and sum of squared deviations of x (p,) and y, merged by Chan's update
+    sums     sal_core.cross_fit.fold_sums of standardised rows (one fold), y / y_scale
+    metrics  n, sum of squared and of absolute residuals of a linear model in original units
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.datasets import chunks
+from app.storage import ObjectNotFound, ObjectStore, check_key
+from sal_core.cross_fit import FoldSums
+
+__all__ = [
+    "Part",
+    "Pass",
+    "compute_part",
+    "merge_stats",
+    "plan_parts",
+    "reduce_parts",
+    "run_pass",
+    "scratch_prefix",
+]
+
+log = logging.getLogger(__name__)
+
+Array = NDArray[np.float64]
+Arrays = dict[str, Array]
+
+
+@dataclass(frozen=True)
+class Part:
+    """What one chunk task computes: JSON in the task message (floats round-trip exactly)."""
+
+    run: str  # one fit (the job id): its parts' objects live under scratch/<run>/
+    pass_name: str
+    index: int
+    groups: tuple[int, ...]  # row groups of the stored table
+    storage: str
+    key: str
+    environments: tuple[str, ...]
+    feature_names: tuple[str, ...]
+    target: str
+    params: dict[str, Any]  # the pass's inputs: standardiser, y_scale, a model's coefficients
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run": self.run,
+            "pass": self.pass_name,
+            "index": self.index,
+            "groups": list(self.groups),
+            "storage": self.storage,
+            "key": self.key,
+            "environments": list(self.environments),
+            "feature_names": list(self.feature_names),
+            "target": self.target,
+            "params": self.params,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Part:
+        return cls(
+            run=d["run"], pass_name=d["pass"], index=int(d["index"]), groups=tuple(d["groups"]),
+            storage=d["storage"], key=d["key"], environments=tuple(d["environments"]),
+            feature_names=tuple(d["feature_names"]), target=d["target"], params=d["params"],
+        )  # fmt: skip
+
+    @property
+    def result_key(self) -> str:
+        return f"{scratch_prefix(self.run)}{self.pass_name}/{self.index}.npz"
+
+    @property
+    def started_key(self) -> str:
+        return f"{scratch_prefix(self.run)}{self.pass_name}/{self.index}.started"
+
+
+def scratch_prefix(run: str) -> str:
+    return check_key(f"scratch/{run}/x")[:-1]
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A pass to run: its name and its inputs."""
+
+    name: str
+    params: dict[str, Any]
+
+
+def plan_parts(
+    n_groups: int, groups_per_part: int, run: str, what: Pass, *, storage: str, key: str,
+    environments: Sequence[str], feature_names: Sequence[str], target: str,
+) -> list[Part]:  # fmt: skip
+    """The pass split into parts of ``groups_per_part`` consecutive row groups."""
+    step = max(1, groups_per_part)
+    return [
+        Part(
+            run,
+            what.name,
+            i,
+            tuple(range(start, min(start + step, n_groups))),
+            storage,
+            key,
+            tuple(environments),
+            tuple(feature_names),
+            target,
+            what.params,
+        )  # fmt: skip
+        for i, start in enumerate(range(0, n_groups, step))
+    ]
+
+
+# ------------------------------------------------------------------------------------ per part
+def _stats(chunk: chunks.Chunk, n_envs: int) -> Arrays:
+    """Per environment: n, mean and M2 (sum of squared deviations from that mean) of x and y."""
+    p = chunk.X.shape[1]
+    out = {
+        "n": np.zeros(n_envs),
+        "mx": np.zeros((n_envs, p)),
+        "m2x": np.zeros((n_envs, p)),
+        "my": np.zeros(n_envs),
+        "m2y": np.zeros(n_envs),
+    }
+    for e in range(n_envs):
+        rows = chunk.env_index == e
+        n = int(rows.sum())
+        if n == 0:
+            continue
+        X, y = chunk.X[rows], chunk.y[rows]
+        mx, my = X.mean(0), float(y.mean())
+        out["n"][e] = n
+        out["mx"][e], out["m2x"][e] = mx, ((X - mx) ** 2).sum(0)
+        out["my"][e], out["m2y"][e] = my, float(((y - my) ** 2).sum())
+    return out
+
+
+def merge_stats(a: Arrays, b: Arrays) -> Arrays:
+    """Chan et al.'s pairwise update, per environment: the stats of a's rows and b's rows together."""
+    n = a["n"] + b["n"]
+    safe = np.where(n > 0, n, 1.0)
+    out = {"n": n}
+    for mean, m2 in (("mx", "m2x"), ("my", "m2y")):
+        na, nb = a["n"], b["n"]
+        if a[mean].ndim == 2:
+            na, nb, nn = na[:, None], nb[:, None], safe[:, None]
+        else:
+            nn = safe
+        delta = b[mean] - a[mean]
+        out[mean] = a[mean] + delta * nb / nn
+        out[m2] = a[m2] + b[m2] + delta**2 * na * nb / nn
+    return out
+
+
+def _sums(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays:
+    mean, scale = np.asarray(params["mean"]), np.asarray(params["scale"])
+    scaled = chunks.Chunk(chunk.env_index, chunk.X, chunk.y / float(params["y_scale"]))
+    sums = chunks.chunk_fold_sums(
+        scaled,
+        transform=lambda X: (X - mean) / scale,
+        folds_of_rows=lambda Z, y: np.zeros(len(y), dtype=np.int64),
+        n_envs=n_envs,
+        k=1,
+    )
+    return {"n": sums.n, "z": sums.z, "y": sums.y, "zz": sums.zz, "zy": sums.zy, "yy": sums.yy}
+
+
+def _metrics(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays:
+    coef, intercept = np.asarray(params["coef"]), float(params["intercept"])
+    resid = chunk.y - (chunk.X @ coef + intercept)
+    return {
+        "n": np.bincount(chunk.env_index, minlength=n_envs).astype(np.float64),
+        "sq": np.bincount(chunk.env_index, weights=resid**2, minlength=n_envs).astype(np.float64),
+        "abs": np.bincount(chunk.env_index, weights=np.abs(resid), minlength=n_envs).astype(np.float64),
+    }
+
+
+def _add(a: Arrays, b: Arrays, pass_name: str) -> Arrays:
+    if pass_name == "stats":
+        return merge_stats(a, b)
+    return {k: a[k] + b[k] for k in a}
+
+
+def compute_part(store: ObjectStore, part: Part) -> Arrays:
+    """The part's sums: its row groups one at a time, added in order."""
+    n_envs = len(part.environments)
+    total: Arrays | None = None
+    for chunk in chunks.iter_chunks(
+        store, part.key, environments=part.environments, feature_names=part.feature_names,
+        target=part.target, only=part.groups,
+    ):  # fmt: skip
+        if part.pass_name == "stats":
+            one = _stats(chunk, n_envs)
+        elif part.pass_name == "sums":
+            one = _sums(chunk, n_envs, part.params)
+        elif part.pass_name == "metrics":
+            one = _metrics(chunk, n_envs, part.params)
+        else:
+            raise ValueError(f"unknown pass {part.pass_name!r}")
+        total = one if total is None else _add(total, one, part.pass_name)
+    if total is None:
+        raise ValueError(f"part {part.index} of {part.run} has no rows")
+    return total
+
+
+def _encode(arrays: Arrays) -> bytes:
+    sink = io.BytesIO()
+    np.savez(sink, **arrays)  # type: ignore[arg-type]
+    return sink.getvalue()
+
+
+def _decode(data: bytes) -> Arrays:
+    with np.load(io.BytesIO(data)) as npz:
+        return {k: np.asarray(npz[k], dtype=np.float64) for k in npz.files}
+
+
+def do_part(store: ObjectStore, part: Part, *, worker: str = "", pause_s: float = 0.0) -> bool:
+    """A chunk task's work: compute the part unless its result is there already (a redelivered
+    message) or its run has ended, marking it started (with this process's pid) first. True when
+    it computed. ``pause_s`` holds the part after its marker (fault tests kill it there)."""
+    closed = _closed_key(part.run)
+    if store.exists(part.result_key) or store.exists(closed):
+        return False
+    marker = {"pid": os.getpid(), "worker": worker, "at": time.time()}
+    store.put(part.started_key, json.dumps(marker).encode())
+    if pause_s > 0:
+        time.sleep(pause_s)
+    sums = _encode(compute_part(store, part))
+    if store.exists(closed):  # the parent finished without it meanwhile: leave no orphan
+        return False
+    store.put(part.result_key, sums)
+    return True
+
+
+def _closed_key(run: str) -> str:
+    return f"{scratch_prefix(run)}closed"
+
+
+def _started_at(store: ObjectStore, part: Part) -> float | None:
+    try:
+        return float(json.loads(store.get(part.started_key))["at"])
+    except ObjectNotFound:
+        return None
+
+
+def run_pass(
+    store: ObjectStore,
+    parts: Sequence[Part],
+    send: Callable[[Part], None] | None,
+    *,
+    stall_s: float,
+    help_: bool = True,
+    poll_s: float = 0.05,
+    clock: Callable[[], float] = time.time,
+    stop: Callable[[], bool] = lambda: False,
+) -> list[Arrays]:
+    """Run a pass: send every part (``send``: None keeps it all here), help with parts no task has
+    started (``help_``), redo any part stalled for ``stall_s``, and return the parts' sums in
+    order. ``stop`` is asked between parts (a cancel); it raises :class:`InterruptedError`."""
+    if send is not None:
+        for part in parts:
+            send(part)
+    pending = list(parts)
+    while pending:
+        if stop():
+            raise InterruptedError("the pass was stopped")
+        pending = [p for p in pending if not store.exists(p.result_key)]
+        if not pending:
+            break
+        mine = None
+        if help_ or send is None:
+            mine = next((p for p in reversed(pending) if _started_at(store, p) is None), None)
+        if mine is None:
+            now = clock()
+            mine = next(
+                (p for p in pending if (t := _started_at(store, p)) is not None and now - t > stall_s), None
+            )
+        if mine is not None:
+            log.info("computing part %d of pass %s here", mine.index, mine.pass_name)
+            store.put(mine.started_key, json.dumps({"pid": os.getpid(), "at": clock()}).encode())
+            store.put(mine.result_key, _encode(compute_part(store, mine)))
+            continue
+        time.sleep(poll_s)
+    return [_decode(store.get(p.result_key)) for p in parts]
+
+
+def reduce_parts(results: Sequence[Arrays], pass_name: str) -> Arrays:
+    """The parts' sums added in part order (deterministic)."""
+    total = results[0]
+    for one in results[1:]:
+        total = _add(total, one, pass_name)
+    return total
+
+
+def fold_sums_of(arrays: Arrays) -> FoldSums:
+    return FoldSums(
+        n=arrays["n"], z=arrays["z"], y=arrays["y"], zz=arrays["zz"], zy=arrays["zy"], yy=arrays["yy"]
+    )
+
+
+def clean(store: ObjectStore, run: str) -> None:
+    """End a run: mark it closed (a chunk task still queued for it then does nothing), and remove
+    its parts' objects. The marker (a few bytes) stays."""
+    closed = _closed_key(run)
+    store.put(closed, b"")
+    for info in store.list(scratch_prefix(run)):
+        if info.key != closed:
+            store.delete(info.key)

@@ -1,0 +1,240 @@
+"""Linear fits of a stored dataset chunk by chunk (issue 19): three passes over the row groups,
+each fanned out as chunk tasks (:mod:`app.datasets.fanout`), and one solve on p×p moments.
+
+    1. stats    the standardiser (pooled mean and population std of x over the training rows) and
+                y's pooled mean and std, as ``Standardizer.fit_tensors`` and the exact path take them
+    2. sums     per environment sums of z, zzᵀ, zỹ, ỹ, ỹ² (ỹ = y / y_scale): the training
+                environments' centred moments (:class:`sal_core.cross_fit.FoldSums`, one fold)
+    3. metrics  the fitted model's MSE, RMSE and MAE on every train and test environment
+
+What is fitted from the moments, with sal_core's public functions only:
+
+* ``erm`` (linear, squared loss): the least-squares solve ``sal_core.optim.least_squares`` makes;
+* ``sal`` at a fixed ``lambda_`` on the exact path (``adam_log``): the rounds of
+  ``SAL._fit_ridge_rounds`` (θ-step, R and ∂R/∂w by implicit differentiation, the w step).
+
+``lambda_="auto"`` is not here: its cross-fitted scores need per-row out-of-fold losses, which
+``sal_core.exact_selection.select`` takes from a Problem held in memory (docs/scale.md says what
+sal_core would need to take them from sums). Such jobs keep the in-memory path.
+
+The coefficients agree with the in-memory fit of the same rows to about 1e-12 relative
+(tests/app/test_outofcore.py checks 1e-8): the sums are the same numbers added in another order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from app.datasets import fanout
+from sal_core import robust_linear as rl
+from sal_core.algorithms.sal import Convergence, SALParams, Schedule
+from sal_core.covariate_weights import make_w_update
+from sal_core.data import Standardizer
+from sal_core.exact_selection import SIGNIFICANCE
+from sal_core.params import AUTO
+
+__all__ = ["ChunkedData", "LinearFit", "PassRunner", "fit_linear", "supports", "total_steps"]
+
+Array = np.ndarray
+PassRunner = Callable[[fanout.Pass], fanout.Arrays]
+"""Runs one pass over every chunk and returns its reduced sums (:func:`fanout.run_pass` then
+:func:`fanout.reduce_parts`, or a plain loop in tests)."""
+
+SAL_EXACT = Schedule(rounds=400, w_lr=0.1, w_update="adam_log")  # sal.EXACT_SCHEDULE
+
+
+def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: dict[str, Any]) -> str | None:
+    """None when the job's fit can run chunk by chunk, else why not (it then runs in memory)."""
+    if task != "regression":
+        return "only regression (squared loss) runs chunk by chunk"
+    if model and model.get("kind", "linear") != "linear":
+        return "only linear models run chunk by chunk"
+    if algorithm == "erm":
+        return None
+    if algorithm != "sal":
+        return f"{algorithm} does not run chunk by chunk (erm and sal do)"
+    lam = params.get("lambda_", AUTO)
+    if lam == AUTO:
+        return "lambda_='auto' scores per-row out-of-fold losses: it runs in memory"
+    if params.get("gradient", AUTO) == "paper" or params.get("adversary", AUTO) == "gradient":
+        return "only SAL's exact path runs chunk by chunk"
+    if params.get("w_update", AUTO) not in (AUTO, "adam_log"):
+        return "only the exact path's adam_log w update runs chunk by chunk"
+    return None
+
+
+def total_steps(algorithm: str, params: dict[str, Any]) -> int:
+    """Progress steps of the fit: SAL's rounds, or one."""
+    if algorithm != "sal":
+        return 1
+    rounds = params.get("rounds", AUTO)
+    return SAL_EXACT.rounds if rounds == AUTO else int(rounds)
+
+
+@dataclass(frozen=True)
+class ChunkedData:
+    environments: tuple[str, ...]  # every environment of the dataset, in its stored order
+    feature_names: tuple[str, ...]
+    train: tuple[str, ...]
+    test: tuple[str, ...]
+
+
+@dataclass
+class LinearFit:
+    """What the job's result needs: coefficients in original units, w, rounds, certificate."""
+
+    standardizer: Standardizer
+    theta: Array  # (p,) on standardised covariates, target units
+    bias: float
+    coef: Array  # (p,) original units
+    intercept: float
+    w: Array | None
+    rounds: list[dict[str, Any]]  # {round, risk, env_losses, w} as sal_core.history.Round takes them
+    certificate: tuple[float, float] | None  # (rho_hat, worst_case_risk)
+    metrics: dict[str, dict[str, float]]  # per environment: mse, rmse, mae
+    stopped: bool = False
+    passes: dict[str, float] = field(default_factory=dict)  # seconds per pass
+
+
+def _standardiser(stats: fanout.Arrays, train: Sequence[int]) -> tuple[Standardizer, float, float]:
+    pooled = {k: v[train[0] : train[0] + 1] for k, v in stats.items()}
+    for e in train[1:]:
+        pooled = fanout.merge_stats(pooled, {k: v[e : e + 1] for k, v in stats.items()})
+    n = float(pooled["n"][0])
+    scale = np.sqrt(pooled["m2x"][0] / n)
+    scale = np.where(scale > 1e-12, scale, 1.0)
+    y_std = math.sqrt(float(pooled["m2y"][0]) / (n - 1)) if n > 1 else 0.0  # torch's std: unbiased
+    return (
+        Standardizer(mean=pooled["mx"][0], scale=scale),
+        float(pooled["my"][0]),
+        y_std if y_std > 0 else 1.0,
+    )
+
+
+def fit_linear(
+    data: ChunkedData,
+    algorithm: str,
+    params: dict[str, Any],
+    run_pass: PassRunner,
+    *,
+    progress: Callable[[int, dict[str, Any]], bool] | None = None,
+    clock: Callable[[], float] | None = None,
+) -> LinearFit:
+    """ERM or SAL at a fixed λ from three passes; ``progress(round, metrics)`` True stops the rounds."""
+    import time
+
+    tick = clock or time.perf_counter
+    index = {name: i for i, name in enumerate(data.environments)}
+    train = [index[n] for n in data.train]
+    timings: dict[str, float] = {}
+
+    start = tick()
+    stats = run_pass(fanout.Pass("stats", {}))
+    standardizer, _, y_scale = _standardiser(stats, train)
+    timings["stats"] = tick() - start
+
+    start = tick()
+    sums_all = fanout.fold_sums_of(
+        run_pass(
+            fanout.Pass(
+                "sums",
+                {
+                    "mean": standardizer.mean.tolist(),
+                    "scale": standardizer.scale.tolist(),
+                    "y_scale": y_scale,
+                },
+            )
+        )
+    )
+    timings["sums"] = tick() - start
+    sums = fanout.FoldSums(
+        n=sums_all.n[train], z=sums_all.z[train], y=sums_all.y[train],
+        zz=sums_all.zz[train], zy=sums_all.zy[train], yy=sums_all.yy[train],
+    )  # fmt: skip
+    moments, z_bar, y_bar = sums.part(np.ones(1, dtype=bool))
+    names = data.train
+
+    if algorithm == "erm":
+        theta_s = np.asarray(np.linalg.solve(moments.gram, moments.cross), dtype=np.float64)
+        theta = theta_s * y_scale
+        bias = y_bar * y_scale - float(z_bar @ theta)
+        losses = rl.env_losses(theta_s, moments) * y_scale**2
+        rounds = [_round(1, float(np.sum(losses * sums.n[:, 0]) / sums.n.sum()), None, losses, names)]
+        w, cert, stopped = None, None, False
+        if progress is not None:
+            progress(1, {"train_loss": float(losses.mean())})
+    elif algorithm == "sal":
+        theta, bias, w, rounds, cert, stopped = _sal_rounds(
+            moments, z_bar, y_bar, y_scale, int(sums.n.sum()), params, names, progress
+        )
+    else:
+        raise ValueError(f"{algorithm} does not run chunk by chunk")
+
+    coef, intercept = standardizer.coefficients_to_original(theta, bias)
+    start = tick()
+    m = run_pass(fanout.Pass("metrics", {"coef": coef.tolist(), "intercept": intercept}))
+    timings["metrics"] = tick() - start
+    metrics = {}
+    for name in (*data.train, *data.test):
+        e = index[name]
+        mse = float(m["sq"][e] / m["n"][e])
+        metrics[name] = {"mse": mse, "rmse": math.sqrt(mse), "mae": float(m["abs"][e] / m["n"][e])}
+    return LinearFit(standardizer, theta, bias, coef, intercept, w, rounds, cert, metrics, stopped, timings)
+
+
+def _round(index: int, risk: float, w: Array | None, losses: Array, names: Sequence[str]) -> dict[str, Any]:
+    return {
+        "round": index,
+        "risk": float(risk),
+        "env_losses": {n: float(v) for n, v in zip(names, losses, strict=True)},
+        "w": None if w is None else [float(v) for v in w],
+    }
+
+
+def _sal_rounds(
+    moments: rl.Moments,
+    z_bar: Array,
+    y_bar: float,
+    y_scale: float,
+    n_rows: int,
+    raw: dict[str, Any],
+    names: Sequence[str],
+    progress: Callable[[int, dict[str, Any]], bool] | None,
+) -> tuple[Array, float, Array, list[dict[str, Any]], tuple[float, float], bool]:
+    """SAL's exact rounds at a fixed λ, as ``SAL._fit_ridge_rounds`` runs them on the same moments."""
+    p = SALParams.from_mapping(raw)
+    lam = float(p.lambda_)  # type: ignore[arg-type]
+    rounds = SAL_EXACT.rounds if p.rounds == AUTO else int(p.rounds)
+    lr = SAL_EXACT.w_lr if p.w_lr == AUTO else float(p.w_lr)
+    anchor = rl.significant_covariates(moments, n_rows, SIGNIFICANCE) if p.anchor == "significant" else None
+    step_w = make_w_update("adam_log", lr, p.w_max, anchor)
+    w = np.ones(moments.cross.shape[0])
+    history = []
+    stopped = False
+    converged = Convergence(p.convergence_tol)
+    for t in range(1, rounds + 1):
+        step = rl.solve_theta(moments, w, lam)
+        risk, grad_theta, losses = rl.risk_and_grad_theta(step.theta, moments, p.alpha, p.stability)
+        history.append(_round(t, risk * y_scale**2, w, losses * y_scale**2, names))
+        if progress is not None and progress(t, {"risk": risk * y_scale**2, "w": w.tolist()}):
+            stopped = True
+            break
+        w_next = step_w(w, rl.risk_grad_w(step.theta, w, moments, lam, grad_theta))
+        if converged(w, w_next, risk):
+            break
+        w = w_next
+    step = rl.solve_theta(moments, w, lam)
+    cert = rl.certificate(step, lam)
+    theta = step.theta * y_scale
+    bias = y_bar * y_scale - float(z_bar @ theta)
+    return theta, bias, w, history, (cert.rho_hat, cert.worst_case_risk * y_scale**2), stopped
+
+
+def as_tensor(a: Array) -> torch.Tensor:
+    return torch.as_tensor(np.asarray(a, dtype=np.float64))

@@ -1,0 +1,255 @@
+"""Fits read chunk by chunk (issue 19): the job's result equals the in-memory fit's, and a chunk
+task whose worker process is killed mid-pass is retried by Celery to a bit-identical reduce."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+import redis
+from sqlalchemy import select
+
+from app.datasets import chunks, fanout, objects, streaming
+from app.db.models import DEFAULT_TENANT_ID, Dataset, Job, JobResultRow
+from app.queue import make_celery, worker_command
+from app.settings import Settings
+from app.storage import open_store
+from sal_core.synthetic import selection_bias
+from tests.conftest import Proc, _wait_for, service_env
+from worker.chunked import CHUNK_PART
+from worker.runner import Runner
+
+pytestmark = pytest.mark.services
+
+TRAIN, TEST = ["r=1.7", "r=-1.1"], ["test r=-3", "test r=3"]
+
+
+def _csv(seed: int) -> bytes:
+    s = selection_bias(r=1.7, n=6000, seed=seed, n_test=2000)
+    frames = [pd.DataFrame(e.X, columns=s.feature_names).assign(y=e.y, env=e.name) for e in s.train + s.test]
+    df = pd.concat(frames)
+    df[s.feature_names] = df[s.feature_names] * 3.0 + 5.0  # not standardised already
+    return df.to_csv(index=False).encode()
+
+
+@pytest.fixture
+def settings(pg_settings: Settings) -> Iterator[Settings]:
+    # one store for the session: a dataset (unique by content) is stored once and reused. The
+    # test's own chunk queue, emptied after it: parts the job's worker did itself stay unconsumed.
+    update = {
+        "dataset_store": "local",
+        "storage_dir": pg_settings.data_dir / "chunked",
+        "chunked_fit_min_rows": 1,
+        "chunk_queue": f"chunks-{uuid.uuid4().hex[:12]}",
+    }
+    mine = pg_settings.model_copy(update=update)
+    yield mine
+    client = redis.Redis.from_url(mine.broker_url)
+    client.delete(mine.chunk_queue)
+    client.close()
+
+
+def _dataset(settings: Settings, seed: int) -> tuple[str, int]:
+    """A dataset in the local store in ~30 row groups (as an upload stores it); (id, row groups)."""
+    data = _csv(seed)
+    runner = Runner.from_settings(settings)
+    try:
+        with streaming.parse_file(
+            io.BytesIO(data), filename="d.csv", target="y", environment="env", features=None,
+            chunk_bytes=len(data) // 30,
+        ) as staged, runner.sessions() as s:  # fmt: skip
+            found = s.scalar(
+                select(Dataset.id).where(
+                    Dataset.tenant_id == DEFAULT_TENANT_ID, Dataset.sha256 == staged.sha256()
+                )
+            )
+            if found is not None:
+                return found, staged.n_chunks
+            dataset_id = str(uuid.uuid4())
+            placed = objects.place(staged, DEFAULT_TENANT_ID, dataset_id, settings)
+            s.add(
+                Dataset(
+                    id=dataset_id,
+                    tenant_id=DEFAULT_TENANT_ID,
+                    name=f"chunked-{seed}",
+                    sha256=staged.sha256(),
+                    n_rows=staged.n_rows,
+                    feature_names=list(staged.feature_names),
+                    target="y",
+                    environments=staged.summary(),
+                    size_bytes=placed.size_bytes,
+                    storage=placed.storage,
+                    storage_key=placed.storage_key,
+                )  # fmt: skip
+            )
+            s.commit()
+            return dataset_id, staged.n_chunks
+    finally:
+        runner.close()
+
+
+def _run(
+    settings: Settings, dataset_id: str, algorithm: str, params: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    runner = Runner.from_settings(settings)
+    try:
+        job_id = str(uuid.uuid4())
+        with runner.sessions() as s:
+            s.add(
+                Job(
+                    id=job_id,
+                    tenant_id=DEFAULT_TENANT_ID,
+                    dataset_id=dataset_id,
+                    status="queued",
+                    algorithm=algorithm,
+                    task="regression",
+                    params=params,
+                    model={"kind": "linear"},
+                    seed=0,
+                    device="cpu",
+                    queue="sal",
+                    train_environments=TRAIN,
+                    test_environments=TEST,
+                    progress_step=0,
+                )  # fmt: skip
+            )
+            s.commit()
+        assert runner.run(job_id) == "succeeded"
+        with runner.sessions() as s:
+            result = s.scalar(select(JobResultRow.result).where(JobResultRow.job_id == job_id))
+        assert result is not None
+        return job_id, dict(result)
+    finally:
+        runner.close()
+
+
+def _rel(a: dict[str, float], b: dict[str, float]) -> float:
+    x, y = np.array(list(a.values())), np.array([b[k] for k in a])
+    return float(np.max(np.abs(x - y)) / np.max(np.abs(y)))
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "params"),
+    [
+        ("erm", {}),
+        ("sal", {"lambda_": 0.1}),
+        ("sal", {"lambda_": 1.0, "anchor": "significant", "rounds": 150}),
+    ],
+)
+def test_a_chunked_fit_is_the_in_memory_fit(
+    settings: Settings, algorithm: str, params: dict[str, Any]
+) -> None:
+    dataset_id, groups = _dataset(settings, seed=1)
+    assert groups >= 20
+    job_id, chunked = _run(settings, dataset_id, algorithm, params)
+    _, memory = _run(settings.model_copy(update={"chunked_fit_min_rows": 0}), dataset_id, algorithm, params)
+    assert _rel(chunked["coefficients"], memory["coefficients"]) < 1e-8
+    assert abs(chunked["intercept"] - memory["intercept"]) < 1e-8 * max(1.0, abs(memory["intercept"]))
+    if algorithm == "sal":
+        assert _rel(chunked["covariate_weights"], memory["covariate_weights"]) < 1e-8
+        assert len(chunked["history"]) == len(memory["history"])
+        # ρ̂ = MSE·κ/(λ − κ)² at the θ-step's fixed point, which stops at its own tolerance
+        assert chunked["certificate"]["rho_hat"] == pytest.approx(memory["certificate"]["rho_hat"], rel=1e-6)
+    else:
+        assert chunked["covariate_weights"] is None
+    by_name = {e["name"]: e for e in memory["environments"]}
+    for env in chunked["environments"]:
+        other = by_name[env["name"]]
+        assert (env["split"], env["n_rows"]) == (other["split"], other["n_rows"])
+        for metric in ("mse", "rmse", "mae"):
+            assert env[metric] == pytest.approx(other[metric], rel=1e-7)
+    assert chunked["summary"]["mean_error"] == pytest.approx(memory["summary"]["mean_error"], rel=1e-7)
+    # its scratch objects are gone, its run marked closed
+    left = [o.key for o in open_store(settings, "local").list(f"scratch/{job_id}-")]
+    assert left == [f"scratch/{job_id}-1/closed"]
+
+
+def test_auto_lambda_runs_in_memory(settings: Settings) -> None:
+    dataset_id, _ = _dataset(settings, seed=2)
+    job_id, result = _run(settings, dataset_id, "sal", {"rounds": 20})
+    assert result["selection"] is not None  # lambda_='auto' chose, in memory
+    assert open_store(settings, "local").list(f"scratch/{job_id}-") == []  # no chunk pass ran
+
+
+# --- the fan-out under a killed chunk task --------------------------------------------------------
+
+
+@pytest.fixture
+def chunk_worker(settings: Settings, tmp_path: Path) -> Iterator[tuple[Proc, Settings]]:
+    """A private worker consuming only this test's chunk queue, holding each part 2 s after its
+    started marker (SAL_FAULT_CHUNK_PAUSE_S) so the test can kill its process there."""
+    mine = settings
+    assert mine.storage_dir is not None
+    env = service_env(mine) | {
+        "SAL_STORAGE_DIR": str(mine.storage_dir),
+        "SAL_DATASET_STORE": "local",
+        "SAL_FAULT_CHUNK_PAUSE_S": "2",
+    }
+    proc = Proc(
+        worker_command([mine.chunk_queue], hostname=f"chunks-{os.getpid()}@%h"), env, tmp_path / "w.log"
+    )
+    proc.wait_for_log(" ready.", timeout=90)
+    try:
+        yield proc, mine
+    finally:
+        proc.stop()
+
+
+def _sums_parts(settings: Settings, dataset_id: str, run: str) -> tuple[Any, list[fanout.Part]]:
+    runner = Runner.from_settings(settings)
+    with runner.sessions() as s:
+        d = s.get(Dataset, dataset_id)
+        assert d is not None and d.storage_key is not None
+        key, envs, features = d.storage_key, tuple(e["name"] for e in d.environments), tuple(d.feature_names)
+    runner.close()
+    store = open_store(settings, "local")
+    p = len(features)
+    what = fanout.Pass("sums", {"mean": [5.0] * p, "scale": [3.0] * p, "y_scale": 2.0})
+    parts = fanout.plan_parts(
+        chunks.n_chunks(store, key), 8, run, what, storage="local", key=key, environments=envs,
+        feature_names=features, target="y",
+    )  # fmt: skip
+    return store, parts
+
+
+def test_a_chunk_task_killed_mid_pass_is_retried_to_the_same_bits(
+    settings: Settings, chunk_worker: tuple[Proc, Settings]
+) -> None:
+    proc, mine = chunk_worker
+    dataset_id, _ = _dataset(settings, seed=3)
+    store, parts = _sums_parts(mine, dataset_id, f"calm-{uuid.uuid4().hex[:8]}")
+    calm = fanout.reduce_parts(fanout.run_pass(store, parts, None, stall_s=60), "sums")  # all here
+
+    store, parts = _sums_parts(mine, dataset_id, f"killed-{uuid.uuid4().hex[:8]}")
+    celery = make_celery(mine)
+    for part in parts:
+        celery.send_task(CHUNK_PART, args=[part.to_json()], queue=mine.chunk_queue)
+    victim = parts[1]  # killed while it holds its second part, after its started marker
+
+    def started() -> bool:
+        return store.exists(victim.started_key)
+
+    _wait_for(started, 60, "the second part to start")
+    pid = int(json.loads(store.get(victim.started_key))["pid"])
+    os.kill(pid, signal.SIGKILL)
+    # the parent only waits (sent already, help_=False): every part comes from the worker, the
+    # victim's from Celery's redelivery (acks_late, reject_on_worker_lost) to a new pool process
+    deadline = time.monotonic() + 120  # a part never redelivered fails the test, not hangs it
+    results = fanout.run_pass(
+        store, parts, lambda part: None, stall_s=600, help_=False, stop=lambda: time.monotonic() > deadline
+    )
+    again = fanout.reduce_parts(results, "sums")
+    assert int(json.loads(store.get(victim.started_key))["pid"]) != pid
+    assert f"pid:{pid} exited" in proc.log()
+    for name in calm:
+        assert calm[name].tobytes() == again[name].tobytes(), name
