@@ -107,7 +107,13 @@ def main(argv: list[str] | None = None) -> None:
     migrate.upgrade(settings.database_url)
     # The embedded worker takes GPU jobs too when this machine has a GPU (Settings.has_gpu_workers);
     # without one a "cuda" job waits on the GPU queue, as in every deployment (app.jobs.placement).
-    queues = [settings.cpu_queue, *([settings.gpu_queue] if settings.has_gpu_workers else [])]
+    # Chunk tasks of chunked fits too (worker.chunked): with --workers 2 one process helps the
+    # other's fit; with one, the job's own process does every part and the queued tasks do nothing.
+    queues = [
+        settings.cpu_queue,
+        settings.chunk_queue,
+        *([settings.gpu_queue] if settings.has_gpu_workers else []),
+    ]
     supervisor = Supervisor(worker_command(queues, args.workers), dict(os.environ))
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     supervisor.start()
