@@ -135,9 +135,7 @@ def fit_deep_sal(
             Round(
                 round=round_,
                 risk=risk * fit.loss_scale,
-                env_losses={
-                    e.name: float(v) * fit.loss_scale for e, v in zip(problem.envs, losses, strict=True)
-                },
+                env_losses=problem.by_env(losses, fit.loss_scale),
                 w=w_now,
             )
         )

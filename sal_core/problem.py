@@ -61,6 +61,14 @@ class Problem:
     def env_counts(self) -> torch.Tensor:
         return torch.bincount(self.env_index, minlength=self.n_envs).to(self.Z.dtype)
 
+    def by_env(
+        self, values: torch.Tensor | NDArray[np.floating[Any]] | Sequence[float], scale: float = 1.0
+    ) -> dict[str, float]:
+        """``{environment name: value × scale}`` of one value per training environment, in ``envs``
+        order (a round's ``env_losses``)."""
+        listed = values.tolist() if isinstance(values, torch.Tensor | np.ndarray) else values
+        return {e.name: float(v) * scale for e, v in zip(self.envs, listed, strict=True)}
+
     def new_model(self) -> nn.Module:
         if not self.model_spec.is_linear:  # linear models start at zero; only MLPs draw weights
             torch.manual_seed(self.seed)

@@ -183,7 +183,7 @@ class SALEstimator(BaseEstimator):  # type: ignore[misc]
         self.fit_result_ = fit
         self.covariate_weights_ = None if fit.covariate_weights is None else fit.covariate_weights.copy()
         self.certificate_ = fit.certificate
-        self.n_iter_ = max(1, len(fit.rounds))  # outer rounds recorded (1 for a one-shot fit)
+        self.n_iter_ = max(1, len(fit.history))  # outer rounds recorded (1 for a one-shot fit)
         if fit.coefficients_original is not None:
             self._set_coefficients(fit.coefficients_original.copy(), float(fit.intercept_original or 0.0))
 

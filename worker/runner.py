@@ -161,7 +161,7 @@ def build_result(
         coefficients=by_feature(fit.coefficients_original),
         intercept=None if fit.intercept_original is None else float(fit.intercept_original),
         covariate_weights=by_feature(fit.covariate_weights),
-        history=[RoundResult.of(r) for r in thin_history(fit.rounds)],
+        history=[RoundResult.of(r) for r in thin_history(fit.history)],
         certificate=None
         if cert is None
         else CertificatePublic(rho_hat=float(cert.rho_hat), worst_case_risk=float(cert.worst_case_risk)),

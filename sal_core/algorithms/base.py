@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -77,12 +77,11 @@ class FitResult:
     coefficients_original: FloatArray | None  # (p,) in the covariates' own units
     intercept_original: float | None
     covariate_weights: FloatArray | None  # (p,) w ≥ 1 with min 1 (SAL), ones (WDRL), else None
-    history: Sequence[Round]  # as the algorithm recorded it
+    history: list[Round]  # one per outer round, as the algorithm recorded it
     certificate: Certificate | None
     device: str
     duration_s: float
     stopped: bool
-    rounds: list[Round] = field(default_factory=list)  # ``history`` typed, one Round per outer round
     selection: dict[str, Any] | None = None  # candidates and criterion of an "auto" hyper-parameter
 
     @property
@@ -176,8 +175,7 @@ class Algorithm(ABC, Generic[P]):
         standardizer = Standardizer.fit_tensors(raw)
         problem = self._problem(environments, standardizer, raw)
         solution = self._fit(problem, Reporter(progress, self.total_steps()))
-        rounds = list(solution.history)
-        return self._package(solution, standardizer, names, time.perf_counter() - started, rounds)
+        return self._package(solution, standardizer, names, time.perf_counter() - started)
 
     def total_steps(self) -> int:
         """How many progress steps a fit reports (outer rounds)."""
@@ -231,7 +229,6 @@ class Algorithm(ABC, Generic[P]):
         standardizer: Standardizer,
         names: tuple[str, ...],
         duration: float,
-        rounds: list[Round],
     ) -> FitResult:
         state = {
             k: v.detach().to("cpu", torch.float64).clone() for k, v in solution.model.state_dict().items()
@@ -255,11 +252,10 @@ class Algorithm(ABC, Generic[P]):
             coefficients_original=coef_orig[0],
             intercept_original=coef_orig[1],
             covariate_weights=w,
-            history=solution.history,
+            history=list(solution.history),
             certificate=solution.certificate,
             device=str(self.device),
             duration_s=duration,
             stopped=solution.stopped,
-            rounds=rounds,
             selection=solution.selection,
         )

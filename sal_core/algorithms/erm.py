@@ -46,7 +46,7 @@ class ERM(Algorithm[ERMParams]):
         losses = problem.env_losses(model).detach()
         with torch.no_grad():
             pooled = float(problem.loss(model(problem.Z), problem.y).mean())
-        env_losses = {e.name: float(v) for e, v in zip(problem.envs, losses.tolist(), strict=True)}
+        env_losses = problem.by_env(losses)
         history = [Round(round=1, risk=pooled, env_losses=env_losses)]
         reporter(1, {"train_loss": float(losses.mean())})
         return Solution(model=model, history=history)

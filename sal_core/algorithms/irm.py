@@ -180,7 +180,7 @@ class IRM(Algorithm[IRMParams]):
             risks, penalties = irm_penalties(problem, model(problem.Z), create_graph=False)
             risks, penalties = risks.detach(), penalties.detach()
             value = float((risks + p.penalty_weight * penalties).mean())
-            env_losses = {e.name: float(v) for e, v in zip(problem.envs, risks.tolist(), strict=True)}
+            env_losses = problem.by_env(risks)
             history.append(
                 Round(round=round_index, risk=value, env_losses=env_losses, penalty=float(penalties.mean()))
             )

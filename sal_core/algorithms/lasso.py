@@ -219,7 +219,7 @@ class Lasso(Algorithm[LassoParams]):
             max_iter=self.params.max_iter,
         )
         losses = problem.env_losses(model).detach()
-        env_losses = {e.name: float(v) for e, v in zip(problem.envs, losses.tolist(), strict=True)}
+        env_losses = problem.by_env(losses)
         history = [Round(round=1, risk=objective / scale, env_losses=env_losses)]
         reporter(1, {"train_loss": float(losses.mean()), "objective": objective / scale})
         return Solution(model=model, history=history)

@@ -56,7 +56,7 @@ def test_ridge_matches_sklearn_ridge_with_alpha_n_lambda(setting: int) -> None:
         sk = SkRidge(alpha=len(y) * lam).fit(Z, y)
         _close(fit.coefficients, sk.coef_)
         assert fit.intercept == pytest.approx(sk.intercept_, rel=RTOL)
-        assert fit.rounds[0].risk == pytest.approx(
+        assert fit.history[0].risk == pytest.approx(
             np.mean((y - Z @ sk.coef_ - sk.intercept_) ** 2) + lam * sk.coef_ @ sk.coef_, rel=RTOL
         )
 
@@ -174,10 +174,10 @@ def test_irm_reduces_the_spread_of_environment_gradients_on_anti_causal_data() -
     # Trading pooled fit for invariance: IRM puts less weight on the anti-causal covariates V.
     v = slice(5, 10)
     assert np.abs(irm.coefficients[v]).sum() < np.abs(erm.coefficients[v]).sum()
-    assert [r.round for r in irm.rounds] == list(range(1, len(irm.rounds) + 1))
-    assert list(irm.rounds[-1].env_losses) == [e.name for e in envs]
+    assert [r.round for r in irm.history] == list(range(1, len(irm.history) + 1))
+    assert list(irm.history[-1].env_losses) == [e.name for e in envs]
     # The last round's penalty is the mean over environments at the fitted model.
-    assert irm.rounds[-1].penalty == pytest.approx(float(penalties(irm).mean()), rel=1e-6)
+    assert irm.history[-1].penalty == pytest.approx(float(penalties(irm).mean()), rel=1e-6)
 
 
 def test_irm_classification_and_mlp() -> None:
@@ -187,7 +187,7 @@ def test_irm_classification_and_mlp() -> None:
     ).fit(envs)
     X, y = np.concatenate([e.X for e in envs]), np.concatenate([e.y for e in envs])
     assert np.mean(fit.predict(X) == y) > 0.75
-    penalty = fit.rounds[-1].penalty
+    penalty = fit.history[-1].penalty
     assert penalty is not None and np.isfinite(penalty)
     mlp = get_algorithm("irm")(
         {"steps": 200}, task="classification", model={"kind": "mlp", "hidden": [8]}

@@ -30,5 +30,5 @@ def test_newton_reaches_a_stationary_point() -> None:
 def test_linear_irm_fit_uses_newton_and_keeps_its_history_shape() -> None:
     envs = anti_causal(seed=0).train
     fit = get_algorithm("irm")().fit(envs)
-    assert [r.round for r in fit.rounds] == [1]
-    assert list(fit.rounds[0].env_losses) == [e.name for e in envs]
+    assert [r.round for r in fit.history] == [1]
+    assert list(fit.history[0].env_losses) == [e.name for e in envs]
