@@ -7,6 +7,9 @@
                                                       for an operator tenant
     python -m app.admin keys revoke KEY_ID            the key stops working at once
     python -m app.admin keys list [--tenant NAME]
+    python -m app.admin tenants erase NAME --yes      erase a tenant: its jobs, results, weights,
+                                                      sweeps, datasets (and their objects),
+                                                      idempotency records and keys
     python -m app.admin datasets migrate-storage [--to local|s3] [--dry-run]
                                                       move datasets stored in database rows into
                                                       the object store (content ids unchanged)
@@ -29,10 +32,11 @@ from app import auth
 from app.datasets import relocate
 from app.db import migrate, tenancy
 from app.db.session import make_engine, make_sessionmaker
-from app.errors import UnprocessableEntity
+from app.errors import Conflict, NotFound, UnprocessableEntity
 from app.keys import service as keys_service
 from app.keys.schemas import KeyCreate
 from app.settings import Settings, get_settings
+from app.tenants import service as tenants_service
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,6 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     revoke.add_argument("key_id")
     listing = keys.add_parser("list", help="list keys (never the keys themselves)")
     listing.add_argument("--tenant")
+    tenants = groups.add_parser("tenants", help="tenants").add_subparsers(dest="command", required=True)
+    erasing = tenants.add_parser(
+        "erase", help="erase a tenant and everything it stored (409 while its jobs run)"
+    )
+    erasing.add_argument("name")
+    erasing.add_argument("--yes", action="store_true", help="required: there is no undo")
     datasets = groups.add_parser("datasets", help="stored datasets").add_subparsers(
         dest="command", required=True
     )
@@ -82,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1 if problems else 0
         if args.group == "datasets":
             return _migrate_storage(parser, args, settings, make_sessionmaker(engine))
+        if args.group == "tenants":
+            return _erase_tenant(parser, args, settings, make_sessionmaker(engine))
         with make_sessionmaker(engine)() as session:
             if args.command == "create":
                 return _create_key(parser, args, settings, session)
@@ -139,6 +151,24 @@ def _create_key(
     print(
         "Store the key now: it is not shown again. Send it as 'Authorization: Bearer <key>'.", file=sys.stderr
     )
+    return 0
+
+
+def _erase_tenant(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    settings: Settings,
+    sessions: sessionmaker[Session],
+) -> int:
+    if not args.yes:
+        parser.error(f"erasing {args.name!r} deletes everything it stored, with no undo: add --yes")
+    with sessions() as session:
+        try:
+            counts = tenants_service.erase_tenant(session, args.name, settings)
+        except (NotFound, Conflict) as exc:
+            print(f"error: {exc.detail}", file=sys.stderr)
+            return 1
+    print(f"erased tenant {args.name}: " + ", ".join(f"{n} {table}" for table, n in counts.items() if n))
     return 0
 
 

@@ -4,6 +4,7 @@ SAL_OPERATOR_TENANTS; in single-user mode, the one user).
     sal admin keys create --tenant alice --scope read --expires-in-days 30 --name dashboard
     sal admin keys list [--tenant alice] [--state active]
     sal admin keys revoke KEY_ID
+    sal admin tenants erase NAME --yes      every job, result, sweep, dataset and key of NAME
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from typing import Annotated, Any
 import typer
 
 from sal_cli import output
-from sal_cli.common import call, show
+from sal_cli.common import call, fail, raw, show
 
-app = typer.Typer(help="Operator commands: API keys.", no_args_is_help=True)
+app = typer.Typer(help="Operator commands: API keys, tenants.", no_args_is_help=True)
 keys = typer.Typer(help="Create, list and revoke API keys.", no_args_is_help=True)
+tenants = typer.Typer(help="Erase a tenant.", no_args_is_help=True)
 app.add_typer(keys, name="keys")
+app.add_typer(tenants, name="tenants")
 
 KEY_COLUMNS = ("id", "tenant", "name", "prefix", "scopes", "state", "created_at", "expires_at")
 
@@ -96,3 +99,23 @@ def keys_revoke(key_id: str) -> None:
     from sal_client.api.admin import revoke_key
 
     show(call(revoke_key, key_id).to_dict(), _key_fields)
+
+
+@tenants.command("erase")
+def tenants_erase(
+    name: str,
+    yes: Annotated[bool, typer.Option("--yes", help="Erase without asking (there is no undo).")] = False,
+) -> None:
+    """Erase a tenant: its jobs, results, weights, sweeps, datasets, idempotency records and keys
+    (refused while its jobs run). Prints the rows deleted per table."""
+    from urllib.parse import quote
+
+    if not yes and not typer.confirm(f"Erase tenant {name!r} and everything it stored?", err=True):
+        fail("not erased")
+    counts = raw("DELETE", f"/admin/tenants/{quote(name, safe='')}")
+    show(
+        counts,
+        lambda d: output.table(
+            f"erased tenant {name}", ["table", "rows"], [[t, n] for t, n in d.items() if n]
+        ),
+    )

@@ -52,16 +52,36 @@ def call(endpoint: Any, *args: Any, **kwargs: Any) -> Any:
         except httpx.HTTPError as exc:
             fail(f"cannot reach {state.url}: {exc}")
     if response.status_code >= 400:
-        try:
-            problem = json.loads(response.content)
-            fields = "; ".join(f"{e['field']}: {e['message']}" for e in problem.get("errors", []))
-            fail(
-                f"{problem.get('title', response.status_code)}: {problem.get('detail', '')}"
-                + (f" [{fields}]" if fields else "")
-            )
-        except (ValueError, AttributeError):
-            fail(f"HTTP {int(response.status_code)}: {response.content[:500]!r}")
+        fail_problem(int(response.status_code), response.content)
     return response.parsed
+
+
+def fail_problem(status: int, content: bytes) -> NoReturn:
+    """An error answer as one line: the problem's title, detail and each bad field."""
+    try:
+        problem = json.loads(content)
+        fields = "; ".join(f"{e['field']}: {e['message']}" for e in problem.get("errors", []))
+        message = f"{problem.get('title', status)}: {problem.get('detail', '')}" + (
+            f" [{fields}]" if fields else ""
+        )
+    except (ValueError, AttributeError, TypeError, KeyError):
+        message = f"HTTP {status}: {content[:500]!r}"
+    fail(message)
+
+
+def raw(method: str, path: str, **kwargs: Any) -> Any:
+    """A request to an endpoint the generated client does not have (the operator's tenant erase):
+    its JSON, or the problem as one line and exit status 1."""
+    import httpx
+
+    with client() as c:
+        try:
+            response = c.get_httpx_client().request(method, path, **kwargs)
+        except httpx.HTTPError as exc:
+            fail(f"cannot reach {state.url}: {exc}")
+    if response.status_code >= 400:
+        fail_problem(response.status_code, response.content)
+    return response.json()
 
 
 def show(doc: dict[str, Any], render: Callable[[dict[str, Any]], None]) -> None:

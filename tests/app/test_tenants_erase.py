@@ -146,3 +146,41 @@ def test_an_idempotency_record_is_forgotten_with_its_resource_and_expires(tmp_pa
                        headers={"Idempotency-Key": "upload-1"})  # fmt: skip
         assert other.status_code == 201, other.text
     engine.dispose()
+
+
+def test_the_admin_command_erases_a_tenant(tmp_path: Path) -> None:
+    """``python -m app.admin tenants erase NAME --yes`` from a shell on the server, on SQLite."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    app = _sqlite_app(tmp_path, auth="keys")
+    engine = app.state.engine
+    marker = f"zq{uuid.uuid4().hex[:10]}"
+    with TestClient(app, headers=bearer(make_api_key(engine, f"t-{marker}"))) as c:
+        dataset = _marked_upload(c, marker, **{"Idempotency-Key": marker}).json()["id"]
+        assert c.post("/jobs", json=f.job_body(dataset, train_environments=_envs(marker))).status_code == 202
+    before = marker_rows(engine, marker)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SAL_")} | {"SAL_DATA_DIR": str(tmp_path)}
+
+    def admin(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "app.admin", "tenants", "erase", *args], env=env, cwd=ROOT,
+                              capture_output=True, text=True)  # fmt: skip
+
+    unasked = admin(f"t-{marker}")
+    assert unasked.returncode == 2 and "--yes" in unasked.stderr
+    assert marker_rows(engine, marker) == before  # nothing erased without --yes
+    done = admin(f"t-{marker}", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"erased tenant t-{marker}: " in done.stdout
+        and "1 datasets" in done.stdout
+        and "1 jobs" in done.stdout
+    )
+    assert marker_rows(engine, marker) == {}
+    again = admin(f"t-{marker}", "--yes")
+    assert again.returncode == 1 and "no tenant" in again.stderr
+    assert admin("default", "--yes").returncode == 1  # single-user mode's tenant is never erased
+    engine.dispose()

@@ -186,3 +186,35 @@ def test_admin_keys_create_list_use_and_revoke(embedded: str, tmp_path: Path) ->
     )
     missing = sal(embedded, "admin", "keys", "revoke", "no-such-key", ok=False)
     assert missing.exit_code == 1 and "Not Found" in missing.stderr
+
+
+def test_admin_tenants_erase(embedded: str, embedded_data_dir: Path, tmp_path: Path) -> None:
+    """``sal admin tenants erase`` asks first, then leaves no row that mentions the tenant's marker."""
+    import uuid
+
+    from sqlalchemy import create_engine
+
+    from tests.app.test_tenants_erase import marker_rows
+
+    marker = f"zq{uuid.uuid4().hex[:10]}"
+    tenant = f"erase-{marker}"
+    key = json.loads(sal(embedded, "--json", "admin", "keys", "create", "--tenant", tenant).stdout)["key"]
+    csv = tmp_path / f"{marker}.csv"
+    csv.write_text(f"env,x_{marker},y\na{marker},1,2\na{marker},2,3\nb{marker},3,5\nb{marker},4,4\n")
+    sal(embedded, "--api-key", key, "datasets", "upload", str(csv), "--target", "y", "--environment", "env",
+        "--name", f"data-{marker}")  # fmt: skip
+    engine = create_engine(f"sqlite:///{embedded_data_dir / 'sal.db'}")
+    try:
+        assert {"tenants", "datasets"} <= set(marker_rows(engine, marker))
+        asked = CliRunner().invoke(app, ["--url", embedded, "admin", "tenants", "erase", tenant], input="n\n")
+        assert asked.exit_code == 1 and "not erased" in asked.stderr
+        assert "datasets" in marker_rows(engine, marker)
+        erased = json.loads(sal(embedded, "--json", "admin", "tenants", "erase", tenant, "--yes").stdout)
+        assert erased["datasets"] == 1 and erased["tenants"] == 1 and erased["api_keys"] == 1, erased
+        assert marker_rows(engine, marker) == {}
+    finally:
+        engine.dispose()
+    gone = sal(embedded, "--api-key", key, "datasets", "list", ok=False)
+    assert gone.exit_code == 1 and "Unauthorized" in gone.stderr  # its keys went with it
+    missing = sal(embedded, "admin", "tenants", "erase", tenant, "--yes", ok=False)
+    assert missing.exit_code == 1 and "Not Found" in missing.stderr

@@ -13,17 +13,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from sqlalchemy import select
 
 from app.api.deps import OperatorDep, SessionDep, SettingsDep
 from app.api.errors import responses
-from app.datasets import objects
-from app.db import erase, tenancy
-from app.db.models import DEFAULT_TENANT_NAME, Dataset, Job
-from app.errors import Conflict, NotFound
 from app.keys import service as keys_service
 from app.keys.schemas import KeyCreate, KeyCreated, KeyPublic, KeysPublic, KeyState
-from app.settings import Settings
+from app.tenants import service as tenants_service
 
 router = APIRouter(prefix="/admin", tags=["admin"])
 
@@ -67,34 +62,10 @@ def revoke_key(key_id: str, session: SessionDep, settings: SettingsDep, _operato
     return revoked
 
 
-def erase_tenant(session: SessionDep, name: str, settings: Settings | None = None) -> dict[str, int]:
-    """Erase the tenant ``name`` and commit, then its datasets' objects; {table: rows deleted}.
-    409 while its jobs run."""
-    tenant_id = tenancy.tenant_id_of(session, name)
-    if tenant_id is None:
-        raise NotFound(f"no tenant {name!r}")
-    if name == DEFAULT_TENANT_NAME:
-        raise Conflict("the default tenant (single-user mode's) cannot be erased; delete its data instead")
-    running = erase.active_jobs(session, Job.tenant_id == tenant_id, Job.status == "running")
-    if running:
-        raise Conflict(f"{running} of the tenant's jobs are running; cancel them first")
-    stored = session.execute(
-        select(Dataset.storage, Dataset.storage_key).where(
-            Dataset.tenant_id == tenant_id, Dataset.storage.is_not(None)
-        )
-    ).all()
-    counts = erase.erase_tenant(session, tenant_id)
-    session.commit()
-    if settings is not None:  # after the commit: a failure leaves an orphan object, never a dangling row
-        for storage, key in stored:
-            objects.remove(settings, storage, key)
-    return counts
-
-
 @router.delete("/tenants/{name}", include_in_schema=False)
 def delete_tenant(
     name: str, session: SessionDep, settings: SettingsDep, _operator: OperatorDep
 ) -> dict[str, int]:
     """Erase a tenant: its jobs, results, weights, sweeps, datasets, idempotency records and API
     keys; the rows deleted per table."""
-    return erase_tenant(session, name, settings)
+    return tenants_service.erase_tenant(session, name, settings)

@@ -1,0 +1,1 @@
+"""Tenants as an operator sees them: erasing one and everything it stored."""
