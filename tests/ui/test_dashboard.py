@@ -136,7 +136,7 @@ def test_submit_sal_from_the_form_and_watch_it_finish(
     train = page.locator("#fs-train_environments")
     for env in setting.train:
         train.get_by_label(re.compile(re.escape(env.name) + r" \(")).check()
-    page.locator("#param-rounds").fill("15")
+    page.locator("#param-rounds").fill("400")  # the exact path's own; lambda_='auto' then keeps SAL here
     screenshot(page, "submit")
     page.get_by_role("button", name="Submit job").click()
     page.locator("#main[data-route^='#/jobs/'], form .problem").first.wait_for()
@@ -146,7 +146,7 @@ def test_submit_sal_from_the_form_and_watch_it_finish(
     wait_status(page, "succeeded")
 
     job = api_a.get(f"/jobs/{job_id}").json()
-    assert job["params"].get("rounds") == 15 and job["train_environments"] == [e.name for e in setting.train]
+    assert job["params"].get("rounds") == 400 and job["train_environments"] == [e.name for e in setting.train]
     result = job["result"]
     names = list(setting.feature_names)
     # w and θ charts carry the covariates' names, one bar each, with the API's numbers.
@@ -154,19 +154,31 @@ def test_submit_sal_from_the_form_and_watch_it_finish(
     assert svg_labels(page, "weights") == names == list(result["covariate_weights"])
     assert svg_labels(page, "coefficients") == names
     weights = figure_rows(page, "weights")
-    for (name, shown, verdict), value in zip(weights, result["covariate_weights"].values(), strict=True):
+    evidence = result["selection"]["covariate_weights"]  # lambda_='auto': w's range and determined flags
+    for (name, shown, span, verdict), value, low, high, determined in zip(
+        weights, result["covariate_weights"].values(), evidence["low"], evidence["high"], evidence["determined"],
+        strict=True,
+    ):  # fmt: skip
         assert float(shown) == pytest.approx(value, rel=5e-3, abs=1e-9), name
-        assert verdict in ("stable", "unstable", "uniform")
+        shown_low, shown_high = (float(v) for v in span.split(" – "))
+        assert (shown_low, shown_high) == pytest.approx((low, high), rel=5e-3, abs=1e-9), name
+        # a covariate y does not depend on gets no stable/unstable verdict (issue 18)
+        assert verdict == "not determined" if not determined else verdict in ("stable", "unstable", "uniform")
     theta = {r[0]: float(r[1]) for r in figure_rows(page, "coefficients")}
     assert theta == pytest.approx(result["coefficients"], rel=5e-3, abs=1e-3)
     assert page.locator("[data-chart='weights'] svg .bar").count() == len(names)
     # Stable vs unstable is written beside each bar, not only patterned.
     notes = page.locator("[data-chart='weights'] svg .bar-note").all_text_contents()
-    assert notes == [r[2] for r in weights]
-    w = result["covariate_weights"]
-    if max(w.values()) >= 2 * min(w.values()):
-        verdicts = {r[0]: r[2] for r in weights}
-        assert verdicts[max(w, key=w.get)] == "stable" and verdicts[min(w, key=w.get)] == "unstable"
+    assert notes == [r[3] for r in weights]
+    judged = {
+        n: v
+        for (n, v), d in zip(result["covariate_weights"].items(), evidence["determined"], strict=True)
+        if d
+    }
+    if len(judged) > 1 and max(judged.values()) >= 2 * min(judged.values()):
+        verdicts = {r[0]: r[3] for r in weights}
+        assert verdicts[max(judged, key=judged.get)] == "stable"  # type: ignore[arg-type]
+        assert verdicts[min(judged, key=judged.get)] == "unstable"  # type: ignore[arg-type]
     # Per-environment error, train and test, and the risk per round.
     envs = {r[0]: r[1] for r in figure_rows(page, "environments")}
     assert envs == {e["name"]: e["split"] for e in result["environments"]}

@@ -435,26 +435,43 @@
       ["Environment", "Split", "Rows", metric], rows.map((e) => [e.name, e.split, String(e.n_rows ?? "–"), fmt(e[metric])]), "environments");
   }
 
+  // selection.covariate_weights of a SAL fit: w's range over the fold fits and which covariates the
+  // data determine (an MLP's sits one level down, under the linear path that learned its w).
+  function weightEvidence(job) {
+    const sel = job.result && job.result.selection;
+    let ev = sel && sel.covariate_weights;
+    if (ev && ev.selection && ev.selection.covariate_weights) ev = ev.selection.covariate_weights;
+    return ev && Array.isArray(ev.determined) ? ev : null;
+  }
+
   function weightsChart(job) {
     const w = job.result && job.result.covariate_weights;
     if (!w || !Object.keys(w).length) return null;
     const names = Object.keys(w);
     const values = names.map((n) => w[n]);
+    const ev = weightEvidence(job);
+    const determined = names.map((_, i) => !ev || ev.determined[i] !== false);
+    const judged = values.filter((_, i) => determined[i] && values[i] > 0);
+    const lo = Math.min(...judged), hi = Math.max(...judged);
     const positive = values.filter((v) => v > 0);
-    const lo = Math.min(...positive), hi = Math.max(...positive);
-    const log = positive.length === values.length && hi / lo >= 100;
-    // Stable: in the upper half of the (log) range of w; needs a spread of at least 2x to call.
+    const log = positive.length === values.length && Math.max(...positive) / Math.min(...positive) >= 100;
+    // Stable: in the upper half of the (log) range of w over the covariates the data determine; needs a
+    // spread of at least 2x to call. Where y does not depend on a covariate, any w fits alike: no verdict.
     const mid = (Math.log(lo) + Math.log(hi)) / 2;
-    const spread = hi / lo >= 2;
-    const verdict = values.map((v) => (!spread ? "uniform" : Math.log(v) >= mid ? "stable" : "unstable"));
+    const spread = judged.length > 1 && hi / lo >= 2;
+    const verdict = values.map((v, i) => (!determined[i] ? "not determined" : !spread ? "uniform" : Math.log(v) >= mid ? "stable" : "unstable"));
+    const range = names.map((_, i) => (ev && ev.low && ev.high ? `${fmt(ev.low[i])} – ${fmt(ev.high[i])}` : "–"));
     const svg = window.Charts.bars({
       title: "Learned covariate weight w per covariate", categories: names, series: [{ name: "w", values }], log,
       barPattern: (i) => (verdict[i] === "unstable" ? 1 : 0), notes: verdict,
       legend: [{ name: "stable (large w)", pattern: 0 }, { name: "unstable (w near its floor)", pattern: 1 }], axisLabel: "w",
     });
+    const evidence = ev
+      ? ' "w over folds": the smallest and largest w over the fold fits of the chosen λ (each without a fifth of the rows). "not determined": y does not depend on that covariate (pooled least-squares |t| < 2), so its w says nothing about stability.'
+      : "";
     return figure("Learned w per covariate", svg,
-      `A large w means the adversary can barely move that covariate (judged stable); w near 1 leaves it free to break a spurious correlation (judged unstable).${log ? " Log scale: w spans " + Math.round(Math.log10(hi / lo)) + " decades." : ""}`,
-      ["Covariate", "w", "Judged"], names.map((n, i) => [n, fmt(values[i]), verdict[i]]), "weights");
+      `A large w means the adversary can barely move that covariate (judged stable); w near 1 leaves it free to break a spurious correlation (judged unstable).${log ? " Log scale: w spans " + Math.round(Math.log10(Math.max(...positive) / Math.min(...positive))) + " decades." : ""}${evidence}`,
+      ["Covariate", "w", "w over folds", "Judged"], names.map((n, i) => [n, fmt(values[i]), range[i], verdict[i]]), "weights");
   }
 
   function coefficientsChart(job) {
