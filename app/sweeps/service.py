@@ -9,6 +9,7 @@ update so concurrent readers store it once. Workers need not know about sweeps.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -19,6 +20,7 @@ from app.db import repository as repo
 from app.db import sweep_repository as sweep_repo
 from app.db.models import Job, JobStatus, Sweep, SweepStatus
 from app.errors import Conflict, NotFound, UnprocessableEntity
+from app.jobs import budget
 from app.jobs import service as jobs_service
 from app.jobs.placement import place
 from app.jobs.spec import JobSpec, check_job
@@ -35,8 +37,20 @@ def _field(algorithm: str, field: str | None) -> str:
     return f"algorithms.{algorithm}.{field}" if field.startswith("params") else field
 
 
+def _where(algorithm: str, search: dict[str, Any]) -> Callable[[str], str]:
+    """The field of the request a trial's parameter came from, for its 422."""
+
+    def field(param: str) -> str:
+        for section, given in search.items():
+            if isinstance(given, dict) and param in given:
+                return f"algorithms.{algorithm}.{section}.{param}"
+        return f"algorithms.{algorithm}.params.{param}"
+
+    return field
+
+
 def _resolve(
-    body: SweepCreate, environments: list[dict[str, Any]], max_points: int
+    body: SweepCreate, environments: list[dict[str, Any]], max_points: int, max_job_work: int
 ) -> tuple[dict[str, list[dict[str, Any]]], list[str], dict[str, Any]]:
     """Each algorithm's candidates with defaults filled in (checked like a job), the test
     environments and the model config."""
@@ -74,6 +88,7 @@ def _resolve(
                     dataset_environments=environments,
                 )
                 test, model = checked.test_environments, checked.model
+                budget.check_job(checked.params, max_job_work, _where(name, search.model_dump()))
                 checked_points.append(checked.params)
         except SalError as exc:
             raise UnprocessableEntity.on(_field(name, exc.field), exc.message) from None
@@ -97,7 +112,9 @@ def create_sweep(
         selection=body.selection,
         limit=settings.max_sweep_jobs,
     )
-    algorithms, test, model = _resolve(body, dataset.environments, settings.max_sweep_jobs)
+    algorithms, test, model = _resolve(
+        body, dataset.environments, settings.max_sweep_jobs, settings.max_job_work
+    )
     trials = sweeps.plan_trials(
         algorithms=algorithms,
         seeds=body.seeds,
