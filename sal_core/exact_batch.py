@@ -113,11 +113,11 @@ class PathResult:
     stopped: bool = False  # on_round asked to stop; w is where the paths were then
 
 
-CHOLESKY_FROM_P = 40
+CHOLESKY_FROM_P = 16
 """From this many covariates the θ-step factorises A = wGw + μI by Cholesky at each Newton iterate
-(about 4 per round from the previous round's μ) instead of one eigendecomposition per round: at
-p = 100 a batched eigh costs several batched Choleskys; below ~40 covariates the eigh is as cheap
-(measured with ``python -m bench.speed``; docs/sal.md)."""
+(2-4 per round, warm-started at the previous round's μ) instead of one eigendecomposition per round.
+CPU time per round of 40 paths (``python -m bench.solver``): eigh / Cholesky 0.82× at p = 10,
+1.12× at 16, 1.4× at 24, 1.8× at 48, about 2× at 100 (docs/sal.md)."""
 
 Evaluate = Callable[[Array], tuple[Array, Array]]
 """μ (B,) → (MSE(θ(μ)) (B,), κ(θ(μ)) (B,)) along the generalised-ridge path."""

@@ -95,8 +95,8 @@ def _take(result: eb.PathResult, i: int) -> eb.PathResult:
 
 
 REFIT_IN_BATCH_BELOW_P = eb.CHOLESKY_FROM_P
-"""Below this many covariates a round costs about the same for 48 paths as for 40 (the cost is
-per call, not per path), so the refits join the selection's batch instead of running 400 more
+"""Below this many covariates a round's cost is mostly per call, not per path, so 48 paths cost
+about what 40 do and the refits join the selection's batch instead of running 400 more
 rounds afterwards; above it the extra paths would cost more than one separate refit."""
 
 

@@ -1,0 +1,110 @@
+"""What one round of SAL's exact w-path costs, by θ-step factorisation, as p grows.
+
+    python -m bench.solver [--p 10 40 100 300 1000] [--rounds 5] [--threads 1]
+
+``lambda_="auto"`` runs 40 w-paths side by side (4 λ × 2 anchors × 5 folds, :mod:`sal_core.exact_batch`)
+for 400 rounds, plus the refit; every round is a θ-step (a root search for μ on the generalised-ridge
+path of A = wGw + μI) and an implicit gradient. This bench times rounds of that batch with the θ-step
+forced onto each factorisation, in one run: one eigendecomposition per round (``eigh``) against a
+Cholesky factorisation per Newton iterate warm-started at the previous round's μ (``cholesky``), and
+prints their ratio (CPU time of this process: the machines are shared), the per-path cost and the selection's projected time (400 rounds of 40 paths +
+one refit) with the factorisation the library picks at that p (``CHOLESKY_FROM_P``). Above p = 100 it
+times 4 paths, not 40 (the per-path cost is what scales), and projects from that. Data: two Gaussian
+environments with a spurious half (:func:`bench.speed.gaussian_environments`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from bench.common import machine_line, now, set_threads
+from bench.speed import gaussian_environments
+from sal_core import exact_batch as eb
+from sal_core import get_algorithm
+from sal_core import robust_linear as rl
+from sal_core.algorithms.wdrl import _moments, _target_scale
+from sal_core.data import Standardizer
+
+SELECTION_PATHS = 40
+SELECTION_ROUNDS = 400
+
+
+def _moments_of(p: int) -> rl.Moments:
+    envs = gaussian_environments(max(20 * p, 4000), p, seed=0)
+    algo = get_algorithm("sal")()
+    problem = algo._problem(envs, Standardizer.fit(np.concatenate([e.X for e in envs])))
+    return _moments(problem, _target_scale(problem))[0]
+
+
+def _batch(m: rl.Moments, b: int) -> eb.BatchMoments:
+    return eb.BatchMoments(
+        np.repeat(m.gram[None], b, 0), np.repeat(m.cross[None], b, 0), np.full(b, m.yy),
+        np.repeat(m.env_gram[None], b, 0), np.repeat(m.env_cross[None], b, 0), np.repeat(m.env_yy[None], b, 0),
+    )  # fmt: skip
+
+
+def seconds_per_round(m: eb.BatchMoments, yy: float, rounds: int, cholesky_from: int) -> float:
+    """Median over three runs of ``rounds`` rounds, per round, with the θ-step's threshold forced."""
+    b, p = m.cross.shape
+    lam = np.resize([1e-3, 1e-2, 1e-1, 1.0], b) * yy
+    settings = eb.PathSettings(rounds=rounds, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
+    saved = eb.CHOLESKY_FROM_P
+    eb.CHOLESKY_FROM_P = cholesky_from
+    try:
+        times = []
+        for _ in range(3):
+            started = time.process_time()
+            eb.run_paths(m, lam, np.ones((b, p)), settings)
+            times.append((time.process_time() - started) / rounds)
+        return float(np.median(times))
+    finally:
+        eb.CHOLESKY_FROM_P = saved
+
+
+def report(ps: Sequence[int], rounds: int, command: str) -> str:
+    lines = [
+        f"# SAL's exact w-path: cost of a round by θ-step factorisation ({now()})",
+        "",
+        f"`{command}`; {machine_line('cpu')}",
+        "",
+        "| p | paths timed | eigh ms/round | cholesky ms/round | eigh / cholesky | library picks | "
+        "projected selection + refit (s) |",
+        "|---:|---:|---:|---:|---:|---|---:|",
+    ]
+    for p in ps:
+        m = _moments_of(p)
+        b = SELECTION_PATHS if p <= 100 else 4
+        batch = _batch(m, b)
+        eigh = seconds_per_round(batch, float(m.yy), rounds, cholesky_from=10**9)
+        chol = seconds_per_round(batch, float(m.yy), rounds, cholesky_from=1)
+        picked = "cholesky" if p >= eb.CHOLESKY_FROM_P else "eigh"
+        per_round = chol if picked == "cholesky" else eigh
+        projected = per_round * (SELECTION_PATHS / b) * SELECTION_ROUNDS * (1 + 1 / SELECTION_PATHS)
+        lines.append(
+            f"| {p} | {b} | {eigh * 1e3:.2f} | {chol * 1e3:.2f} | {eigh / chol:.2f}× | {picked} | {projected:.1f} |"
+        )
+    lines += [
+        "",
+        "The projection multiplies the timed round by 40 paths / paths timed, 400 rounds and one more path "
+        "for the refit; it leaves out the O(n·p²) pass over the rows and the scoring (small beside it).",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.solver", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--p", type=int, nargs="+", default=[10, 40, 100, 300, 1000])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args(argv)
+    set_threads(args.threads)
+    command = "python -m bench.solver " + " ".join(argv if argv is not None else [])
+    print(report(args.p, args.rounds, command.strip()))
+
+
+if __name__ == "__main__":
+    main()
