@@ -136,7 +136,6 @@ def run(
         if fit.certificate is None
         else CertificatePublic(rho_hat=fit.certificate[0], worst_case_risk=fit.certificate[1]),
         duration_s=time.perf_counter() - started,
-        device="cpu",
         validation=None,
         selection=None,
     )

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import torch
 from numpy.typing import NDArray
@@ -48,14 +50,16 @@ def iter_chunks(
 ) -> Iterator[Chunk]:
     """The table's row groups in order (or the ``only`` ones: a worker's share), one at a time."""
     handle = pq.ParquetFile(RangeFile(store, key))
-    index = {name: i for i, name in enumerate(environments)}
+    known = pa.array(list(environments), pa.string())
     columns = [ENV_COLUMN, *feature_names, target]
     for group in only if only is not None else range(handle.metadata.num_row_groups):
         part = handle.read_row_group(group, columns=columns)
-        names = part.column(ENV_COLUMN).to_pylist()
+        found = pc.index_in(part.column(ENV_COLUMN), value_set=known)  # vectorised name -> index
+        if found.null_count:
+            raise KeyError(f"row group {group} names an environment the dataset does not list")
         X = np.column_stack([part.column(c).to_numpy() for c in feature_names]).astype(np.float64)
         yield Chunk(
-            env_index=np.fromiter((index[n] for n in names), dtype=np.int64, count=len(names)),
+            env_index=found.to_numpy().astype(np.int64),
             X=X,
             y=part.column(target).to_numpy().astype(np.float64),
         )

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from threadpoolctl import threadpool_limits
 
 from app.datasets import chunks
 from app.storage import ObjectNotFound, ObjectStore, check_key
@@ -179,16 +180,34 @@ def merge_stats(a: Arrays, b: Arrays) -> Arrays:
 
 
 def _sums(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays:
+    """Per environment (one fold): n, Σz, Σzzᵀ, Σzỹ, Σỹ, Σỹ² of z = (x − mean) / scale and
+    ỹ = y / y_scale, the cells of :class:`sal_core.cross_fit.FoldSums`. numpy's products per
+    environment, not ``cross_fit.fold_sums``: its torch ``index_add_`` took 0.4 s of a 20,000-row
+    chunk on this CPU (docs/scale.md), these take a few milliseconds."""
     mean, scale = np.asarray(params["mean"]), np.asarray(params["scale"])
-    scaled = chunks.Chunk(chunk.env_index, chunk.X, chunk.y / float(params["y_scale"]))
-    sums = chunks.chunk_fold_sums(
-        scaled,
-        transform=lambda X: (X - mean) / scale,
-        folds_of_rows=lambda Z, y: np.zeros(len(y), dtype=np.int64),
-        n_envs=n_envs,
-        k=1,
-    )
-    return {"n": sums.n, "z": sums.z, "y": sums.y, "zz": sums.zz, "zy": sums.zy, "yy": sums.yy}
+    y_scale = float(params["y_scale"])
+    p = chunk.X.shape[1]
+    out = {
+        "n": np.zeros((n_envs, 1)),
+        "z": np.zeros((n_envs, 1, p)),
+        "y": np.zeros((n_envs, 1)),
+        "zz": np.zeros((n_envs, 1, p, p)),
+        "zy": np.zeros((n_envs, 1, p)),
+        "yy": np.zeros((n_envs, 1)),
+    }
+    for e in range(n_envs):
+        rows = chunk.env_index == e
+        if not rows.any():
+            continue
+        Z = (chunk.X[rows] - mean) / scale
+        y = chunk.y[rows] / y_scale
+        out["n"][e, 0] = Z.shape[0]
+        out["z"][e, 0] = Z.sum(0)
+        out["y"][e, 0] = y.sum()
+        out["zz"][e, 0] = Z.T @ Z
+        out["zy"][e, 0] = Z.T @ y
+        out["yy"][e, 0] = y @ y
+    return out
 
 
 def _metrics(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays:
@@ -208,7 +227,14 @@ def _add(a: Arrays, b: Arrays, pass_name: str) -> Arrays:
 
 
 def compute_part(store: ObjectStore, part: Part) -> Arrays:
-    """The part's sums: its row groups one at a time, added in order."""
+    """The part's sums: its row groups one at a time, added in order, BLAS on one thread (a part
+    is one core's work; on a loaded 2-core host OpenBLAS's own threads made a 20,000-row chunk's
+    products 150x slower)."""
+    with threadpool_limits(limits=1):
+        return _compute_part(store, part)
+
+
+def _compute_part(store: ObjectStore, part: Part) -> Arrays:
     n_envs = len(part.environments)
     total: Arrays | None = None
     for chunk in chunks.iter_chunks(

@@ -139,22 +139,24 @@ def _rel(a: dict[str, float], b: dict[str, float]) -> float:
 
 
 @pytest.mark.parametrize(
-    ("algorithm", "params"),
+    ("algorithm", "params", "tol"),
     [
-        ("erm", {}),
-        ("sal", {"lambda_": 0.1}),
-        ("sal", {"lambda_": 1.0, "anchor": "significant", "rounds": 150}),
+        ("erm", {}, 1e-8),
+        ("sal", {"lambda_": 0.1}, 1e-8),
+        # w ends at its cap (1e4) on 9 of 10 covariates: the θ-step's system is conditioned ~1e8, and
+        # the in-memory fit itself moves by 9.5e-9 when its rows are permuted within environments
+        ("sal", {"lambda_": 1.0, "anchor": "significant", "rounds": 150}, 3e-8),
     ],
 )
 def test_a_chunked_fit_is_the_in_memory_fit(
-    settings: Settings, algorithm: str, params: dict[str, Any]
+    settings: Settings, algorithm: str, params: dict[str, Any], tol: float
 ) -> None:
     dataset_id, groups = _dataset(settings, seed=1)
     assert groups >= 20
     job_id, chunked = _run(settings, dataset_id, algorithm, params)
     _, memory = _run(settings.model_copy(update={"chunked_fit_min_rows": 0}), dataset_id, algorithm, params)
-    assert _rel(chunked["coefficients"], memory["coefficients"]) < 1e-8
-    assert abs(chunked["intercept"] - memory["intercept"]) < 1e-8 * max(1.0, abs(memory["intercept"]))
+    assert _rel(chunked["coefficients"], memory["coefficients"]) < tol
+    assert abs(chunked["intercept"] - memory["intercept"]) < tol * max(1.0, abs(memory["intercept"]))
     if algorithm == "sal":
         assert _rel(chunked["covariate_weights"], memory["covariate_weights"]) < 1e-8
         assert len(chunked["history"]) == len(memory["history"])
