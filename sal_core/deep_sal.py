@@ -172,7 +172,6 @@ class _DeepFit:
         n, p = self.Z.shape
         self.w = torch.ones(p, dtype=self.Z.dtype, device=self.Z.device)
         self.u = torch.zeros_like(self.Z)  # the adversary's bank, u = w ⊙ δ per row
-        self.active = torch.ones(n, dtype=torch.bool, device=self.Z.device)  # rows not settled
         self.rows_generator = torch.Generator().manual_seed(problem.seed)
         self.full_batch = n < opts.minibatch_from
         self.order = torch.empty(0, dtype=torch.int64, device=self.Z.device)
@@ -223,15 +222,11 @@ class _DeepFit:
         for _ in range(steps):
             index = self._next_batch()
             if index is None:
-                self.u, self.active = self._theta_step(self.Z, self.y, self.u, self.active)
+                self.u = self._theta_step(self.Z, self.y, self.u)
             else:
-                self.u[index], self.active[index] = self._theta_step(
-                    self.Z[index], self.y[index], self.u[index], self.active[index]
-                )
+                self.u[index] = self._theta_step(self.Z[index], self.y[index], self.u[index])
 
-    def _theta_step(
-        self, x: torch.Tensor, y: torch.Tensor, u: torch.Tensor, active: torch.Tensor
-    ) -> tuple[torch.Tensor, torch.Tensor]:
+    def _theta_step(self, x: torch.Tensor, y: torch.Tensor, u: torch.Tensor) -> torch.Tensor:
         """One Adam step at x + u/w, then one Newton step of every row's u at the new θ: one pass.
 
         The θ gradient lags u by one step (u solved for the previous θ); no branch on a residual and
@@ -241,7 +236,7 @@ class _DeepFit:
         for prm, g in zip(self.params, grads, strict=True):
             prm.grad = g
         self.optimizer.step()
-        return newton_update(u, grad_x, d1, d2, self.w, self.lam, self.opts.radius)
+        return newton_update(u, grad_x, d1, d2, self.w, self.lam, self.opts.radius)[0]
 
     def _pass(
         self, x: torch.Tensor, y: torch.Tensor, u: torch.Tensor, *, theta: bool = True
@@ -325,9 +320,9 @@ class _DeepFit:
         x, y, u = self._rows(index)
         u, inside = self._solve_u(x, y, u, opts.newton_steps)
         if index is None:
-            self.u, self.active = u, inside
+            self.u = u
         else:
-            self.u[index], self.active[index] = u, inside
+            self.u[index] = u
         answer = deep_implicit.risk_grad_w(
             self.model,
             self.problem.loss,

@@ -12,12 +12,12 @@ import torch
 from sal_core import Standardizer, get_algorithm
 from sal_core.algorithms.base import Problem, Reporter
 from sal_core.covariate_weights import make_w_update
-from sal_core.deep_adversary import ascend
 from sal_core.deep_implicit import risk_grad_w
 from sal_core.deep_sal import DeepSALOptions, fit_deep_sal
 from sal_core.history import Round
 from sal_core.robust_linear import stability_risk
 from sal_core.synthetic import selection_bias
+from tests.sal_core.ascent_reference import ascend
 
 TINY = DeepSALOptions(warmup_steps=20, theta_steps=5, final_steps=5, implicit_rows=128, cg_iters=5)
 
