@@ -242,7 +242,7 @@ def test_workers_listen_on_the_queues_the_api_routes_to(settings_of: Any, tmp_pa
     assert any(not _is_gpu(s) for s in workers.values()), "no CPU worker"
     for name, svc in workers.items():
         settings = settings_of(svc)
-        expected = {settings.gpu_queue} if _is_gpu(svc) else {settings.cpu_queue}
+        expected = {settings.gpu_queue} if _is_gpu(svc) else {settings.cpu_queue, settings.chunk_queue}
         assert _queues(_worker_command(svc, tmp_path)) == expected, (
             f"{name} must listen on {expected} (app.settings)"
         )
