@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from app.datasets import objects, tables
 from app.datasets.streaming import StagedTable
+from app.db import erase
 from app.db import repository as repo
 from app.db.models import Dataset
 from app.errors import Conflict, NotFound
@@ -99,6 +100,7 @@ def delete(
             f"{count} job(s) use this dataset ({', '.join(ids)}{more}); delete them first, or "
             "delete with ?cascade=true to delete them with it"
         )
+    erase.forget_dataset(session, tenant_id, dataset_id, with_jobs=cascade)
     repo.delete_dataset(session, dataset_id, with_jobs=cascade)
     session.commit()
     if settings is not None:  # the object after the row: a failure here leaves garbage, not a dangling row

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import ColumnElement, delete, func, select
+from sqlalchemy import ColumnElement, delete, func, literal, or_, select
 from sqlalchemy.orm import Session
 
 from app.db.models import (
@@ -22,7 +22,7 @@ from app.db.models import (
     Tenant,
 )
 
-__all__ = ["active_jobs", "erase_tenant", "delete_sweep"]
+__all__ = ["active_jobs", "delete_sweep", "erase_tenant", "forget_dataset", "forget_jobs"]
 
 
 def _rows(result: object) -> int:
@@ -55,6 +55,25 @@ def _forget_locations(session: Session, tenant_id: str, locations: Sequence[str]
                 IdempotencyKey.tenant_id == tenant_id, IdempotencyKey.location.in_(list(locations))
             )
         )
+    )
+
+
+def forget_jobs(session: Session, tenant_id: str, job_ids: Sequence[str]) -> int:
+    """Before the jobs are deleted: the idempotency records that created them (their stored answer
+    holds the job's names and environments)."""
+    return _forget_locations(session, tenant_id, [f"/jobs/{i}" for i in job_ids])
+
+
+def forget_dataset(session: Session, tenant_id: str, dataset_id: str, *, with_jobs: bool) -> int:
+    """Before the dataset is deleted: the idempotency record of its upload and, ``with_jobs`` (a
+    cascade), those of the jobs and sweeps on it."""
+    made = [IdempotencyKey.location == f"/datasets/{dataset_id}"]
+    if with_jobs:
+        jobs = select(literal("/jobs/") + Job.id).where(Job.dataset_id == dataset_id)
+        sweeps = select(literal("/sweeps/") + Sweep.id).where(Sweep.dataset_id == dataset_id)
+        made += [IdempotencyKey.location.in_(jobs), IdempotencyKey.location.in_(sweeps)]
+    return _rows(
+        session.execute(delete(IdempotencyKey).where(IdempotencyKey.tenant_id == tenant_id, or_(*made)))
     )
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import logs
+from app.db import erase
 from app.db import outbox as outbox_rows
 from app.db import repository as repo
 from app.db.models import Dataset, Job, JobStatus, utcnow
@@ -345,6 +346,7 @@ def delete_job(session: Session, job_id: str, tenant_id: str) -> None:
         raise Conflict(f"job {job_id} is {job.status}; cancel it first, then delete it")
     if job.sweep_id is not None:
         raise Conflict(f"job {job_id} is a trial of sweep {job.sweep_id}; its leaderboard counts it")
+    erase.forget_jobs(session, tenant_id, [job_id])
     repo.delete_jobs(session, [job_id])
     session.commit()
 

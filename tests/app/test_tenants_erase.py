@@ -184,3 +184,24 @@ def test_the_admin_command_erases_a_tenant(tmp_path: Path) -> None:
     assert again.returncode == 1 and "no tenant" in again.stderr
     assert admin("default", "--yes").returncode == 1  # single-user mode's tenant is never erased
     engine.dispose()
+
+
+def test_deleting_a_job_or_a_dataset_with_cascade_forgets_what_created_them(tmp_path: Path) -> None:
+    """The idempotency records of an upload and of the jobs on it hold their names and environments:
+    they go with what they created, at once, not only when the key is retried."""
+    app = _sqlite_app(tmp_path)
+    engine = app.state.engine
+    marker = f"zq{uuid.uuid4().hex[:10]}"
+    with TestClient(app) as c:
+        dataset = _marked_upload(c, marker, **{"Idempotency-Key": f"u-{marker}"}).json()["id"]
+        body = f.job_body(dataset, train_environments=_envs(marker))
+        jobs = [c.post("/jobs", json={**body, "seed": i}, headers={"Idempotency-Key": f"j{i}-{marker}"}).json()["id"]
+                for i in range(2)]  # fmt: skip
+        with engine.begin() as conn:  # finished (no worker here): deletable
+            conn.execute(text("UPDATE jobs SET status = 'failed'"))
+        assert marker_rows(engine, marker)["idempotency_keys"] == 3
+        assert c.delete(f"/jobs/{jobs[0]}").status_code == 204
+        assert marker_rows(engine, marker)["idempotency_keys"] == 2
+        assert c.delete(f"/datasets/{dataset}", params={"cascade": "true"}).status_code == 204
+        assert marker_rows(engine, marker) == {}
+    engine.dispose()
