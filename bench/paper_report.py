@@ -1,11 +1,14 @@
-"""Markdown for a finished :func:`bench.paper.run`: our numbers beside the paper's, then the targets."""
+"""Markdown for a finished :func:`bench.paper.run`: our numbers beside the paper's, then the targets.
+The run is read through the ``PaperRun`` protocol below, so bench.paper imports this module and not
+the other way round."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-from bench.cells import RegressionCell
+from bench.cells import ConfidenceCell, RegressionCell
 from bench.paper_numbers import (
     ANTI_CAUSAL,
     CONFIDENCE,
@@ -16,8 +19,39 @@ from bench.protocol import ORACLE, UNTUNED
 from bench.targets import CELL_TARGETS, Target, check, section_of
 from sal_core.synthetic import TEST_RS
 
-if TYPE_CHECKING:
-    from bench.paper import PaperRun
+
+class RunConfig(Protocol):
+    """What the report reads of a run's configuration (``bench.paper.PaperConfig``)."""
+
+    @property
+    def seeds(self) -> int: ...
+    @property
+    def confidence_seeds(self) -> int: ...
+    @property
+    def confidence_r(self) -> float: ...
+    @property
+    def n_test_selection(self) -> int: ...
+    @property
+    def n_test_anti_causal(self) -> int: ...
+
+
+class PaperRun(Protocol):
+    """A finished run as the report reads it (``bench.paper.PaperRun`` is one): this module
+    imports nothing of bench.paper, which imports it."""
+
+    @property
+    def config(self) -> RunConfig: ...
+    @property
+    def selection(self) -> Sequence[RegressionCell]: ...
+    @property
+    def confidence(self) -> Sequence[ConfidenceCell]: ...
+    @property
+    def anti(self) -> Sequence[RegressionCell]: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def jobs(self) -> int: ...
+
 
 LABELS = {
     "erm": "ERM",
