@@ -1,4 +1,5 @@
-"""The report of one job, from its public JSON; the result is read as the typed JobResult."""
+"""The report of one job, from the typed job (``JobPublic``, its result a ``JobResult``): one short
+function per section, each taking the typed block it shows."""
 
 from __future__ import annotations
 
@@ -6,98 +7,31 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from app.jobs.result import JobResult
+from app.jobs.result import CertificatePublic, EnvironmentResult, JobResult, Summary, ValidationResult
+from app.jobs.schemas import JobPublic
 from app.reports import figures as F
 from app.reports.report import NO_RESULT_NOTE, PARTIAL_RESULT_NOTE, Report, ReportTable, num
 from sal_core.metrics import error_of
 
 
-def job_report(job: Mapping[str, Any]) -> Report:
-    """The report of one job from its public JSON (``JobPublic``); its result is read as the typed
-    :class:`~app.jobs.result.JobResult`."""
-    stored = job.get("result")
-    result = None if stored is None else JobResult.model_validate(stored)
-    summary = None if result is None else result.summary
-    envs = [] if result is None else result.environments
-    theta = None if result is None else result.coefficients
-    w = None if result is None else result.covariate_weights
-    history = [] if result is None else [r.model_dump() for r in result.history]
-
-    def dumped(block: Any) -> Any:
-        return None if block is None else block.model_dump()
-
+def job_report(job: JobPublic) -> Report:
+    """The report of one job: its run, test summary, per-environment metrics, validation, θ and w,
+    certificate, λ selection and reproducibility record, with figures."""
+    result = job.result
+    repro = {} if job.reproducibility is None else job.reproducibility.model_dump(mode="json")
     report = Report(
-        title=f"Job {job['id']}: {job['algorithm']} ({job['task']}), {job['status']}",
-        data={
-            "kind": "job",
-            "job_id": job["id"],
-            "status": job["status"],
-            "algorithm": job["algorithm"],
-            "task": job["task"],
-            "params": job["params"],
-            "reproducibility": job.get("reproducibility"),
-            "summary": dumped(summary),
-            "environments": [e.model_dump() for e in envs],
-            "validation": dumped(None if result is None else result.validation),
-            "coefficients": theta,
-            "intercept": None if result is None else result.intercept,
-            "covariate_weights": w,
-            "certificate": dumped(None if result is None else result.certificate),
-            "history": history,
-        },
+        title=f"Job {job.id}: {job.algorithm} ({job.task}), {job.status}",
+        data=_data(job, result),
     )
-    if job.get("error"):
-        report.notes.append(f"Error: {job['error']['type']}: {job['error']['message']}")
+    if job.error is not None:
+        report.notes.append(f"Error: {job.error.type}: {job.error.message}")
     if result is None:
         report.notes.append(NO_RESULT_NOTE)
-    elif job["status"] == "cancelled":
+    elif job.status == "cancelled":
         report.notes.append(PARTIAL_RESULT_NOTE)
-    if summary is not None:
-        report.tables.append(
-            ReportTable(
-                "Test summary",
-                ["metric", "Mean_Error", "Std_Error", "worst", "worst environment"],
-                [
-                    [
-                        summary.metric,
-                        num(summary.mean_error),
-                        num(summary.std_error),
-                        num(summary.worst_error),
-                        str(summary.worst_environment),
-                    ]
-                ],
-            )  # fmt: skip
-        )
-    if envs:
-        metrics = list(envs[0].metrics())
-        report.tables.append(
-            ReportTable(
-                "Per-environment metrics",
-                ["environment", "split", "rows", *metrics],
-                [[e.name, e.split, str(e.n_rows), *(num(e.metrics().get(m)) for m in metrics)] for e in envs],
-            )
-        )
-    if result is not None and result.validation is not None:
-        v = result.validation
-        report.tables.append(ReportTable("Validation (held out from training)", ["metric", "error", "rows"],
-                                         [[v.metric, num(v.error), str(v.n_rows)]]))  # fmt: skip
-    if theta:
-        report.tables.append(
-            ReportTable(
-                "Learned parameters per covariate",
-                ["covariate", "θ", "w"],
-                [[f, num(t), num(w.get(f)) if w else "–"] for f, t in theta.items()],
-            )
-        )
-    if result is not None and result.certificate is not None:
-        c = result.certificate
-        report.tables.append(ReportTable("Certificate (Theorem 1)", ["ρ̂ (transport budget)", "worst-case risk"],
-                                         [[num(c.rho_hat), num(c.worst_case_risk)]]))  # fmt: skip
-    selection = None if result is None else result.selection
-    if selection:
-        report.tables.extend(_selection_tables(selection))
-    repro = job.get("reproducibility") or {}
-    report.tables.insert(0, _run_table(job, repro))
+    report.tables.append(_run_table(job, repro))
+    if result is not None:
+        report.tables.extend(_result_tables(result))
     report.tables.append(
         ReportTable(
             "Reproducibility",
@@ -105,44 +39,140 @@ def job_report(job: Mapping[str, Any]) -> Report:
             [[k, json.dumps(v) if isinstance(v, dict | list) else num(v)] for k, v in repro.items()],
         )
     )
-    name = job["algorithm"]
+    if result is not None:
+        report.figures.update(_figures(job.algorithm, result))
+    return report
+
+
+def _data(job: JobPublic, result: JobResult | None) -> dict[str, Any]:
+    """The report's JSON: the job's identity and parameters, and its result's blocks."""
+
+    def dumped(block: Any) -> Any:
+        return None if block is None else block.model_dump()
+
+    return {
+        "kind": "job",
+        "job_id": job.id,
+        "status": job.status,
+        "algorithm": job.algorithm,
+        "task": job.task,
+        "params": job.params,
+        "reproducibility": None
+        if job.reproducibility is None
+        else job.reproducibility.model_dump(mode="json"),
+        "summary": dumped(None if result is None else result.summary),
+        "environments": [] if result is None else [e.model_dump() for e in result.environments],
+        "validation": dumped(None if result is None else result.validation),
+        "coefficients": None if result is None else result.coefficients,
+        "intercept": None if result is None else result.intercept,
+        "covariate_weights": None if result is None else result.covariate_weights,
+        "certificate": dumped(None if result is None else result.certificate),
+        "history": [] if result is None else [r.model_dump() for r in result.history],
+    }
+
+
+def _result_tables(result: JobResult) -> list[ReportTable]:
+    tables = []
+    if result.summary is not None:
+        tables.append(_summary_table(result.summary))
+    if result.environments:
+        tables.append(_environments_table(result.environments))
+    if result.validation is not None:
+        tables.append(_validation_table(result.validation))
+    if result.coefficients:
+        tables.append(_parameters_table(result.coefficients, result.covariate_weights))
+    if result.certificate is not None:
+        tables.append(_certificate_table(result.certificate))
+    if result.selection:
+        tables.extend(_selection_tables(result.selection))
+    return tables
+
+
+def _summary_table(s: Summary) -> ReportTable:
+    return ReportTable(
+        "Test summary",
+        ["metric", "Mean_Error", "Std_Error", "worst", "worst environment"],
+        [[s.metric, num(s.mean_error), num(s.std_error), num(s.worst_error), str(s.worst_environment)]],
+    )
+
+
+def _environments_table(envs: list[EnvironmentResult]) -> ReportTable:
+    metrics = list(envs[0].metrics())
+    return ReportTable(
+        "Per-environment metrics",
+        ["environment", "split", "rows", *metrics],
+        [[e.name, e.split, str(e.n_rows), *(num(e.metrics().get(m)) for m in metrics)] for e in envs],
+    )
+
+
+def _validation_table(v: ValidationResult) -> ReportTable:
+    return ReportTable(
+        "Validation (held out from training)",
+        ["metric", "error", "rows"],
+        [[v.metric, num(v.error), str(v.n_rows)]],
+    )
+
+
+def _parameters_table(theta: Mapping[str, float], w: Mapping[str, float] | None) -> ReportTable:
+    return ReportTable(
+        "Learned parameters per covariate",
+        ["covariate", "θ", "w"],
+        [[f, num(t), num(w.get(f)) if w else "–"] for f, t in theta.items()],
+    )
+
+
+def _certificate_table(c: CertificatePublic) -> ReportTable:
+    return ReportTable(
+        "Certificate (Theorem 1)",
+        ["ρ̂ (transport budget)", "worst-case risk"],
+        [[num(c.rho_hat), num(c.worst_case_risk)]],
+    )
+
+
+def _figures(name: str, result: JobResult) -> dict[str, tuple[str, Any]]:
+    """The figures of a result: error per environment, w and θ per covariate, the training curves."""
+    figures: dict[str, tuple[str, Any]] = {}
+    envs, summary, w, theta = (
+        result.environments,
+        result.summary,
+        result.covariate_weights,
+        result.coefficients,
+    )
     if envs and summary is not None:
         metric = summary.metric
         errors = {
             e.name + (" (train)" if e.split == "train" else ""): error_of(e.metrics(), metric) for e in envs
         }
-        report.figures["error-by-environment"] = (
+        figures["error-by-environment"] = (
             "Error per environment",
             lambda: F.error_by_environment({name: errors}, metric, title=f"{metric} per environment"),
         )
     if w:
         weights = w
-        report.figures["covariate-weights"] = (
+        figures["covariate-weights"] = (
             "Learned w per covariate",
             lambda: F.covariate_weights({name: weights}),
         )
     if theta:
         coefficients = theta
-        report.figures["coefficients"] = ("θ per covariate", lambda: F.coefficients({name: coefficients}))
+        figures["coefficients"] = ("θ per covariate", lambda: F.coefficients({name: coefficients}))
+    history = [r.model_dump() for r in result.history]
     if F.has_curves(history):
         features = list(theta or w or [])
-        report.figures["training-curves"] = (
-            "R(θ) and w over rounds",
-            lambda: F.training_curves(history, features),
-        )
-    return report
+        figures["training-curves"] = ("R(θ) and w over rounds", lambda: F.training_curves(history, features))
+    return figures
 
 
-def _run_table(job: Mapping[str, Any], repro: Mapping[str, Any]) -> ReportTable:
+def _run_table(job: JobPublic, repro: Mapping[str, Any]) -> ReportTable:
     """What the run is: its name, tags and description, and the data it learned from."""
     rows = [
-        ["name", str(job.get("name") or "–")],
-        ["tags", ", ".join(job.get("tags") or []) or "–"],
-        ["description", str(job.get("description") or "–")],
-        ["dataset", str(job.get("dataset_id") or "– (deleted)")],
+        ["name", str(job.name or "–")],
+        ["tags", ", ".join(job.tags) or "–"],
+        ["description", str(job.description or "–")],
+        ["dataset", str(job.dataset_id or "– (deleted)")],
         ["dataset sha256", str(repro.get("dataset_sha256") or "–")],
-        ["train environments", ", ".join(job.get("train_environments") or [])],
-        ["test environments", ", ".join(job.get("test_environments") or [])],
+        ["train environments", ", ".join(job.train_environments)],
+        ["test environments", ", ".join(job.test_environments)],
     ]
     return ReportTable("Run", ["field", "value"], rows)
 

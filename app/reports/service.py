@@ -23,8 +23,8 @@ def job_report_of(session: Session, job_id: str, tenant_id: str) -> tuple[Any, R
     """The job's report, from the result GET /jobs/{id} shows: a job cancelled while running
     reports its partial fit (and says so)."""
     job = jobs_service.get_job(session, job_id, tenant_id)
-    public = job_public(job, jobs_service.result_of(session, job)).model_dump(mode="json")
-    return public, job_report(public)
+    public = job_public(job, jobs_service.result_of(session, job))
+    return public.model_dump(mode="json"), job_report(public)
 
 
 def sweep_report_of(session: Session, sweep_id: str, tenant_id: str) -> tuple[Any, Report]:

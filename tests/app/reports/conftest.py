@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from functools import cache
 from typing import Any
 
 import pytest
 
+from app.jobs.schemas import JobPublic
 from sal_core import get_algorithm, synthetic
 from worker.runner import build_result
 
@@ -21,6 +23,26 @@ def job_document(algorithm: str, seed: int = 0) -> dict[str, Any]:
         "params": {}, "error": None, "result": result,
         "reproducibility": {"dataset_sha256": "ab" * 32, "seed": seed, "versions": {"torch": "2.13.0"}},
     }  # fmt: skip
+
+
+def as_public(doc: dict[str, Any]) -> JobPublic:
+    """A job document of the tests as the typed job the reports take (the fields it leaves out at
+    a queued job's values)."""
+    now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    device = {"requested": "cpu", "chosen": "cpu", "reason": "requested cpu", "ran_on": None}
+    defaults = {
+        "progress": {"step": 0, "total": None}, "created_at": now, "started_at": None, "finished_at": None,
+        "model": {"kind": "linear"}, "seed": 0, "device": device, "queue": "sal", "dataset_id": None,
+        "train_environments": [], "test_environments": [],
+    }  # fmt: skip
+    repro = doc.get("reproducibility")
+    if repro is not None:
+        repro = {
+            "dataset_sha256": None, "algorithm": doc["algorithm"], "task": doc["task"], "seed": 0, "params": {},
+            "model": {}, "train_environments": [], "test_environments": [], "validation": None,
+            "versions": None, "hostname": None, **repro,
+        }  # fmt: skip
+    return JobPublic.model_validate({**defaults, **doc, "reproducibility": repro})
 
 
 def _ms(values: list[float]) -> dict[str, float]:

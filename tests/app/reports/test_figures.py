@@ -12,6 +12,7 @@ from matplotlib.image import imread
 from app.reports import figures as F
 from app.reports import job_report, sweep_report
 from app.reports.render import draw
+from tests.app.reports.conftest import as_public
 
 
 def assert_real_png(data: bytes, min_size: tuple[int, int] = (600, 300)) -> None:
@@ -28,7 +29,7 @@ def assert_real_png(data: bytes, min_size: tuple[int, int] = (600, 300)) -> None
 
 
 def test_each_job_figure_is_drawn(sal_job: dict[str, Any]) -> None:
-    figures = draw(job_report(sal_job))
+    figures = draw(job_report(as_public(sal_job)))
     assert set(figures) == {"error-by-environment", "covariate-weights", "coefficients", "training-curves"}
     for _title, fig in figures.values():
         assert_real_png(F.to_png(fig))

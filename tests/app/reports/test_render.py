@@ -14,7 +14,7 @@ import pytest
 
 from app.reports import job_report, sweep_report, to_html, to_markdown
 from app.reports.report import ORACLE_LABEL
-from tests.app.reports.conftest import sweep_document
+from tests.app.reports.conftest import as_public, sweep_document
 from tests.app.reports.test_figures import assert_real_png
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -31,14 +31,14 @@ def chromium(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_json_report_lists_data_and_figures(sal_job: dict[str, Any]) -> None:
-    data = job_report(sal_job).to_json()
+    data = job_report(as_public(sal_job)).to_json()
     assert data["kind"] == "job" and data["summary"]["metric"] == "rmse"
     assert data["covariate_weights"] == sal_job["result"]["covariate_weights"]
     assert data["figures"] == ["error-by-environment", "covariate-weights", "coefficients", "training-curves"]
 
 
 def test_markdown_has_tables_and_embedded_pngs(sal_job: dict[str, Any]) -> None:
-    text = to_markdown(job_report(sal_job))
+    text = to_markdown(job_report(as_public(sal_job)))
     assert text.startswith("# Job job-sal-0: sal (regression), succeeded")
     assert "| environment | split | rows | mse | rmse | mae |" in text
     assert "## Reproducibility" in text and "ab" * 32 in text
@@ -54,8 +54,8 @@ def test_markdown_has_tables_and_embedded_pngs(sal_job: dict[str, Any]) -> None:
 
 
 def test_a_job_without_a_result_still_reports() -> None:
-    report = job_report({"id": "j", "status": "queued", "algorithm": "erm", "task": "regression", "params": {},
-                         "error": None, "result": None, "reproducibility": None})  # fmt: skip
+    report = job_report(as_public({"id": "j", "status": "queued", "algorithm": "erm", "task": "regression", "params": {},
+                         "error": None, "result": None, "reproducibility": None}))  # fmt: skip
     assert report.figures == {} and "No result yet" in to_html(report)
 
 
@@ -124,12 +124,12 @@ def test_job_report_names_the_run_its_data_selection_and_certificate(sal_job: di
         "candidates": [{"relative": 0.001, "lambda_": 0.00025, "score": 0.465}, {"relative": None, "lambda_": 0.0, "score": 0.52}],
         "chosen": {"relative": 0.001, "lambda_": 0.00025, "score": 0.465},
     }  # fmt: skip
-    tables = {t.title: t for t in job_report({**job, "result": result}).tables}
+    tables = {t.title: t for t in job_report(as_public({**job, "result": result})).tables}
     run = dict(tables["Run"].rows)
     assert run["name"] == "walkthrough" and run["tags"] == "paper, sal" and run["dataset"] == "ds-1"
     assert tables["Certificate (Theorem 1)"].rows == [["4.864", "0.214"]]
     assert ["criterion", "worst_env_validation_rmse"] in tables["Selection of lambda_"].rows
     candidates = tables["Candidates for lambda_ (the chosen one marked *)"].rows
     assert [r[0] for r in candidates] == ["*", ""] and candidates[0][1:] == ["0.001", "0.00025", "0.465"]
-    text = to_markdown(job_report({**job, "result": result}))
+    text = to_markdown(job_report(as_public({**job, "result": result})))
     assert "Selection of lambda_" in text and "Certificate (Theorem 1)" in text
