@@ -308,31 +308,38 @@ def run_pass(
 ) -> list[Arrays]:
     """Run a pass: send every part (``send``: None keeps it all here), help with parts no task has
     started (``help_``), redo any part stalled for ``stall_s``, and return the parts' sums in
-    order. ``stop`` is asked between parts (a cancel); it raises :class:`InterruptedError`."""
+    order. One listing of the pass's objects per step (one request on S3), so waiting on many
+    parts costs no more than on one. ``stop`` is asked at each step (a cancel); it raises
+    :class:`InterruptedError`."""
+    if not parts:
+        return []
     if send is not None:
         for part in parts:
             send(part)
+    prefix = f"{scratch_prefix(parts[0].run)}{parts[0].pass_name}/"
     pending = list(parts)
+    checked = clock()
     while pending:
         if stop():
             raise InterruptedError("the pass was stopped")
-        pending = [p for p in pending if not store.exists(p.result_key)]
+        listed = {o.key for o in store.list(prefix)}
+        pending = [p for p in pending if p.result_key not in listed]
         if not pending:
             break
         mine = None
         if help_ or send is None:
-            mine = next((p for p in reversed(pending) if _started_at(store, p) is None), None)
-        if mine is None:
-            now = clock()
+            mine = next((p for p in reversed(pending) if p.started_key not in listed), None)
+        if mine is None and clock() - checked > min(stall_s, 5.0):  # markers read now and then
+            checked = now = clock()
             mine = next(
                 (p for p in pending if (t := _started_at(store, p)) is not None and now - t > stall_s), None
             )
-        if mine is not None:
-            log.info("computing part %d of pass %s here", mine.index, mine.pass_name)
-            store.put(mine.started_key, json.dumps({"pid": os.getpid(), "at": clock()}).encode())
-            store.put(mine.result_key, _encode(compute_part(store, mine)))
+        if mine is None:
+            time.sleep(poll_s)
             continue
-        time.sleep(poll_s)
+        log.info("computing part %d of pass %s here", mine.index, mine.pass_name)
+        store.put(mine.started_key, json.dumps({"pid": os.getpid(), "at": clock()}).encode())
+        store.put(mine.result_key, _encode(compute_part(store, mine)))
     return [_decode(store.get(p.result_key)) for p in parts]
 
 

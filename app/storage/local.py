@@ -78,10 +78,12 @@ class LocalStore:
         return self._path(key).is_file()
 
     def list(self, prefix: str) -> list[ObjectInfo]:
-        if not self.root.is_dir():
+        # only below the prefix's directory: a chunked fit lists its own parts many times
+        base = self.root / prefix.rsplit("/", 1)[0] if "/" in prefix else self.root
+        if not base.is_dir():
             return []
         found = []
-        for path in self.root.rglob("*"):
+        for path in base.rglob("*"):
             key = path.relative_to(self.root).as_posix()
             if path.is_file() and not path.name.startswith(".put-") and key.startswith(prefix):
                 found.append(ObjectInfo(key, path.stat().st_size))
