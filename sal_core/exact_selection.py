@@ -167,7 +167,7 @@ def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> O
                 None if r == ls.OFF else r,
                 lam_of[r],
                 score,
-                {e.name: v for e, v in zip(problem.envs, per_env, strict=True)},
+                problem.by_env(per_env),
                 protection=float(np.log(np.maximum(fold_w, 1.0)).sum(1).mean()),
                 variant=VARIANT_NAMES[variant] if plan.learns_w and r != ls.OFF else "",
             )

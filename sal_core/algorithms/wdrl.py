@@ -491,7 +491,7 @@ def _round(index: int, risk: float, w: np.ndarray | None, losses: np.ndarray, pr
     return Round(
         round=index,
         risk=float(risk),
-        env_losses={e.name: float(v) for e, v in zip(problem.envs, losses, strict=True)},
+        env_losses=problem.by_env(losses),
         w=None if w is None else [float(v) for v in w],
     )
 
