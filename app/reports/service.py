@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from app.jobs import service as jobs_service
 from app.jobs.public import job_public
+from app.jobs.result import RoundResult
 from app.reports.job import job_report
 from app.reports.report import Report
 from app.reports.sweep import sweep_report
@@ -30,21 +31,26 @@ def job_report_of(session: Session, job_id: str, tenant_id: str) -> tuple[Any, R
 def sweep_report_of(session: Session, sweep_id: str, tenant_id: str) -> tuple[Any, Report]:
     """The sweep's report: its leaderboard, the training history of SAL's selected job (else the
     first selected job with w; the first seed's), and w per seed of each selected configuration."""
-    public = sweep_public(*sweeps_service.get_sweep(session, sweep_id, tenant_id)).model_dump(mode="json")
-    histories: dict[str, Any] = {}
-    rows = (public.get("leaderboard") or {}).get("algorithms", [])
-    for row in sorted(rows, key=lambda r: r["algorithm"] != "sal"):
-        if row.get("covariate_weights") and row["jobs"]:
-            result = jobs_service.stored_result(session, row["jobs"][0])  # the sweep's own job: same tenant
-            histories[row["algorithm"]] = [] if result is None else [r.model_dump() for r in result.history]
+    sweep = sweep_public(*sweeps_service.get_sweep(session, sweep_id, tenant_id))
+    rows = [] if sweep.leaderboard is None else sweep.leaderboard.algorithms
+    histories: dict[str, list[RoundResult]] = {}
+    for row in sorted(rows, key=lambda r: r.algorithm != "sal"):
+        if row.covariate_weights and row.jobs:
+            result = jobs_service.stored_result(session, row.jobs[0])  # the sweep's own job: same tenant
+            histories[row.algorithm] = [] if result is None else result.history
             break
     seed_weights = {
-        row["algorithm"]: [
+        row.algorithm: [
             r.covariate_weights
-            for r in jobs_service.stored_results(session, row["jobs"]).values()
+            for r in jobs_service.stored_results(session, row.jobs).values()
             if r.covariate_weights
         ]
         for row in rows
-        if row.get("covariate_weights") and row.get("jobs")
+        if row.covariate_weights and row.jobs
     }
-    return [public, histories, seed_weights], sweep_report(public, histories, seed_weights)
+    shown = [
+        sweep.model_dump(mode="json"),
+        {a: [r.model_dump() for r in h] for a, h in histories.items()},
+        seed_weights,
+    ]
+    return shown, sweep_report(sweep, histories, seed_weights)

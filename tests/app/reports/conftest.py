@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from app.jobs.result import RoundResult
 from app.jobs.schemas import JobPublic
+from app.sweeps.schemas import SweepPublic
 from sal_core import get_algorithm, synthetic
 from worker.runner import build_result
 
@@ -43,6 +45,20 @@ def as_public(doc: dict[str, Any]) -> JobPublic:
             "versions": None, "hostname": None, **repro,
         }  # fmt: skip
     return JobPublic.model_validate({**defaults, **doc, "reproducibility": repro})
+
+
+def as_sweep(doc: dict[str, Any]) -> SweepPublic:
+    """A sweep document of the tests as the typed sweep the reports take."""
+    now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    defaults = {
+        "dataset_id": None, "task": "regression", "train_environments": [], "test_environments": [],
+        "algorithms": {}, "created_at": now, "finished_at": None,
+    }  # fmt: skip
+    return SweepPublic.model_validate({**defaults, **doc})
+
+
+def as_rounds(history: list[dict[str, Any]]) -> list[RoundResult]:
+    return [RoundResult.model_validate(r) for r in history]
 
 
 def _ms(values: list[float]) -> dict[str, float]:

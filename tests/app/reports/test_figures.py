@@ -12,7 +12,7 @@ from matplotlib.image import imread
 from app.reports import figures as F
 from app.reports import job_report, sweep_report
 from app.reports.render import draw
-from tests.app.reports.conftest import as_public
+from tests.app.reports.conftest import as_public, as_rounds, as_sweep
 
 
 def assert_real_png(data: bytes, min_size: tuple[int, int] = (600, 300)) -> None:
@@ -36,7 +36,7 @@ def test_each_job_figure_is_drawn(sal_job: dict[str, Any]) -> None:
 
 
 def test_each_sweep_figure_is_drawn(sweep_doc: dict[str, Any], sal_job: dict[str, Any]) -> None:
-    figures = draw(sweep_report(sweep_doc, {"sal": sal_job["result"]["history"]}))
+    figures = draw(sweep_report(as_sweep(sweep_doc), {"sal": as_rounds(sal_job["result"]["history"])}))
     assert set(figures) == {"error-by-environment", "covariate-weights", "coefficients", "training-curves"}
     for _title, fig in figures.values():
         assert_real_png(F.to_png(fig))
@@ -96,7 +96,7 @@ def test_sweep_w_is_the_median_over_seeds_with_its_range(sweep_doc: dict[str, An
     row = next(r for r in sweep_doc["leaderboard"]["algorithms"] if r.get("covariate_weights"))
     features = list(row["covariate_weights"])
     per_seed = [{f: 1.0 + i for f in features} for i in range(3)]
-    report = sweep_report(sweep_doc, None, {row["algorithm"]: per_seed})
+    report = sweep_report(as_sweep(sweep_doc), None, {row["algorithm"]: per_seed})
     assert "median over seeds" in report.figures["covariate-weights"][0]
     table = next(t for t in report.tables if "median [min, max]" in t.title)
     assert table.rows[0] == [features[0], "2", "1", "3"]

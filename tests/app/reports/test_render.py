@@ -14,7 +14,7 @@ import pytest
 
 from app.reports import job_report, sweep_report, to_html, to_markdown
 from app.reports.report import ORACLE_LABEL
-from tests.app.reports.conftest import as_public, sweep_document
+from tests.app.reports.conftest import as_public, as_rounds, as_sweep, sweep_document
 from tests.app.reports.test_figures import assert_real_png
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -60,16 +60,16 @@ def test_a_job_without_a_result_still_reports() -> None:
 
 
 def test_oracle_is_labelled_everywhere() -> None:
-    report = sweep_report(sweep_document("oracle"))
+    report = sweep_report(as_sweep(sweep_document("oracle")))
     assert "(ORACLE)" in report.title and ORACLE_LABEL in report.notes
     assert "Leaderboard (oracle)" in to_markdown(report)
     assert ORACLE_LABEL in to_html(report, "svg")
-    plain = sweep_report(sweep_document())
+    plain = sweep_report(as_sweep(sweep_document()))
     assert "oracle" not in to_markdown(plain).lower()
 
 
 def test_sweep_report_tables(sweep_doc: dict[str, Any]) -> None:
-    text = to_markdown(sweep_report(sweep_doc))
+    text = to_markdown(sweep_report(as_sweep(sweep_doc)))
     assert (
         "| rank | algorithm | selected hyper-parameters | Mean_Error | Std_Error | worst | worst environment |"
         in text
@@ -90,7 +90,9 @@ INSTRUMENT = """<script>window.addEventListener('load', () => {
 def test_html_report_renders_in_headless_chromium(
     sweep_doc: dict[str, Any], sal_job: dict[str, Any], tmp_path: Path, figure_format: str
 ) -> None:
-    html = to_html(sweep_report(sweep_doc, {"sal": sal_job["result"]["history"]}), figure_format)  # type: ignore[arg-type]
+    html = to_html(
+        sweep_report(as_sweep(sweep_doc), {"sal": as_rounds(sal_job["result"]["history"])}), figure_format
+    )  # type: ignore[arg-type]
     page = tmp_path / "report.html"
     # the test, not the report, adds a script that records what the browser decoded and laid out
     page.write_text(html.replace("</body>", INSTRUMENT + "</body>"))
