@@ -100,8 +100,9 @@ def _resolve(
 
 def create_sweep(
     session: Session, queue: JobQueue, settings: Settings, tenant_id: str, body: SweepCreate
-) -> tuple[Sweep, int]:
-    """Expand the search into trials (ordinary jobs), commit, enqueue; the sweep and its job count."""
+) -> tuple[Sweep, dict[str, int]]:
+    """Expand the search into trials (ordinary jobs), commit, enqueue; the sweep and its trials
+    counted by status (every one queued)."""
     dataset = repo.get_dataset(session, body.dataset_id, tenant_id=tenant_id)
     if dataset is None:
         raise UnprocessableEntity.on("dataset_id", f"no dataset {body.dataset_id}")
@@ -181,7 +182,7 @@ def create_sweep(
     jobs_service.check_quota(session, settings, tenant_id, sweep_trials=len(jobs))
     sweep_repo.add_sweep(session, sweep, jobs)
     jobs_service.commit_and_enqueue(session, queue, jobs)
-    return sweep, len(jobs)
+    return sweep, {**dict.fromkeys(sweep_repo.STATUSES, 0), "queued": len(jobs)}
 
 
 def get_sweep(session: Session, sweep_id: str, tenant_id: str) -> tuple[Sweep, dict[str, int]]:

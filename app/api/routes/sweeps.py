@@ -10,7 +10,6 @@ from fastapi import APIRouter, Query, Request, Response
 from app.api import etag
 from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep
 from app.api.errors import responses
-from app.db import sweep_repository as sweep_repo
 from app.sweeps import service as sweeps_service
 from app.sweeps.public import sweep_public, sweep_summary
 from app.sweeps.schemas import SweepCreate, SweepPublic, SweepsPublic
@@ -38,9 +37,9 @@ def create_sweep(
 
     A sweep is bounded by ``max_sweep_jobs``, not by the per-tenant cap on active jobs (a grid
     over five seeds would rarely fit it); its queued trials do count toward that cap for POST /jobs."""
-    sweep, n_jobs = sweeps_service.create_sweep(session, queue, settings, principal.tenant_id, body)
+    sweep, counts = sweeps_service.create_sweep(session, queue, settings, principal.tenant_id, body)
     response.headers["Location"] = f"/sweeps/{sweep.id}"
-    return sweep_public(sweep, {**dict.fromkeys(sweep_repo.STATUSES, 0), "queued": n_jobs})
+    return sweep_public(sweep, counts)
 
 
 @router.get("", operation_id="list_sweeps", response_model=SweepsPublic, responses=responses(422))
