@@ -80,7 +80,7 @@ def _result_tables(result: JobResult) -> list[ReportTable]:
     if result.validation is not None:
         tables.append(_validation_table(result.validation))
     if result.coefficients:
-        tables.append(_parameters_table(result.coefficients, result.covariate_weights))
+        tables.append(_parameters_table(result.coefficients, result.covariate_weights, _w_evidence(result)))
     if result.certificate is not None:
         tables.append(_certificate_table(result.certificate))
     if result.selection:
@@ -113,12 +113,45 @@ def _validation_table(v: ValidationResult) -> ReportTable:
     )
 
 
-def _parameters_table(theta: Mapping[str, float], w: Mapping[str, float] | None) -> ReportTable:
+def _parameters_table(
+    theta: Mapping[str, float], w: Mapping[str, float] | None, evidence: Mapping[str, Any] | None
+) -> ReportTable:
+    """θ and w per covariate; with SAL's evidence for w (``lambda_="auto"``), w's range over the fold
+    fits and whether the data determine w at all (issue 18: a w at the cap on a covariate y does not
+    depend on is no evidence of stability)."""
+    if evidence is None:
+        return ReportTable(
+            "Learned parameters per covariate",
+            ["covariate", "θ", "w"],
+            [[f, num(t), num(w.get(f)) if w else "–"] for f, t in theta.items()],
+        )
+    low, high, determined = evidence["low"], evidence["high"], evidence["determined"]
     return ReportTable(
         "Learned parameters per covariate",
-        ["covariate", "θ", "w"],
-        [[f, num(t), num(w.get(f)) if w else "–"] for f, t in theta.items()],
+        ["covariate", "θ", "w", "w over folds", "w determined by the data"],
+        [
+            [
+                f,
+                num(t),
+                num(w.get(f)) if w else "–",
+                f"{num(low[i])} – {num(high[i])}",
+                "yes" if determined[i] else "no",
+            ]
+            for i, (f, t) in enumerate(theta.items())
+        ],
     )
+
+
+def _w_evidence(result: JobResult) -> Mapping[str, Any] | None:
+    """``selection.covariate_weights`` with w's range and determined flags, or None; an MLP's sits
+    one level down, under the linear path that learned its w."""
+    evidence = (result.selection or {}).get("covariate_weights")
+    if isinstance(evidence, Mapping) and isinstance(evidence.get("selection"), Mapping):
+        evidence = evidence["selection"].get("covariate_weights")
+    if not isinstance(evidence, Mapping) or not all(k in evidence for k in ("low", "high", "determined")):
+        return None
+    n = len(result.coefficients or {})
+    return evidence if all(len(evidence[k]) == n for k in ("low", "high", "determined")) else None
 
 
 def _certificate_table(c: CertificatePublic) -> ReportTable:

@@ -135,3 +135,35 @@ def test_job_report_names_the_run_its_data_selection_and_certificate(sal_job: di
     assert [r[0] for r in candidates] == ["*", ""] and candidates[0][1:] == ["0.001", "0.00025", "0.465"]
     text = to_markdown(job_report(as_public({**job, "result": result})))
     assert "Selection of lambda_" in text and "Certificate (Theorem 1)" in text
+
+
+def test_job_report_shows_w_over_folds_and_which_w_the_data_determine(sal_job: dict[str, Any]) -> None:
+    """lambda_='auto' records w's range over the fold fits and the covariates y depends on; the
+    report's parameter table shows both beside θ and w (issue 18)."""
+    result = dict(sal_job["result"])
+    features = list(result["coefficients"])
+    p = len(features)
+    evidence = {"low": [1.0 + i for i in range(p)], "high": [10.0 + i for i in range(p)],
+                "determined": [i % 2 == 0 for i in range(p)], "note": "..."}  # fmt: skip
+    rows = {}
+    for selection in (
+        {"parameter": "lambda_", "covariate_weights": evidence},  # linear SAL
+        {"covariate_weights": {"source": "linear", "selection": {"covariate_weights": evidence}}},
+    ):  # MLP
+        tables = {
+            t.title: t
+            for t in job_report(as_public({**sal_job, "result": {**result, "selection": selection}})).tables
+        }
+        table = tables["Learned parameters per covariate"]
+        assert table.columns[-2:] == ["w over folds", "w determined by the data"]
+        rows = {r[0]: r for r in table.rows}
+        for i, f in enumerate(features):
+            assert rows[f][3] == f"{1.0 + i:.4g} – {10.0 + i:.4g}" and rows[f][4] == (
+                "yes" if i % 2 == 0 else "no"
+            )
+    plain = job_report(as_public({**sal_job, "result": {**result, "selection": None}})).tables
+    assert next(t for t in plain if t.title == "Learned parameters per covariate").columns == [
+        "covariate",
+        "θ",
+        "w",
+    ]
