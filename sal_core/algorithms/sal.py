@@ -170,7 +170,7 @@ class SALParams(WDRLParams):
         doc="Exact path: stop before `rounds` once, for 25 rounds in a row, no log w moves by more than this and "
         "R changes by at most this fraction; the result's history shows the rounds run. Default 0 (every round): "
         "SAL's w path has long plateaus that look converged, and stopping on them broke the anti-causal fits "
-        "(dev seeds 104-115: 8 of 12 fell back to ERM at 1e-6, 10 of 12 at 1e-4; selection bias unchanged).",
+        "(docs/sal.md, 'Stopping early').",
     )
     w_source: str = param(
         AUTO,
