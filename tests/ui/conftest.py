@@ -26,7 +26,9 @@ from tests.conftest import ROOT, Proc, _wait_for, free_port, make_api_key, servi
 # (CONTRIBUTING.md). Otherwise each page is still screenshotted, into a scratch directory.
 REFRESH_SCREENSHOTS = os.environ.get("SAL_UI_SCREENSHOTS") == "1"
 SCREENSHOTS = (
-    ROOT / "docs" / "screenshots" if REFRESH_SCREENSHOTS else Path(tempfile.gettempdir()) / "sal-ui-screenshots"
+    ROOT / "docs" / "screenshots"
+    if REFRESH_SCREENSHOTS
+    else Path(tempfile.gettempdir()) / "sal-ui-screenshots"
 )
 LAPTOP = {"width": 1366, "height": 800}
 
