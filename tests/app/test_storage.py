@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from pydantic import SecretStr
@@ -53,6 +54,20 @@ def test_a_store_puts_gets_ranges_lists_and_deletes(store: ObjectStore) -> None:
     for read in (lambda: store.get("a/one.bin"), lambda: store.size("a/one.bin")):
         with pytest.raises(ObjectNotFound, match="a/one.bin"):
             read()
+
+
+def test_a_store_takes_a_file_by_parts_and_lists_below_a_prefix(store: ObjectStore, tmp_path: Path) -> None:
+    source = tmp_path / "big.bin"
+    data = np.random.default_rng(0).bytes(9 * 1024 * 1024 + 17)  # above boto3's 8 MiB multipart threshold
+    source.write_bytes(data)
+    store.put_file("files/big.bin", source)
+    store.put("files/deeper/x.bin", b"x")
+    store.put("filesystem.bin", b"y")  # shares the prefix's text, not its directory
+    assert store.get("files/big.bin") == data
+    assert store.get_range("files/big.bin", 9 * 1024 * 1024, 17) == data[-17:]
+    assert [o.key for o in store.list("files/")] == ["files/big.bin", "files/deeper/x.bin"]
+    assert [o.key for o in store.list("files/deeper/")] == ["files/deeper/x.bin"]
+    assert [o.key for o in store.list("file")] == ["files/big.bin", "files/deeper/x.bin", "filesystem.bin"]
 
 
 @pytest.mark.parametrize("key", ["", "/abs", "a/../b", "a//b", "a/./b", "sp ace"])
