@@ -15,6 +15,7 @@ touched), the API as two uvicorn processes in keys mode, and measures:
   ``--uploads 1 --upload-mb 1024 --upload-store local``).
 * fair share: one worker; tenant A queues ``--queued`` SAL jobs (150 rounds), then tenant B a tiny
   one; B's wait from POST to started, and how many of A's were still queued then. Target: <= 5 s.
+* revocation, origin, erasure: ``bench.tenants_edges`` (on PostgreSQL + Redis and on SQLite).
 
 It measures and reports; it asserts nothing (tests/app/test_tenants_*.py check the behaviour).
 """
@@ -43,6 +44,7 @@ import pandas as pd
 
 from app.db.session import make_engine
 from app.settings import Settings
+from bench import tenants_edges
 from tests.app import factories as f
 from tests.conftest import Proc, _wait_for, bearer, free_port, make_api_key, service_env, start_worker
 from tests.faults.servers import PrivatePostgres, PrivateRedis, start_api
@@ -302,7 +304,11 @@ def main(argv: list[str] | None = None) -> None:
         "--upload-store", default="auto", choices=("auto", "database", "local"),
         help="dataset_store of the uploads' API (auto on PostgreSQL: the database row)",
     )  # fmt: skip
-    parser.add_argument("--parts", default="flood,fairness,uploads", help="comma-separated subset")
+    parser.add_argument(
+        "--parts",
+        default="flood,fairness,uploads,revocation,origin,erasure",
+        help="comma-separated subset (revocation, origin, erasure: bench.tenants_edges)",
+    )
     args = parser.parse_args(argv)
     root = Path(tempfile.mkdtemp(prefix="sal-bench-tenants-"))
     if os.geteuid() == 0:
@@ -321,6 +327,8 @@ def main(argv: list[str] | None = None) -> None:
             rows += bench_fairness(root, pg, redis, args.queued)
         if "uploads" in parts:
             rows += bench_uploads(root, pg, redis, args.upload_mb, args.uploads, args.upload_store)
+        if edges := parts & {"revocation", "origin", "erasure"}:
+            rows += tenants_edges.run(root / "edges", pg, redis, edges, ["postgresql", "sqlite"])
     finally:
         redis.stop()
         pg.stop()

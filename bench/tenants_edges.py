@@ -16,9 +16,9 @@ and on SQLite with the file broker (the embedded default's stores), each API a u
   before and after the operator erases the tenant; the same for ``DELETE /datasets/{id}?cascade=true``.
   Target: 0 after.
 
-With ``python -m bench.tenants`` (flood, fair share, uploads) it prints every figure of issue 24's
-"Done when". It measures and reports; tests/app/test_tenants_{streams,origin,erase}.py check the
-behaviour.
+``python -m bench.tenants`` runs these after its flood, fair share and uploads (parts revocation,
+origin, erasure), so it prints every figure of issue 24's "Done when". It measures and reports;
+tests/app/test_tenants_{streams,origin,erase}.py check the behaviour.
 """
 
 from __future__ import annotations
