@@ -193,7 +193,10 @@ def install(app: FastAPI) -> None:
 
 
 def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI entries for the problem responses an operation can give."""
+    """OpenAPI entries for the problem responses an operation can give. An operation that takes a
+    key (401) can also meet one whose scopes do not cover it (403, app.auth.needed_scope)."""
+    if 401 in statuses and 403 not in statuses:
+        statuses = (*statuses, 403)
     described = {
         400: "Bad request",
         401: "Missing or invalid API key",
@@ -210,5 +213,5 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
             "description": described[s],
             "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
         }
-        for s in statuses
+        for s in sorted(statuses)
     }

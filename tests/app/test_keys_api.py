@@ -145,3 +145,10 @@ def test_only_an_operator_manages_keys(keys_app) -> None:  # type: ignore[no-unt
         body = f.assert_problem(c.post("/admin/keys", json={"tenant": "y"}, headers=tenant_key), 403)
         assert "operator" in body["detail"]
         f.assert_problem(c.delete(f"/admin/keys/{uuid.uuid4()}", headers=tenant_key), 403)
+
+
+def test_every_operation_that_takes_a_key_documents_the_scope_403(keys_app) -> None:  # type: ignore[no-untyped-def]
+    operations = [op for path in keys_app.openapi()["paths"].values() for op in path.values()]
+    keyed = [op for op in operations if "401" in op["responses"]]
+    assert len(keyed) >= 20
+    assert [op["operationId"] for op in keyed if "403" not in op["responses"]] == []
