@@ -111,6 +111,7 @@ class Algorithm(ABC, Generic[P]):
     min_environments: ClassVar[int] = 1
     linear_only: ClassVar[bool] = False
     summary: ClassVar[str] = ""
+    device_: torch.device  # ``device`` resolved for this machine, set by ``fit``
 
     def __init__(
         self,
@@ -129,7 +130,7 @@ class Algorithm(ABC, Generic[P]):
         self.loss_name = config.loss_name
         self.model_spec = config.model_spec
         self.seed = config.seed
-        self.device = resolve_device(device)
+        self.device = device  # as asked ("auto", "cpu", "cuda", "cuda:1"); ``fit`` resolves it once
         if dtype not in (torch.float32, torch.float64):
             raise InvalidParameterError("dtype must be torch.float32 or torch.float64", field="dtype")
         self.dtype = dtype
@@ -171,6 +172,7 @@ class Algorithm(ABC, Generic[P]):
                 f"{len(names)} feature names for {p} covariates", field="feature_names"
             )
         started = time.perf_counter()
+        self.device_ = resolve_device(self.device)
         raw = [self._tensor(e.X) for e in environments]  # one copy to the device; the rest happens there
         standardizer = Standardizer.fit_tensors(raw)
         problem = self._problem(environments, standardizer, raw)
@@ -186,7 +188,7 @@ class Algorithm(ABC, Generic[P]):
         """Train on standardised data and return the module and what was learned."""
 
     def _tensor(self, a: FloatArray) -> torch.Tensor:
-        return torch.as_tensor(a, dtype=self.dtype, device=self.device)
+        return torch.as_tensor(a, dtype=self.dtype, device=self.device_)
 
     def _problem(
         self,
@@ -204,11 +206,11 @@ class Algorithm(ABC, Generic[P]):
         ]
         index = torch.cat(
             [
-                torch.full((e.y.shape[0],), i, dtype=torch.int64, device=self.device)
+                torch.full((e.y.shape[0],), i, dtype=torch.int64, device=self.device_)
                 for i, e in enumerate(envs)
             ]
         )
-        generator = torch.Generator(device=self.device)
+        generator = torch.Generator(device=self.device_)
         generator.manual_seed(self.seed)
         return Problem(
             envs=envs,
@@ -254,7 +256,7 @@ class Algorithm(ABC, Generic[P]):
             covariate_weights=w,
             history=list(solution.history),
             certificate=solution.certificate,
-            device=str(self.device),
+            device=str(self.device_),
             duration_s=duration,
             stopped=solution.stopped,
             selection=solution.selection,

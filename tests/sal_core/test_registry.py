@@ -133,3 +133,21 @@ def test_mlp_models_fit(name: str) -> None:
     fit = cls(_fast(name), model={"kind": "mlp", "hidden": [8]}, seed=0).fit(_environments("regression"))
     assert fit.coefficients is None
     assert fit.predict(np.zeros((3, 4))).shape == (3,)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_init_stores_the_device_and_fit_resolves_it(name: str) -> None:
+    """scikit-learn's contract for the device: ``__init__`` keeps what was asked, ``fit`` resolves
+    it once (a device this machine lacks fails there, naming the field)."""
+    import torch
+
+    algorithm = get_algorithm(name)(_fast(name), device="auto")
+    assert algorithm.device == "auto" and not hasattr(algorithm, "device_")
+    fit = algorithm.fit(_environments("regression"))
+    expected = "cuda" if torch.cuda.is_available() else "cpu"
+    assert algorithm.device_.type == expected and fit.device == str(algorithm.device_)
+    if not torch.cuda.is_available():
+        asked = get_algorithm(name)(_fast(name), device="cuda")  # stored, not checked
+        with pytest.raises(InvalidParameterError) as error:
+            asked.fit(_environments("regression"))
+        assert error.value.field == "device"
