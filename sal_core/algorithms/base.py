@@ -111,7 +111,7 @@ class Algorithm(ABC, Generic[P]):
     min_environments: ClassVar[int] = 1
     linear_only: ClassVar[bool] = False
     summary: ClassVar[str] = ""
-    device_: torch.device  # ``device`` resolved for this machine, set by ``fit``
+    _resolved_device: torch.device | None = None  # set by ``fit``; see ``device_``
 
     def __init__(
         self,
@@ -172,12 +172,20 @@ class Algorithm(ABC, Generic[P]):
                 f"{len(names)} feature names for {p} covariates", field="feature_names"
             )
         started = time.perf_counter()
-        self.device_ = resolve_device(self.device)
+        self._resolved_device = resolve_device(self.device)
         raw = [self._tensor(e.X) for e in environments]  # one copy to the device; the rest happens there
         standardizer = Standardizer.fit_tensors(raw)
         problem = self._problem(environments, standardizer, raw)
         solution = self._fit(problem, Reporter(progress, self.total_steps()))
         return self._package(solution, standardizer, names, time.perf_counter() - started)
+
+    @property
+    def device_(self) -> torch.device:
+        """``device`` resolved for this machine: by ``fit``, or at first use where an algorithm's
+        parts run without it (SAL's linear w-seeder inside an MLP fit, a problem built directly)."""
+        if self._resolved_device is None:
+            self._resolved_device = resolve_device(self.device)
+        return self._resolved_device
 
     def total_steps(self) -> int:
         """How many progress steps a fit reports (outer rounds)."""

@@ -142,7 +142,7 @@ def test_init_stores_the_device_and_fit_resolves_it(name: str) -> None:
     import torch
 
     algorithm = get_algorithm(name)(_fast(name), device="auto")
-    assert algorithm.device == "auto" and not hasattr(algorithm, "device_")
+    assert algorithm.device == "auto" and algorithm._resolved_device is None  # nothing resolved yet
     fit = algorithm.fit(_environments("regression"))
     expected = "cuda" if torch.cuda.is_available() else "cpu"
     assert algorithm.device_.type == expected and fit.device == str(algorithm.device_)
