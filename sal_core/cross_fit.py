@@ -107,21 +107,25 @@ def fold_sums(
     Z: torch.Tensor, y: torch.Tensor, env_index: torch.Tensor, folds: torch.Tensor, n_envs: int, k: int
 ) -> FoldSums:
     """One pass over the rows (on their device, in float64): the raw sums of every (env, fold) cell."""
-    Zd, yd = Z.double(), y.double()
     cell = env_index * k + folds
     cells = n_envs * k
     p = Z.shape[1]
-    n = torch.bincount(cell, minlength=cells).double()
-    sz = torch.zeros(cells, p, dtype=torch.float64, device=Z.device).index_add_(0, cell, Zd)
-    sy = torch.zeros(cells, dtype=torch.float64, device=Z.device).index_add_(0, cell, yd)
-    syy = torch.zeros(cells, dtype=torch.float64, device=Z.device).index_add_(0, cell, yd * yd)
-    szy = torch.zeros(cells, p, dtype=torch.float64, device=Z.device).index_add_(0, cell, Zd * yd[:, None])
+    counts = torch.bincount(cell, minlength=cells)
+    order = torch.argsort(cell, stable=True)  # rows grouped by cell, each cell one contiguous slice
+    Zs, ys = Z.double()[order], y.double()[order]
+    n = counts.double()
+    sz = torch.zeros(cells, p, dtype=torch.float64, device=Z.device)
+    sy = torch.zeros(cells, dtype=torch.float64, device=Z.device)
+    syy = torch.zeros(cells, dtype=torch.float64, device=Z.device)
+    szy = torch.zeros(cells, p, dtype=torch.float64, device=Z.device)
     szz = torch.zeros(cells, p, p, dtype=torch.float64, device=Z.device)
-    for c in range(cells):  # E·K products of (n_c, p)ᵀ(n_c, p): the O(n·p²) pass
-        rows = cell == c
-        if bool(rows.any()):
-            Zc = Zd[rows]
-            szz[c] = Zc.T @ Zc
+    start = 0
+    for c, size in enumerate(counts.tolist()):  # E·K products of (n_c, p)ᵀ(n_c, p): the O(n·p²) pass
+        if size:
+            Zc, yc = Zs[start : start + size], ys[start : start + size]
+            sz[c], sy[c], syy[c] = Zc.sum(0), yc.sum(), yc @ yc
+            szy[c], szz[c] = Zc.T @ yc, Zc.T @ Zc
+        start += size
 
     def grid(t: torch.Tensor) -> Array:
         a: Array = t.cpu().numpy()
