@@ -13,7 +13,7 @@ from app.api.bodies import JsonBodyGate
 from app.api.errors import Problem
 from app.api.observe import RequestMetrics
 from app.api.ratelimit import RateLimits
-from app.api.routes import admin, datasets, events, exports, jobs, meta, reports, reruns, sweeps
+from app.api.routes import admin, datasets, events, exports, jobs, meta, reports, reruns, sweeps, uploads
 from app.api.security import BrowserEdge
 from app.cache import LRUCache
 from app.datasets.schemas import DatasetCreate, DatasetUpload
@@ -61,6 +61,7 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.add_middleware(JsonBodyGate, max_bytes=settings.max_json_body_bytes)
     app.add_middleware(BrowserEdge, settings=settings)
     app.add_middleware(RequestMetrics)
+    app.include_router(uploads.router)
     app.include_router(datasets.router)
     app.include_router(jobs.router)
     app.include_router(events.router)

@@ -219,6 +219,21 @@ class Settings(BaseSettings):
             "holds about 10x this); each part is one row group of the stored table."
         ),
     )
+    upload_sessions_dir: Path | None = Field(
+        default=None,
+        description=(
+            "Where resumable uploads (POST /datasets/uploads) keep their bytes until committed; unset: "
+            "data_dir/uploads. API replicas on several machines must share it."
+        ),
+    )
+    upload_session_ttl_s: float = Field(
+        default=24 * 3600.0,
+        gt=0,
+        description="A resumable upload not appended to for this long expires, and its bytes are removed.",
+    )
+    max_upload_sessions_per_tenant: int = Field(
+        default=4, ge=1, description="Resumable uploads one tenant may have open at once; more is a 409."
+    )
     chunked_fit_min_rows: int = Field(
         default=0,
         ge=0,

@@ -76,3 +76,43 @@ class DatasetSummary(BaseModel):
 class DatasetsPublic(BaseModel):
     items: list[DatasetSummary]
     next_cursor: str | None
+
+
+class UploadCreate(Strict):
+    """Open a resumable upload (``POST /datasets/uploads``): the file's size, and optionally its
+    digest, checked before it is parsed."""
+
+    size: int = Field(ge=1, description="The file's size in bytes; the upload is complete at this offset.")
+    sha256: str | None = Field(
+        default=None,
+        pattern="^[0-9a-fA-F]{64}$",
+        description="The whole file's SHA-256 (hex); a commit whose bytes differ is refused and stores nothing.",
+    )
+    filename: str | None = Field(
+        default=None, max_length=255, description="The file's name: the dataset's default name."
+    )
+
+
+class UploadPublic(BaseModel):
+    """A resumable upload: ``offset`` bytes of ``size`` received; the next part starts at ``offset``."""
+
+    id: str
+    size: int
+    offset: int
+    sha256: str | None
+    filename: str | None
+    created_at: dt.datetime
+    expires_at: dt.datetime = Field(description="Unless appended to before then, the upload is removed.")
+
+
+class UploadCommit(Strict):
+    """How to read the complete file: the fields of ``POST /datasets``' multipart form."""
+
+    target: str = Field(min_length=1, description="Name of the label column.")
+    environment: str = Field(
+        min_length=1, description="Name of the column that says which environment a row is from."
+    )
+    features: list[str] | None = Field(
+        default=None, description="Feature columns; default: every other numeric column."
+    )
+    name: str | None = Field(default=None, description="A name for the dataset; default: the file name.")

@@ -1,0 +1,228 @@
+"""Resumable uploads (/datasets/uploads) against the API served by uvicorn on a loopback port, so a
+part can really be cut off: a raw socket sends half a part and closes."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.datasets import resumable
+from app.settings import Settings
+from tests.app import factories as f
+from tests.conftest import bearer, free_port, make_api_key
+
+pytestmark = pytest.mark.services
+
+
+class Served:
+    def __init__(self, settings: Settings, app: object, base: str, keys: dict[str, str]) -> None:
+        self.settings, self.app, self.base, self.keys = settings, app, base, keys
+
+    def client(self, tenant: str) -> httpx.Client:
+        return httpx.Client(base_url=self.base, headers=bearer(self.keys[tenant]), timeout=60)
+
+
+@pytest.fixture
+def served(pg_settings: Settings, tmp_path: Path) -> Iterator[Served]:
+    import uvicorn
+
+    from app.main import create_app
+
+    settings = pg_settings.model_copy(
+        update={
+            "auth": "keys",
+            "upload_sessions_dir": tmp_path / "uploads",
+            "dataset_store": "local",
+            "storage_dir": tmp_path / "objects",
+            "upload_chunk_bytes": 64 * 1024,
+        }
+    )
+    app = create_app(settings, queue=f.RecordingQueue(settings, None))
+    suffix = str(time.time_ns())
+    keys = {t: make_api_key(app.state.engine, f"resumable-{t}-{suffix}") for t in ("a", "b")}
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        yield Served(settings, app, f"http://127.0.0.1:{port}", keys)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        app.state.engine.dispose()  # type: ignore[attr-defined]
+
+
+def _file() -> bytes:
+    return f.csv_bytes(f.frame(seed=19, n_per_env=2000))
+
+
+def _open(client: httpx.Client, data: bytes, **extra: object) -> dict[str, object]:
+    response = client.post("/datasets/uploads", json={"size": len(data), "filename": "big.csv", **extra})
+    assert response.status_code == 201, response.text
+    assert response.headers["Upload-Offset"] == "0"
+    return response.json()  # type: ignore[no-any-return]
+
+
+def _patch(client: httpx.Client, upload_id: str, offset: int, part: bytes, **headers: str) -> httpx.Response:
+    return client.patch(
+        f"/datasets/uploads/{upload_id}",
+        content=part,
+        headers={"Upload-Offset": str(offset), "Content-Type": "application/octet-stream", **headers},
+    )
+
+
+def _offset(client: httpx.Client, upload_id: str) -> int:
+    response = client.head(f"/datasets/uploads/{upload_id}")
+    assert response.status_code == 200, response.text
+    return int(response.headers["Upload-Offset"])
+
+
+def _send_half_and_cut(served: Served, upload_id: str, data: bytes, half: int) -> None:
+    """Declare the whole file as one part, send half of it, wait until the service holds that
+    half, then drop the connection."""
+    host, port = served.base.removeprefix("http://").split(":")
+    head = (
+        f"PATCH /datasets/uploads/{upload_id} HTTP/1.1\r\nHost: {host}\r\n"
+        f"Authorization: Bearer {served.keys['a']}\r\nUpload-Offset: 0\r\n"
+        f"Content-Type: application/octet-stream\r\nContent-Length: {len(data)}\r\n\r\n"
+    ).encode()
+    with socket.create_connection((host, int(port))) as sock, served.client("a") as client:
+        sock.sendall(head + data[:half])
+        deadline = time.monotonic() + 30
+        while _offset(client, upload_id) < half:
+            assert time.monotonic() < deadline, "the service never held the half that was sent"
+            time.sleep(0.05)
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+def test_a_part_cut_off_halfway_resumes_from_the_reported_offset(served: Served) -> None:
+    data = _file()
+    half = len(data) // 2
+    with served.client("a") as client:
+        upload = _open(client, data, sha256=hashlib.sha256(data).hexdigest())
+        uid = str(upload["id"])
+        _send_half_and_cut(served, uid, data, half)
+        offset = _offset(client, uid)
+        assert offset == half  # what arrived before the cut is kept
+        f.assert_problem(
+            client.post(f"/datasets/uploads/{uid}/commit", json={"target": "y", "environment": "env"}),
+            409,
+            "offset",
+        )
+        deadline = time.monotonic() + 30
+        while (rest := _patch(client, uid, offset, data[offset:])).status_code == 409:
+            # the cut request may still hold the upload for a moment
+            assert "busy" in rest.text and time.monotonic() < deadline, rest.text
+            time.sleep(0.05)
+        assert rest.status_code == 200, rest.text
+        assert rest.json()["offset"] == len(data) == int(rest.headers["Upload-Offset"])
+
+        # a wrong column is a 422 naming it, as POST /datasets says it; the upload stays to commit again
+        f.assert_problem(
+            client.post(f"/datasets/uploads/{uid}/commit", json={"target": "nope", "environment": "env"}),
+            422,
+        )
+        assert _offset(client, uid) == len(data)
+        committed = client.post(f"/datasets/uploads/{uid}/commit", json={"target": "y", "environment": "env"})
+        assert committed.status_code == 201, committed.text
+        assert client.get(f"/datasets/uploads/{uid}").status_code == 404  # ended with its commit
+        one_shot = client.post(
+            "/datasets",
+            files={"file": ("big.csv", data, "text/csv")},
+            data={"target": "y", "environment": "env"},
+        )
+        assert one_shot.status_code == 200, one_shot.text  # the same content: already stored
+    resumed, whole = committed.json(), one_shot.json()
+    assert resumed["id"] == whole["id"] and resumed["sha256"] == whole["sha256"]
+    assert {k: v for k, v in resumed.items() if k != "warnings"} == {
+        k: v for k, v in whole.items() if k != "warnings"
+    }
+    assert resumed["n_rows"] == 6000 and resumed["name"] == "big.csv"
+    assert list((served.settings.upload_sessions_dir or Path()).rglob("data")) == []
+
+
+def test_a_wrong_offset_is_a_409_naming_it_and_changes_nothing(served: Served) -> None:
+    data = _file()
+    with served.client("a") as client:
+        uid = str(_open(client, data)["id"])
+        assert _patch(client, uid, 0, data[:1000]).json()["offset"] == 1000
+        for wrong in (0, 999, 1001):
+            body = f.assert_problem(
+                _patch(client, uid, wrong, data[wrong : wrong + 10]), 409, "Upload-Offset"
+            )
+            assert "expected 1000" in str(body["errors"])
+        f.assert_problem(_patch(client, uid, 1000, data[1000:] + b"x"), 413, "body")  # past the size
+        assert _offset(client, uid) == 1000
+        f.assert_problem(client.post("/datasets/uploads", json={"size": 0}), 422, "size")
+        big = served.settings.max_upload_bytes + 1
+        f.assert_problem(client.post("/datasets/uploads", json={"size": big}), 413, "size")
+
+
+def test_a_checksum_mismatch_is_refused_and_stores_nothing(served: Served) -> None:
+    data = _file()
+    with served.client("a") as client:
+        before = client.get("/datasets").json()["items"]
+        uid = str(_open(client, data, sha256=hashlib.sha256(data + b"other").hexdigest())["id"])
+        # a part whose own digest differs is dropped: the offset stays
+        wrong = base64.b64encode(hashlib.sha256(b"not this part").digest()).decode()
+        f.assert_problem(
+            _patch(client, uid, 0, data, **{"Upload-Checksum": f"sha256 {wrong}"}), 422, "Upload-Checksum"
+        )
+        assert _offset(client, uid) == 0
+        right = base64.b64encode(hashlib.sha256(data).digest()).decode()
+        assert _patch(client, uid, 0, data, **{"Upload-Checksum": f"sha256 {right}"}).status_code == 200
+        # the whole file's digest is not the one declared: refused, the upload removed
+        commit = client.post(f"/datasets/uploads/{uid}/commit", json={"target": "y", "environment": "env"})
+        f.assert_problem(commit, 422, "sha256")
+        assert client.get(f"/datasets/uploads/{uid}").status_code == 404
+        assert client.get("/datasets").json()["items"] == before
+    assert not any((served.settings.storage_dir or Path()).rglob("*.parquet"))
+    assert list((served.settings.upload_sessions_dir or Path()).rglob("data")) == []
+
+
+def test_another_tenant_can_neither_see_nor_append_to_an_upload(served: Served) -> None:
+    data = _file()
+    with served.client("a") as owner, served.client("b") as other:
+        uid = str(_open(owner, data)["id"])
+        assert _patch(owner, uid, 0, data[:100]).status_code == 200
+        f.assert_problem(other.get(f"/datasets/uploads/{uid}"), 404)
+        assert other.head(f"/datasets/uploads/{uid}").status_code == 404
+        f.assert_problem(_patch(other, uid, 100, data[100:]), 404)
+        f.assert_problem(
+            other.post(f"/datasets/uploads/{uid}/commit", json={"target": "y", "environment": "env"}), 404
+        )
+        f.assert_problem(other.delete(f"/datasets/uploads/{uid}"), 404)
+        assert _offset(owner, uid) == 100
+        assert owner.delete(f"/datasets/uploads/{uid}").status_code == 204
+        f.assert_problem(owner.get(f"/datasets/uploads/{uid}"), 404)
+
+
+def test_an_abandoned_upload_expires_and_its_bytes_are_removed(served: Served) -> None:
+    data = _file()
+    with served.client("a") as client:
+        uid = str(_open(client, data)["id"])
+        assert _patch(client, uid, 0, data[:500]).status_code == 200
+        staged = list((served.settings.upload_sessions_dir or Path()).rglob(f"{uid}/data"))
+        assert len(staged) == 1
+        later = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=served.settings.upload_session_ttl_s + 1)
+        assert resumable.sweep(served.settings, later) == 1
+        assert not staged[0].exists()
+        f.assert_problem(client.get(f"/datasets/uploads/{uid}"), 404)
+        # and a tenant may hold only so many open
+        opened = [_open(client, data) for _ in range(served.settings.max_upload_sessions_per_tenant)]
+        f.assert_problem(client.post("/datasets/uploads", json={"size": len(data)}), 409)
+        for upload in opened:
+            assert client.delete(f"/datasets/uploads/{upload['id']}").status_code == 204
