@@ -126,6 +126,9 @@ from .sweep_summary_selection import SweepSummarySelection
 from .sweep_summary_status import SweepSummaryStatus
 from .sweep_summary_task import SweepSummaryTask
 from .sweeps_public import SweepsPublic
+from .upload_commit import UploadCommit
+from .upload_create import UploadCreate
+from .upload_public import UploadPublic
 from .validation_result import ValidationResult
 from .validation_result_environments_item import ValidationResultEnvironmentsItem
 from .validation_spec import ValidationSpec
@@ -264,6 +267,9 @@ __all__ = (
     "SweepSummarySelection",
     "SweepSummaryStatus",
     "SweepSummaryTask",
+    "UploadCommit",
+    "UploadCreate",
+    "UploadPublic",
     "ValidationResult",
     "ValidationResultEnvironmentsItem",
     "ValidationSpec",
