@@ -28,8 +28,31 @@ def datasets_upload(
         str | None, typer.Option(help="Comma-separated feature columns (default: every other numeric).")
     ] = None,
     name: Annotated[str | None, typer.Option(help="Dataset name (default: the file name).")] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Send the file in parts through a resumable upload; a cut connection is resumed, and so "
+            "is a run that was stopped (run the same command again).",
+        ),
+    ] = False,
+    part_mb: Annotated[
+        float, typer.Option(min=0.001, help="With --resume: the size of a part, in MiB.")
+    ] = 64.0,
+    state_dir: Annotated[
+        Path | None, typer.Option(help="With --resume: where unfinished uploads are remembered.")
+    ] = None,
 ) -> None:
     """Upload a dataset; the same content again returns the existing one."""
+    if resume:
+        from sal_cli import resume as resumable
+
+        feature_list = [f.strip() for f in features.split(",") if f.strip()] if features else None
+        doc = resumable.upload(
+            file, target, environment, feature_list, name, int(part_mb * 1024 * 1024), state_dir
+        )
+        show(doc, _dataset_table)
+        return
     from sal_client.api.datasets import create_dataset
     from sal_client.models import DatasetUpload
     from sal_client.types import UNSET, File

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import hashlib
+import json
 import socket
 import threading
 import time
@@ -226,3 +227,41 @@ def test_an_abandoned_upload_expires_and_its_bytes_are_removed(served: Served) -
         f.assert_problem(client.post("/datasets/uploads", json={"size": len(data)}), 409)
         for upload in opened:
             assert client.delete(f"/datasets/uploads/{upload['id']}").status_code == 204
+
+
+def test_sal_datasets_upload_resume_continues_a_stopped_upload(
+    served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from sal_cli import resume
+    from sal_cli.common import state
+    from sal_cli.main import app
+
+    data = _file()
+    half = len(data) // 2
+    csv = tmp_path / "big.csv"
+    csv.write_bytes(data)
+    sha256 = hashlib.sha256(data).hexdigest()
+    # an earlier run stopped after sending half: the upload open on the server, its id remembered
+    with served.client("a") as client:
+        uid = str(_open(client, data, sha256=sha256)["id"])
+        assert _patch(client, uid, 0, data[:half]).status_code == 200
+    monkeypatch.setattr(state, "url", served.base)
+    remembered = resume._state_file(tmp_path / "state", sha256)
+    remembered.write_text(json.dumps({"upload_id": uid}))
+    args = ["--url", served.base, "--api-key", served.keys["a"], "--json", "datasets", "upload", str(csv),
+            "--target", "y", "--environment", "env", "--resume", "--part-mb", "0.01",
+            "--state-dir", str(tmp_path / "state")]  # fmt: skip
+    result = CliRunner().invoke(app, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert f"resuming upload {uid} at byte {half} of {len(data)}" in result.stderr
+    assert not remembered.exists()
+    resumed = json.loads(result.stdout)
+    with served.client("a") as client:
+        one_shot = client.post(
+            "/datasets",
+            files={"file": ("big.csv", data, "text/csv")},
+            data={"target": "y", "environment": "env"},
+        )
+    assert one_shot.status_code == 200 and one_shot.json()["id"] == resumed["id"]
