@@ -47,7 +47,18 @@ from starlette.requests import ClientDisconnect
 from app.errors import Conflict, NotFound, PayloadTooLarge, UnprocessableEntity
 from app.settings import Settings
 
-__all__ = ["Upload", "append", "commit_file", "delete", "get", "locked", "open_upload", "remove", "sweep"]
+__all__ = [
+    "Upload",
+    "append",
+    "commit_file",
+    "delete",
+    "erase_tenant",
+    "get",
+    "locked",
+    "open_upload",
+    "remove",
+    "sweep",
+]
 
 _ID = re.compile(r"^[0-9a-f]{32}$")
 _HASH_BLOCK = 8 * 1024 * 1024
@@ -323,3 +334,11 @@ def delete(settings: Settings, tenant_id: str, upload_id: str) -> None:
 def remove(settings: Settings, upload: Upload) -> None:
     """Remove an upload this request holds (:func:`locked`): after its commit."""
     shutil.rmtree(_path(settings, upload.tenant_id, upload.id), ignore_errors=True)
+
+
+def erase_tenant(settings: Settings, tenant_id: str) -> int:
+    """Remove every upload of the tenant (its erasure); returns how many there were."""
+    tenant = _tenant_dir(settings, tenant_id)
+    count = sum(1 for p in tenant.iterdir() if p.is_dir()) if tenant.is_dir() else 0
+    shutil.rmtree(tenant, ignore_errors=True)
+    return count

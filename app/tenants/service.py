@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.datasets import objects
+from app.datasets import objects, resumable
 from app.db import erase, tenancy
 from app.db.models import DEFAULT_TENANT_NAME, Dataset, Job
 from app.errors import Conflict, NotFound
@@ -34,4 +34,5 @@ def erase_tenant(session: Session, name: str, settings: Settings | None = None) 
     if settings is not None:  # after the commit: a failure leaves an orphan object, never a dangling row
         for storage, key in stored:
             objects.remove(settings, storage, key)
+        resumable.erase_tenant(settings, tenant_id)  # uploads not committed yet
     return counts

@@ -25,8 +25,10 @@ pytestmark = pytest.mark.services
 
 
 class Served:
-    def __init__(self, settings: Settings, app: object, base: str, keys: dict[str, str]) -> None:
-        self.settings, self.app, self.base, self.keys = settings, app, base, keys
+    def __init__(
+        self, settings: Settings, app: object, base: str, names: dict[str, str], keys: dict[str, str]
+    ) -> None:
+        self.settings, self.app, self.base, self.names, self.keys = settings, app, base, names, keys
 
     def client(self, tenant: str) -> httpx.Client:
         return httpx.Client(base_url=self.base, headers=bearer(self.keys[tenant]), timeout=60)
@@ -49,7 +51,8 @@ def served(pg_settings: Settings, tmp_path: Path) -> Iterator[Served]:
     )
     app = create_app(settings, queue=f.RecordingQueue(settings, None))
     suffix = str(time.time_ns())
-    keys = {t: make_api_key(app.state.engine, f"resumable-{t}-{suffix}") for t in ("a", "b")}
+    names = {t: f"resumable-{t}-{suffix}" for t in ("a", "b")}
+    keys = {t: make_api_key(app.state.engine, name) for t, name in names.items()}
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -59,7 +62,7 @@ def served(pg_settings: Settings, tmp_path: Path) -> Iterator[Served]:
         assert time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.05)
     try:
-        yield Served(settings, app, f"http://127.0.0.1:{port}", keys)
+        yield Served(settings, app, f"http://127.0.0.1:{port}", names, keys)
     finally:
         server.should_exit = True
         thread.join(timeout=30)
@@ -265,3 +268,17 @@ def test_sal_datasets_upload_resume_continues_a_stopped_upload(
             data={"target": "y", "environment": "env"},
         )
     assert one_shot.status_code == 200 and one_shot.json()["id"] == resumed["id"]
+
+
+def test_erasing_a_tenant_removes_its_uploads(served: Served) -> None:
+    from app.tenants.service import erase_tenant
+
+    data = _file()
+    with served.client("b") as client:
+        uid = str(_open(client, data)["id"])
+        assert _patch(client, uid, 0, data[:500]).status_code == 200
+    root = served.settings.upload_sessions_dir or Path()
+    assert len(list(root.rglob(f"{uid}/data"))) == 1
+    with served.app.state.sessionmaker() as session:  # type: ignore[attr-defined]
+        erase_tenant(session, served.names["b"], served.settings)
+    assert list(root.rglob(f"{uid}")) == []
