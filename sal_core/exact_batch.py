@@ -116,8 +116,8 @@ class PathResult:
 CHOLESKY_FROM_P = 16
 """From this many covariates the θ-step factorises A = wGw + μI by Cholesky at each Newton iterate
 (2-4 per round, warm-started at the previous round's μ) instead of one eigendecomposition per round.
-CPU time per round of 40 paths (``python -m bench.solver``): eigh / Cholesky 0.82× at p = 10,
-1.12× at 16, 1.4× at 24, 1.8× at 48, about 2× at 100 (docs/sal.md)."""
+CPU time per round of 40 paths (``python -m bench.solver``): eigh / Cholesky 0.86× at p = 10,
+1.14× at 16, 1.5× at 24 and 48, 2.0× at 100 (docs/sal.md)."""
 
 Evaluate = Callable[[Array], tuple[Array, Array]]
 """μ (B,) → (MSE(θ(μ)) (B,), κ(θ(μ)) (B,)) along the generalised-ridge path."""
@@ -207,7 +207,7 @@ def _root(
     h is increasing and convex where κ < λ (``robust_linear.solve_theta``), and Newton's step is
     μ ← MSE/(λ − κ). From a feasible point left of the root that step lands right of it; from the
     right it decreases monotonically to the root. So: move right (×4) until κ < λ, take one step
-    from wherever that is, then iterate to machine precision."""
+    from wherever that is, then iterate until a step is below ``CONVERGED`` (relative)."""
     mu = np.maximum(yy / lam, 1e-300) if mu0 is None else np.maximum(mu0, 1e-300)
     fit_mse, kap = path(mu)
     for _ in range(200):  # into the feasible set
