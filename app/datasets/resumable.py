@@ -19,9 +19,10 @@ machines need this directory shared, or requests routed by upload id).
 
 A part whose connection drops keeps the bytes that arrived (tus: the server stores what it
 received), unless it carried ``Upload-Checksum``: a part that cannot be checked is dropped whole,
-as is one whose digest differs. An upload not touched for ``upload_session_ttl_s`` expires: it is a
-404 from then on, and its directory is removed by the next request that opens an upload (or reads
-an expired one).
+as is one whose digest differs. A committed upload's bytes are removed at once; its record stays
+(``dataset_id``), so a commit repeated because its answer was lost returns the dataset. An upload
+not touched for ``upload_session_ttl_s`` expires: it is a 404 from then on, and its directory is
+removed by the next request that opens an upload (or reads an expired one).
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ __all__ = [
     "erase_tenant",
     "get",
     "locked",
+    "committed",
     "open_upload",
-    "remove",
     "sweep",
 ]
 
@@ -76,6 +77,7 @@ class Upload:
     created_at: str
     expires_at: str
     offset: int = 0
+    dataset_id: str | None = None  # once committed: its bytes are gone, a repeated commit finds this
 
 
 def root(settings: Settings) -> Path:
@@ -93,7 +95,8 @@ def _now() -> dt.datetime:
 
 def _write_meta(path: Path, upload: Upload) -> None:
     record = asdict(upload)
-    record.pop("offset")
+    if upload.dataset_id is None:
+        record.pop("offset")  # the size of data is the offset until the commit removes data
     tmp = path / "meta.json.tmp"
     tmp.write_text(json.dumps(record))
     os.replace(tmp, path / "meta.json")
@@ -102,10 +105,11 @@ def _write_meta(path: Path, upload: Upload) -> None:
 def _read(path: Path) -> Upload | None:
     try:
         record = json.loads((path / "meta.json").read_text())
-        offset = (path / "data").stat().st_size
-    except (OSError, ValueError):
+        if "offset" not in record:
+            record["offset"] = (path / "data").stat().st_size
+        return Upload(**record)
+    except (OSError, ValueError, TypeError):
         return None
-    return Upload(**record, offset=offset)
 
 
 def _expired(upload: Upload, now: dt.datetime) -> bool:
@@ -165,7 +169,7 @@ def open_upload(
     sweep(settings, now)
     tenant = _tenant_dir(settings, tenant_id)
     tenant.mkdir(parents=True, exist_ok=True)
-    open_now = sum(1 for p in tenant.iterdir() if _read(p) is not None)
+    open_now = sum(1 for p in tenant.iterdir() if (u := _read(p)) is not None and u.dataset_id is None)
     if open_now >= settings.max_upload_sessions_per_tenant:
         raise Conflict(
             f"{open_now} uploads are open; commit or delete one "
@@ -253,6 +257,11 @@ async def append(
     after it, or None when the client went away mid-part (what arrived is kept, see the module)."""
     expected = _checksum(checksum)
     with locked(settings, tenant_id, upload_id, "Upload-Offset") as upload:
+        if upload.dataset_id is not None:
+            raise Conflict(
+                f"the upload was committed into dataset {upload.dataset_id}",
+                errors=[("Upload-Offset", "the upload is committed")],
+            )
         if offset != upload.offset:
             raise Conflict(
                 f"Upload-Offset is {offset}, but the upload holds {upload.offset} bytes: "
@@ -331,9 +340,15 @@ def delete(settings: Settings, tenant_id: str, upload_id: str) -> None:
         shutil.rmtree(_path(settings, tenant_id, upload_id), ignore_errors=True)
 
 
-def remove(settings: Settings, upload: Upload) -> None:
-    """Remove an upload this request holds (:func:`locked`): after its commit."""
-    shutil.rmtree(_path(settings, upload.tenant_id, upload.id), ignore_errors=True)
+def committed(settings: Settings, upload: Upload, dataset_id: str) -> None:
+    """Mark an upload this request holds (:func:`locked`) committed into ``dataset_id`` and remove
+    its bytes. The record stays until it expires, so a commit repeated (its answer lost) finds the
+    dataset rather than a 404."""
+    path = _path(settings, upload.tenant_id, upload.id)
+    upload.dataset_id = dataset_id
+    upload.expires_at = (_now() + dt.timedelta(seconds=settings.upload_session_ttl_s)).isoformat()
+    _write_meta(path, upload)
+    (path / "data").unlink(missing_ok=True)
 
 
 def erase_tenant(settings: Settings, tenant_id: str) -> int:

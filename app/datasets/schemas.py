@@ -103,6 +103,10 @@ class UploadPublic(BaseModel):
     filename: str | None
     created_at: dt.datetime
     expires_at: dt.datetime = Field(description="Unless appended to before then, the upload is removed.")
+    dataset_id: str | None = Field(
+        default=None,
+        description="Once committed: the dataset (the bytes are gone; a repeated commit returns it).",
+    )
 
 
 class UploadCommit(Strict):

@@ -142,7 +142,13 @@ def test_a_part_cut_off_halfway_resumes_from_the_reported_offset(served: Served)
         assert _offset(client, uid) == len(data)
         committed = client.post(f"/datasets/uploads/{uid}/commit", json={"target": "y", "environment": "env"})
         assert committed.status_code == 201, committed.text
-        assert client.get(f"/datasets/uploads/{uid}").status_code == 404  # ended with its commit
+        # committed: the bytes are gone, the record says where they went, a repeated commit (its
+        # answer lost) returns the dataset again, and nothing more can be appended
+        record = client.get(f"/datasets/uploads/{uid}").json()
+        assert record["dataset_id"] == committed.json()["id"] and record["offset"] == len(data)
+        again = client.post(f"/datasets/uploads/{uid}/commit", json={"target": "y", "environment": "env"})
+        assert again.status_code == 200 and again.json()["id"] == committed.json()["id"]
+        f.assert_problem(_patch(client, uid, len(data), b"x"), 409, "Upload-Offset")
         one_shot = client.post(
             "/datasets",
             files={"file": ("big.csv", data, "text/csv")},

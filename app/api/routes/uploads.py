@@ -15,6 +15,7 @@ from app.api.deps import PrincipalDep, SessionDep, SettingsDep
 from app.api.errors import responses
 from app.api.idempotency import IdempotencyKeyHeader
 from app.api.routes.datasets import _check_limits, _create
+from app.datasets import public as datasets_public
 from app.datasets import resumable, streaming, tables
 from app.datasets.schemas import DatasetPublic, UploadCommit, UploadCreate, UploadPublic
 from app.settings import Settings
@@ -129,6 +130,8 @@ def _commit(
         max_rows=settings.max_rows, max_columns=2 * settings.max_features + 2, max_cells=settings.max_cells
     )
     with resumable.locked(settings, tenant_id, upload_id, "upload_id") as upload:
+        if upload.dataset_id is not None:  # committed before (the answer may have been lost)
+            return datasets_public.get_dataset(session, upload.dataset_id, tenant_id), 200
         with resumable.commit_file(settings, upload) as file:
             staged = streaming.parse_file(
                 file,
@@ -147,7 +150,8 @@ def _commit(
             staged.close()
         # Only a dataset stored (or found) ends the upload: a 422 on the columns can be committed
         # again with other fields, without sending the file again.
-        resumable.remove(settings, upload)
+        if not isinstance(created, JSONResponse):
+            resumable.committed(settings, upload, created[0].id)
     return created
 
 

@@ -7,6 +7,8 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="UploadPublic")
 
 
@@ -22,6 +24,7 @@ class UploadPublic:
         offset (int):
         sha256 (None | str):
         size (int):
+        dataset_id (None | str | Unset): Once committed: the dataset (the bytes are gone; a repeated commit returns it).
     """
 
     created_at: datetime.datetime
@@ -31,6 +34,7 @@ class UploadPublic:
     offset: int
     sha256: None | str
     size: int
+    dataset_id: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -50,6 +54,12 @@ class UploadPublic:
 
         size = self.size
 
+        dataset_id: None | str | Unset
+        if isinstance(self.dataset_id, Unset):
+            dataset_id = UNSET
+        else:
+            dataset_id = self.dataset_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -63,6 +73,8 @@ class UploadPublic:
                 "size": size,
             }
         )
+        if dataset_id is not UNSET:
+            field_dict["dataset_id"] = dataset_id
 
         return field_dict
 
@@ -93,6 +105,15 @@ class UploadPublic:
 
         size = d.pop("size")
 
+        def _parse_dataset_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        dataset_id = _parse_dataset_id(d.pop("dataset_id", UNSET))
+
         upload_public = cls(
             created_at=created_at,
             expires_at=expires_at,
@@ -101,6 +122,7 @@ class UploadPublic:
             offset=offset,
             sha256=sha256,
             size=size,
+            dataset_id=dataset_id,
         )
 
         upload_public.additional_properties = d
