@@ -4,6 +4,7 @@ part can really be cut off: a raw socket sends half a part and closes."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime as dt
 import hashlib
 import json
@@ -288,3 +289,80 @@ def test_erasing_a_tenant_removes_its_uploads(served: Served) -> None:
     with served.app.state.sessionmaker() as session:  # type: ignore[attr-defined]
         erase_tenant(session, served.names["b"], served.settings)
     assert list(root.rglob(f"{uid}")) == []
+
+
+class CuttingProxy:
+    """A loopback TCP proxy to the service that drops the first connection sending a PATCH after
+    ``cut_after`` bytes of it, as a network would."""
+
+    def __init__(self, upstream: str, cut_after: int) -> None:
+        host, port = upstream.removeprefix("http://").split(":")
+        self.upstream = (host, int(port))
+        self.cut_after = cut_after
+        self.cuts = 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                down, _ = self.listener.accept()
+            except OSError:
+                return
+            up = socket.create_connection(self.upstream)
+            threading.Thread(target=self._pump, args=(down, up, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(up, down, False), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, upward: bool) -> None:
+        sent, cutting = 0, False
+        try:
+            while piece := src.recv(65536):
+                if upward and sent == 0 and piece.startswith(b"PATCH") and self.cuts == 0:
+                    cutting = True
+                    self.cuts += 1
+                if cutting and sent + len(piece) > self.cut_after:
+                    dst.sendall(piece[: self.cut_after - sent])
+                    break
+                dst.sendall(piece)
+                sent += len(piece)
+        except OSError:
+            pass
+        for s in (src, dst):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_sal_datasets_upload_resume_rides_out_a_dropped_connection(
+    served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from sal_cli.common import state
+    from sal_cli.main import app
+
+    data = _file()
+    csv = tmp_path / "big.csv"
+    csv.write_bytes(data)
+    proxy = CuttingProxy(served.base, cut_after=len(data) // 3)
+    monkeypatch.setattr(state, "sleep", lambda _s: None)
+    try:
+        args = ["--url", proxy.base, "--api-key", served.keys["a"], "--json", "datasets", "upload", str(csv),
+                "--target", "y", "--environment", "env", "--resume", "--state-dir", str(tmp_path / "state")]  # fmt: skip
+        result = CliRunner().invoke(app, args, catch_exceptions=False)
+    finally:
+        proxy.close()
+    assert result.exit_code == 0, result.output
+    assert proxy.cuts == 1 and "connection lost" in result.stderr, result.stderr
+    resumed = json.loads(result.stdout)
+    with served.client("a") as client:
+        one_shot = client.post(
+            "/datasets",
+            files={"file": ("big.csv", data, "text/csv")},
+            data={"target": "y", "environment": "env"},
+        )
+    assert one_shot.status_code == 200 and one_shot.json()["id"] == resumed["id"]
