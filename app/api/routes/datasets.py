@@ -8,11 +8,12 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
-from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from app.api import etag, idempotency
+from app.api import etag
+from app.api.dataset_create import check_limits as _check_limits
+from app.api.dataset_create import create as _create
 from app.api.deps import PrincipalDep, SessionDep, SettingsDep
 from app.api.errors import PayloadTooLarge, UnprocessableEntity, responses
 from app.api.idempotency import IdempotencyKeyHeader
@@ -21,7 +22,6 @@ from app.datasets import references, streaming, tables
 from app.datasets import service as datasets_service
 from app.datasets.schemas import DatasetCreate, DatasetPublic, DatasetsPublic
 from app.datasets.streaming import StagedTable
-from app.settings import Settings
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
 
@@ -95,49 +95,6 @@ async def _read_upload(
         )
         return table, tables.check_text(spec.name, "name")
     raise UnprocessableEntity.on("body", "send multipart/form-data (a file) or application/json")
-
-
-def _check_limits(table: tables.Table | StagedTable, settings: Settings, multipart: bool) -> None:
-    if table.n_rows > settings.max_rows:
-        field = "file" if multipart else "environments"
-        raise UnprocessableEntity.on(
-            field, f"{table.n_rows} rows; datasets are limited to {settings.max_rows} (max_rows)"
-        )
-    if len(table.feature_names) > settings.max_features:
-        field = "features" if multipart else "feature_names"
-        raise UnprocessableEntity.on(
-            field,
-            f"{len(table.feature_names)} features; datasets are limited to {settings.max_features} (max_features)",
-        )
-
-
-def _create(
-    session: Session,
-    tenant_id: str,
-    table: tables.Table | StagedTable,
-    name: str,
-    key: str | None,
-    settings: Settings,
-) -> tuple[DatasetPublic, int] | JSONResponse:
-    """Store the table (or find it) under the tenant; with an Idempotency-Key, once."""
-    with idempotency.claim(
-        session,
-        tenant_id,
-        key,
-        "create_dataset",
-        [table.sha256(), name],
-        in_flight_s=settings.idempotency_in_flight_s,
-    ) as claimed:
-        if claimed.replay is not None:
-            return claimed.replay
-        dataset, created = datasets_service.store(session, tenant_id, table, name, settings=settings)
-        public = datasets_public.dataset_public(
-            dataset, datasets_service.upload_warnings(table, dataset, name, created)
-        )
-        status = 201 if created else 200
-        claimed.complete(status, public.model_dump(mode="json"), f"/datasets/{dataset.id}")
-        session.commit()
-    return public, status
 
 
 @router.post(

@@ -11,10 +11,10 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
+from app.api.dataset_create import check_limits, create
 from app.api.deps import PrincipalDep, SessionDep, SettingsDep
 from app.api.errors import responses
 from app.api.idempotency import IdempotencyKeyHeader
-from app.api.routes.datasets import _check_limits, _create
 from app.datasets import public as datasets_public
 from app.datasets import resumable, streaming, tables
 from app.datasets.schemas import DatasetPublic, UploadCommit, UploadCreate, UploadPublic
@@ -144,8 +144,8 @@ def _commit(
             )
         name = tables.check_text((body.name or upload.filename or "dataset")[:255], "name")
         try:
-            _check_limits(staged, settings, multipart=True)
-            created = _create(session, tenant_id, staged, name, key, settings)
+            check_limits(staged, settings, multipart=True)
+            created = create(session, tenant_id, staged, name, key, settings)
         finally:
             staged.close()
         # Only a dataset stored (or found) ends the upload: a 422 on the columns can be committed
