@@ -140,10 +140,10 @@ def log(message: str) -> None:
 def auto_choice(fitted: Fitted) -> dict[str, Any]:
     """What a method at library defaults chose inside its fit (λ = "auto"), as a short record."""
     selection = fitted.fit.selection
-    if not selection or "chosen" not in selection:
+    if selection is None or selection.lambda_ is None:
         return dict(fitted.params)
-    relative = selection["chosen"].get("relative")
-    name = f"{selection.get('parameter', 'lambda_')} (auto)"
+    relative = selection.lambda_.chosen_candidate.relative
+    name = "lambda_ (auto)"
     if relative is None or (isinstance(relative, float) and math.isinf(relative)):
         return {name: "off: ERM"}
     return {name: f"{float(relative):g}·MSE_OLS"}

@@ -50,7 +50,9 @@ def one_seed(seed: int, scenario: int = 1) -> SeedOutcome:
     cols = s.stable
     oracle = get_algorithm("erm")(seed=seed).fit([Environment(e.name, e.X[:, cols], e.y) for e in s.train])
     test_s = [Environment(e.name, e.X[:, cols], e.y) for e in s.test]
-    chosen = sal.selection["chosen"]["relative"] if sal.selection else None
+    chosen = (
+        sal.selection.lambda_.chosen_candidate.relative if sal.selection and sal.selection.lambda_ else None
+    )
     return SeedOutcome(
         seed=seed,
         sal=_mean_error(sal.model, s.test),

@@ -139,8 +139,8 @@ def run(config: SpeedConfig, device: str) -> SpeedReport:
     paper_sal = fit_seconds("sal", paper, device=device, repeats=config.paper_repeats)
     paper_erm = fit_seconds("erm", paper, device=device, repeats=config.paper_repeats)
     chosen = get_algorithm("sal")(seed=0, device=device).fit(paper).selection
-    assert chosen is not None
-    one_fit = get_algorithm("sal")({"lambda_": chosen["chosen"]["lambda_"]}, seed=0, device=device)
+    assert chosen is not None and chosen.lambda_ is not None
+    one_fit = get_algorithm("sal")({"lambda_": chosen.lambda_.lambda_}, seed=0, device=device)
     paper_sal_one_fit = median_time(lambda: one_fit.fit(paper), repeats=config.paper_repeats)
     n_seconds = [
         fit_seconds(

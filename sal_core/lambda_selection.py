@@ -75,6 +75,10 @@ class Selection:
     reason: str
 
     @property
+    def chosen_candidate(self) -> Candidate:
+        return self.candidates[self.chosen]
+
+    @property
     def lambda_(self) -> float:
         return self.candidates[self.chosen].lambda_
 
@@ -98,6 +102,68 @@ class Selection:
             "chosen": dataclasses.asdict(self.candidates[self.chosen]),
             "reason": self.reason,
         }
+
+
+@dataclass(frozen=True)
+class WEvidence:
+    """How sure w is: its range over the fold fits of the chosen λ, and which covariates the data
+    determine (``determined`` is false where y does not depend on the covariate)."""
+
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    determined: tuple[bool, ...]
+    note: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "low": list(self.low),
+            "high": list(self.high),
+            "determined": list(self.determined),
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class SeededW:
+    """An MLP's w: learned by SAL's exact path on a linear model of the same rows (``selection`` is
+    that fit's), then held fixed while the network trains."""
+
+    source: str
+    w: tuple[float, ...]
+    selection: FitSelection | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "w": list(self.w),
+            "selection": None if self.selection is None else self.selection.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class Refit:
+    """The held-out path's refit on all rows: its held-out score and which model the fit kept."""
+
+    score: float
+    final_model: str
+
+
+@dataclass(frozen=True)
+class FitSelection:
+    """What a fit reports of its "auto" choices (``FitResult.selection``): λ's selection (None for an
+    MLP given its λ), the held-out path's refit, and the evidence on w. JSON through :meth:`to_dict`."""
+
+    lambda_: Selection | None = None
+    refit: Refit | None = None
+    covariate_weights: WEvidence | SeededW | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {} if self.lambda_ is None else self.lambda_.to_dict()
+        if self.refit is not None:
+            out |= {"refit_score": self.refit.score, "final_model": self.refit.final_model}
+        if self.covariate_weights is not None:
+            out["covariate_weights"] = self.covariate_weights.to_dict()
+        return out
 
 
 def robustness_order(candidates: Sequence[Candidate]) -> list[int]:

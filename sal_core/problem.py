@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -20,6 +20,9 @@ from torch import nn
 from sal_core.history import Round
 from sal_core.losses import LossName, Task, pointwise_loss
 from sal_core.models import ModelSpec
+
+if TYPE_CHECKING:  # lambda_selection builds on Problem
+    from sal_core.lambda_selection import FitSelection
 
 RoundMetrics = Mapping[str, float | Sequence[float]]
 """One outer round's numbers: ``{"risk": r}``, and for SAL ``"w"``, the covariate weights (p,)."""
@@ -108,7 +111,7 @@ class Solution:
     history: Sequence[Round] = field(default_factory=list)  # one per outer round
     certificate: Certificate | None = None
     stopped: bool = False
-    selection: dict[str, Any] | None = None  # how a hyper-parameter set to "auto" was chosen
+    selection: FitSelection | None = None  # how a hyper-parameter set to "auto" was chosen
 
 
 class Reporter:

@@ -37,6 +37,7 @@ from app.jobs.result import (
     EnvironmentResult,
     JobResult,
     RoundResult,
+    Selection,
     Summary,
     ValidationResult,
     thin_history,
@@ -169,7 +170,7 @@ def build_result(
         validation=ValidationResult.model_validate(validation.validation_result(fit.model, valid))
         if valid
         else None,
-        selection=None if selection is None else _jsonable(selection),
+        selection=None if selection is None else Selection.model_validate(_jsonable(selection.to_dict())),
     )
 
 

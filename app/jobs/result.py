@@ -14,7 +14,14 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from sal_core.history import Round
 
@@ -80,6 +87,90 @@ class RoundResult(BaseModel):
         return cls.model_validate(r.to_dict())
 
 
+class _Stored(BaseModel):
+    """A block whose JSON is written as it was read: the keys it was given (an old document's
+    missing keys stay missing, its retired keys stay), so a stored result reads back unchanged."""
+
+    model_config = ConfigDict(extra="allow")
+
+    # No return annotation: the OpenAPI schema stays the model's (an annotated one would replace it).
+    @model_serializer(mode="wrap")
+    def _as_given(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        data = handler(self)
+        given = self.model_fields_set | set(self.__pydantic_extra__ or {})
+        return {k: v for k, v in data.items() if k in given} if isinstance(data, dict) else data
+
+
+class SelectionCandidate(_Stored):
+    """One λ candidate (``sal_core.lambda_selection.Candidate``); null where a number was not finite."""
+
+    relative: float | None = Field(
+        default=None, description="c in λ = c · base; null for the adversary switched off (ERM)."
+    )
+    lambda_: float | None = None
+    score: float | None = Field(
+        default=None, description="The worst training environment's out-of-sample error."
+    )
+    env_scores: dict[str, float | None] = Field(default_factory=dict)
+    se: float | None = Field(
+        default=None,
+        description="Standard error of (score − the best candidate's score); absent in old results.",
+    )
+    protection: float | None = Field(default=None, description="Σ log w of the fitted candidate.")
+    variant: str | None = Field(default=None, description="Which w-path variant (SAL).")
+
+
+class WEvidence(_Stored):
+    """How sure w is (``sal_core.lambda_selection.WEvidence``): its range over the fold fits of the
+    chosen λ, and which covariates the data determine."""
+
+    low: list[float | None]
+    high: list[float | None]
+    determined: list[bool]
+    note: str | None = None
+
+
+class SeededW(_Stored):
+    """An MLP's w, learned by SAL's exact linear path (``selection``) and then held fixed. Every
+    field is optional, so that any other stored ``covariate_weights`` block reads (as given)."""
+
+    source: str | None = None
+    w: list[float | None] | None = None
+    selection: Selection | None = None
+
+
+class Selection(_Stored):
+    """How the algorithm chose its λ (``sal_core.lambda_selection.FitSelection``): the rule, every
+    candidate's score, the choice and why; the held-out path's refit; the evidence on w. Results
+    stored by older versions (other criteria, ``tolerance``, candidates without ``se``) read as stored."""
+
+    parameter: str | None = None
+    criterion: str | None = None
+    scoring: str | None = None
+    rows_scored: int | None = None
+    rule: str | None = None
+    z: float | None = None
+    base: float | None = None
+    candidates: list[SelectionCandidate] | None = None
+    best: SelectionCandidate | None = None
+    chosen: SelectionCandidate | None = None
+    reason: str | None = None
+    refit_score: float | None = None
+    final_model: str | None = None
+    covariate_weights: WEvidence | SeededW | None = Field(
+        default=None,
+        union_mode="left_to_right",  # w's evidence if it has low, high and determined; else SeededW
+        description="Linear SAL: w's evidence; an MLP: where its w came from.",
+    )
+
+    def w_evidence(self) -> WEvidence | None:
+        """w's range and determined flags: this fit's, or for an MLP the linear path's that learned w."""
+        evidence = self.covariate_weights
+        if isinstance(evidence, SeededW):
+            evidence = None if evidence.selection is None else evidence.selection.covariate_weights
+        return evidence if isinstance(evidence, WEvidence) else None
+
+
 # A result document stays bounded in bytes whatever the parameters (rounds, features,
 # environments): its history keeps at most this many numbers (~20 bytes of JSON each, so about
 # 2 MB), as evenly spaced rounds that always include the first and the last. A thinned history
@@ -124,7 +215,7 @@ class JobResult(BaseModel):
     certificate: CertificatePublic | None
     duration_s: float
     validation: ValidationResult | None = None
-    selection: dict[str, Any] | None = Field(
+    selection: Selection | None = Field(
         default=None, description="How the algorithm chose its λ, when it chose one itself."
     )
 

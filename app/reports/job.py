@@ -7,7 +7,15 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from app.jobs.result import CertificatePublic, EnvironmentResult, JobResult, Summary, ValidationResult
+from app.jobs.result import (
+    CertificatePublic,
+    EnvironmentResult,
+    JobResult,
+    Selection,
+    Summary,
+    ValidationResult,
+    WEvidence,
+)
 from app.jobs.schemas import JobPublic
 from app.reports import figures as F
 from app.reports.report import NO_RESULT_NOTE, PARTIAL_RESULT_NOTE, Report, ReportTable, num
@@ -114,7 +122,7 @@ def _validation_table(v: ValidationResult) -> ReportTable:
 
 
 def _parameters_table(
-    theta: Mapping[str, float], w: Mapping[str, float] | None, evidence: Mapping[str, Any] | None
+    theta: Mapping[str, float], w: Mapping[str, float] | None, evidence: WEvidence | None
 ) -> ReportTable:
     """θ and w per covariate; with SAL's evidence for w (``lambda_="auto"``), w's range over the fold
     fits and whether the data determine w at all (issue 18: a w at the cap on a covariate y does not
@@ -125,7 +133,7 @@ def _parameters_table(
             ["covariate", "θ", "w"],
             [[f, num(t), num(w.get(f)) if w else "–"] for f, t in theta.items()],
         )
-    low, high, determined = evidence["low"], evidence["high"], evidence["determined"]
+    low, high, determined = evidence.low, evidence.high, evidence.determined
     return ReportTable(
         "Learned parameters per covariate",
         ["covariate", "θ", "w", "w over folds", "w determined by the data"],
@@ -142,16 +150,14 @@ def _parameters_table(
     )
 
 
-def _w_evidence(result: JobResult) -> Mapping[str, Any] | None:
+def _w_evidence(result: JobResult) -> WEvidence | None:
     """``selection.covariate_weights`` with w's range and determined flags, or None; an MLP's sits
-    one level down, under the linear path that learned its w."""
-    evidence = (result.selection or {}).get("covariate_weights")
-    if isinstance(evidence, Mapping) and isinstance(evidence.get("selection"), Mapping):
-        evidence = evidence["selection"].get("covariate_weights")
-    if not isinstance(evidence, Mapping) or not all(k in evidence for k in ("low", "high", "determined")):
-        return None
+    one level down, under the linear path that learned its w (``Selection.w_evidence``)."""
+    evidence = None if result.selection is None else result.selection.w_evidence()
     n = len(result.coefficients or {})
-    return evidence if all(len(evidence[k]) == n for k in ("low", "high", "determined")) else None
+    if evidence is None or any(len(v) != n for v in (evidence.low, evidence.high, evidence.determined)):
+        return None
+    return evidence
 
 
 def _certificate_table(c: CertificatePublic) -> ReportTable:
@@ -210,15 +216,16 @@ def _run_table(job: JobPublic, repro: Mapping[str, Any]) -> ReportTable:
     return ReportTable("Run", ["field", "value"], rows)
 
 
-def _selection_tables(selection: Mapping[str, Any]) -> list[ReportTable]:
-    """How an "auto" hyper-parameter was chosen: the rule, each candidate's score, the choice."""
-    parameter = str(selection.get("parameter", "parameter"))
-    chosen = selection.get("chosen") or {}
-    rule = [[k, json.dumps(v) if isinstance(v, dict | list) else num(v)] for k, v in selection.items()
-            if k not in ("candidates", "chosen", "covariate_weights")]  # fmt: skip
+def _selection_tables(selection: Selection) -> list[ReportTable]:
+    """How an "auto" hyper-parameter was chosen: the rule, each candidate's score, the choice; every
+    field as stored (an old result's retired fields too)."""
+    parameter = selection.parameter or "parameter"
+    chosen = {} if selection.chosen is None else selection.chosen.model_dump(mode="json")
+    rule = [[k, json.dumps(v) if isinstance(v, dict | list) else num(v)]
+            for k, v in selection.model_dump(mode="json", exclude={"candidates", "chosen", "covariate_weights"}).items()]  # fmt: skip
     tables = [ReportTable(f"Selection of {parameter}", ["field", "value"],
                           [*rule, ["chosen", json.dumps(chosen, default=str)]])]  # fmt: skip
-    candidates = [c for c in selection.get("candidates") or [] if isinstance(c, Mapping)]
+    candidates = [c.model_dump(mode="json") for c in selection.candidates or []]
     if candidates:
         keys = list(dict.fromkeys(k for c in candidates for k in c if not isinstance(c[k], dict | list)))
         tables.append(ReportTable(f"Candidates for {parameter} (the chosen one marked *)", ["", *keys],

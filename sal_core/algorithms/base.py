@@ -21,6 +21,7 @@ from sal_core.data import Environment, FloatArray, Standardizer, default_feature
 from sal_core.exceptions import InvalidParameterError
 from sal_core.fitted import FittedModel
 from sal_core.history import Round
+from sal_core.lambda_selection import FitSelection
 from sal_core.losses import LossName, Task, resolve_loss
 from sal_core.models import ModelSpec
 from sal_core.params import Params
@@ -82,7 +83,7 @@ class FitResult:
     device: str
     duration_s: float
     stopped: bool
-    selection: dict[str, Any] | None = None  # candidates and criterion of an "auto" hyper-parameter
+    selection: FitSelection | None = None  # candidates and criterion of an "auto" hyper-parameter
 
     @property
     def feature_names(self) -> tuple[str, ...]:

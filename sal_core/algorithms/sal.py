@@ -285,14 +285,14 @@ class SAL(WDRL):
         assert seeded.covariate_weights is not None
         self._seed_w = seeded.covariate_weights
         solution = super()._fit(problem, _Offset(reporter, seeder.total_steps()))
-        solution.selection = {
-            **(solution.selection or {}),
-            "covariate_weights": {
-                "source": "SAL's exact path on a linear model of the same rows, then held fixed",
-                "w": [float(v) for v in seeded.covariate_weights.cpu()],
-                "selection": seeded.selection,
-            },
-        }
+        solution.selection = dataclasses.replace(
+            solution.selection or ls.FitSelection(),
+            covariate_weights=ls.SeededW(
+                source="SAL's exact path on a linear model of the same rows, then held fixed",
+                w=tuple(float(v) for v in seeded.covariate_weights.cpu()),
+                selection=seeded.selection,
+            ),
+        )
         return solution
 
     def schedule(self) -> Schedule:

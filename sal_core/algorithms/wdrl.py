@@ -211,9 +211,8 @@ class WDRL(Algorithm[WDRLParams]):
         )
         if outcome.stopped:
             return solution
-        solution.selection = outcome.selection.to_dict()
-        if outcome.w_low is not None and outcome.w_high is not None:
-            solution.selection["covariate_weights"] = _w_evidence(outcome)
+        evidence = None if outcome.w_low is None or outcome.w_high is None else _w_evidence(outcome)
+        solution.selection = ls.FitSelection(outcome.selection, covariate_weights=evidence)
         return solution
 
     def _exact_history(self, problem: Problem, outcome: es.Outcome, y_scale: float) -> list[Round]:
@@ -257,13 +256,15 @@ class WDRL(Algorithm[WDRLParams]):
         kept = refit_score <= (1 + REFIT_SLACK) * chosen_score or solution.stopped
         if not kept:
             solution = candidate
-        solution.selection = {
-            **selection.to_dict(),
-            "refit_score": refit_score,
-            "final_model": "refit on all rows"
-            if kept
-            else "the chosen candidate, fitted without the held-out fold (the refit on all rows scored worse)",
-        }
+        solution.selection = ls.FitSelection(
+            selection,
+            ls.Refit(
+                refit_score,
+                "refit on all rows"
+                if kept
+                else "the chosen candidate, fitted without the held-out fold (the refit on all rows scored worse)",
+            ),
+        )
         return solution
 
     def _select_lambda(
@@ -508,15 +509,15 @@ def _rescale_output(model: torch.nn.Module, y_scale: float) -> None:
 ALGORITHM = WDRL
 
 
-def _w_evidence(outcome: es.Outcome) -> dict[str, object]:
+def _w_evidence(outcome: es.Outcome) -> ls.WEvidence:
     """How sure w is: its range over the fold fits of the chosen λ, and which covariates the data do
     not decide (y does not depend on them, so any w fits alike)."""
     assert outcome.w_low is not None and outcome.w_high is not None
-    return {
-        "low": [float(v) for v in outcome.w_low],
-        "high": [float(v) for v in outcome.w_high],
-        "determined": [bool(v) for v in outcome.determined],
-        "note": f"low/high: the smallest and largest w over the {outcome.folds} fold fits of the chosen λ "
+    return ls.WEvidence(
+        low=tuple(float(v) for v in outcome.w_low),
+        high=tuple(float(v) for v in outcome.w_high),
+        determined=tuple(bool(v) for v in outcome.determined),
+        note=f"low/high: the smallest and largest w over the {outcome.folds} fold fits of the chosen λ "
         "(each without a fifth of the rows); determined = false where the pooled least-squares coefficient "
         "has |t| < 2: y does not depend on that covariate, so its w is not evidence of stability",
-    }
+    )

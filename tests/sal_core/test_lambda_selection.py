@@ -132,8 +132,9 @@ def anti() -> dict[int, object]:
 def test_auto_reports_scores_with_their_noise_and_why_the_winner_won(anti: dict[int, object]) -> None:
     s = anti[0]
     fit = get_algorithm("sal")(seed=0).fit(s.train)  # type: ignore[attr-defined]
-    sel = fit.selection
-    assert sel is not None and sel["parameter"] == "lambda_"
+    assert fit.selection is not None and fit.selection.lambda_ is not None
+    sel = fit.selection.to_dict()  # the JSON a job stores
+    assert sel["parameter"] == "lambda_"
     assert sel["criterion"] == "worst_env_out_of_fold_rmse" and sel["rows_scored"] == 2000
     lambdas = [c["lambda_"] for c in sel["candidates"]]
     assert lambdas == sorted(lambdas) and lambdas[-1] == OFF_LAMBDA  # most robust first, ERM last
@@ -156,7 +157,7 @@ def test_auto_reports_scores_with_their_noise_and_why_the_winner_won(anti: dict[
 def test_a_covariate_y_does_not_depend_on_is_not_called_determined() -> None:
     s = selection_bias(r=1.7, n=2000, seed=0, n_test=100)  # V2..V5 carry no signal at all
     fit = get_algorithm("sal")(seed=0).fit(s.train)
-    determined = fit.selection["covariate_weights"]["determined"]  # type: ignore[index]
+    determined = fit.selection.covariate_weights.determined  # type: ignore[union-attr]
     names = s.feature_names
     assert all(determined[names.index(f"S{i}")] for i in range(1, 6))
     assert determined[names.index("V1")]  # the spurious one is in the data: its low w is evidence
@@ -203,7 +204,7 @@ def test_the_fit_does_not_depend_on_the_order_of_environments_or_rows(scenario: 
         theta2, w2 = _fit_pair("sal", _shuffled(s.train, seed), seed)
         np.testing.assert_allclose(theta2, theta, atol=1e-6)
         fit = get_algorithm("sal")(seed=seed).fit(s.train)
-        determined = np.array(fit.selection["covariate_weights"]["determined"])  # type: ignore[index]
+        determined = np.array(fit.selection.covariate_weights.determined)  # type: ignore[union-attr]
         np.testing.assert_allclose(np.log(w2[determined]), np.log(w[determined]), atol=1e-3)
 
 
@@ -266,7 +267,7 @@ def test_erm_wins_where_the_data_give_no_evidence_for_robustness() -> None:
         erm = get_algorithm("erm")(seed=seed).fit(train)
         sal_err = evaluate(sal.model, test)[1].mean_error
         erm_err = evaluate(erm.model, test)[1].mean_error
-        assert sal_err <= 1.01 * erm_err, (seed, sal_err, erm_err, sal.selection["reason"])  # type: ignore[index]
+        assert sal_err <= 1.01 * erm_err, (seed, sal_err, erm_err, sal.selection.lambda_.reason)  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("n_b", [1, 3])

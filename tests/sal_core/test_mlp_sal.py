@@ -15,6 +15,7 @@ import pytest
 import torch
 
 from sal_core import get_algorithm
+from sal_core.lambda_selection import SeededW
 from sal_core.losses import output_derivatives, pointwise_loss
 from sal_core.synthetic import Setting, anti_causal, selection_bias
 
@@ -66,11 +67,14 @@ def test_mlp_sal_beats_erm_under_selection_bias_and_shields_the_stable_covariate
 def test_mlp_sal_reports_where_w_came_from_and_keeps_it_fixed() -> None:
     setting = selection_bias(r=1.7, n=300, p=6, seed=3, n_test=10)
     fit = _fit("sal", setting, 3)
-    source = fit.selection["covariate_weights"]
-    assert source["selection"]["chosen"]["lambda_"] > 0  # the linear path chose its own λ
-    np.testing.assert_allclose(fit.covariate_weights, source["w"])
-    assert min(source["w"]) == pytest.approx(1.0)
-    assert fit.selection["candidates"][-1]["relative"] is None  # ERM with the same network is a candidate
+    source = fit.selection.covariate_weights
+    assert (
+        isinstance(source, SeededW) and source.selection is not None and source.selection.lambda_ is not None
+    )
+    assert source.selection.lambda_.lambda_ > 0  # the linear path chose its own λ
+    np.testing.assert_allclose(fit.covariate_weights, source.w)
+    assert min(source.w) == pytest.approx(1.0)
+    assert fit.selection.lambda_.candidates[-1].relative is None  # ERM with the same network is a candidate
 
 
 def test_mlp_sal_cancelled_while_learning_w_returns_an_untrained_network() -> None:

@@ -51,7 +51,6 @@ from .job_public_validation_type_0 import JobPublicValidationType0
 from .job_result import JobResult
 from .job_result_coefficients_type_0 import JobResultCoefficientsType0
 from .job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0
-from .job_result_selection_type_0 import JobResultSelectionType0
 from .job_summary import JobSummary
 from .job_summary_device import JobSummaryDevice
 from .job_summary_status import JobSummaryStatus
@@ -108,6 +107,10 @@ from .round_ import Round
 from .round_env_losses import RoundEnvLosses
 from .round_metrics import RoundMetrics
 from .round_metrics_w_type_0 import RoundMetricsWType0
+from .seeded_w import SeededW
+from .selection import Selection
+from .selection_candidate import SelectionCandidate
+from .selection_candidate_env_scores import SelectionCandidateEnvScores
 from .summary import Summary
 from .sweep_create import SweepCreate
 from .sweep_create_algorithms import SweepCreateAlgorithms
@@ -132,6 +135,7 @@ from .upload_public import UploadPublic
 from .validation_result import ValidationResult
 from .validation_result_environments_item import ValidationResultEnvironmentsItem
 from .validation_spec import ValidationSpec
+from .w_evidence import WEvidence
 from .weights_json import WeightsJSON
 from .weights_json_coefficients_type_0 import WeightsJSONCoefficientsType0
 from .weights_json_covariate_weights_type_0 import WeightsJSONCovariateWeightsType0
@@ -192,7 +196,6 @@ __all__ = (
     "JobResult",
     "JobResultCoefficientsType0",
     "JobResultCovariateWeightsType0",
-    "JobResultSelectionType0",
     "JobsComparison",
     "JobsComparisonCoefficients",
     "JobsComparisonCovariateWeights",
@@ -249,6 +252,10 @@ __all__ = (
     "RoundEnvLosses",
     "RoundMetrics",
     "RoundMetricsWType0",
+    "SeededW",
+    "Selection",
+    "SelectionCandidate",
+    "SelectionCandidateEnvScores",
     "Summary",
     "SweepCreate",
     "SweepCreateAlgorithms",
@@ -280,4 +287,5 @@ __all__ = (
     "WeightsJSONStandardizer",
     "WeightsJSONState",
     "WeightsJSONTask",
+    "WEvidence",
 )

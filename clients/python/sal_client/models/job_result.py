@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     from ..models.environment_result import EnvironmentResult
     from ..models.job_result_coefficients_type_0 import JobResultCoefficientsType0
     from ..models.job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0
-    from ..models.job_result_selection_type_0 import JobResultSelectionType0
     from ..models.round_ import Round
+    from ..models.selection import Selection
     from ..models.summary import Summary
     from ..models.validation_result import ValidationResult
 
@@ -35,7 +35,7 @@ class JobResult:
         history (list[Round]):
         intercept (float | None):
         summary (None | Summary):
-        selection (JobResultSelectionType0 | None | Unset): How the algorithm chose its λ, when it chose one itself.
+        selection (None | Selection | Unset): How the algorithm chose its λ, when it chose one itself.
         validation (None | Unset | ValidationResult):
     """
 
@@ -47,7 +47,7 @@ class JobResult:
     history: list[Round]
     intercept: float | None
     summary: None | Summary
-    selection: JobResultSelectionType0 | None | Unset = UNSET
+    selection: None | Selection | Unset = UNSET
     validation: None | Unset | ValidationResult = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -55,7 +55,7 @@ class JobResult:
         from ..models.certificate_public import CertificatePublic  # noqa: PLC0415
         from ..models.job_result_coefficients_type_0 import JobResultCoefficientsType0  # noqa: PLC0415
         from ..models.job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0  # noqa: PLC0415
-        from ..models.job_result_selection_type_0 import JobResultSelectionType0  # noqa: PLC0415
+        from ..models.selection import Selection  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
         from ..models.validation_result import ValidationResult  # noqa: PLC0415
 
@@ -101,7 +101,7 @@ class JobResult:
         selection: dict[str, Any] | None | Unset
         if isinstance(self.selection, Unset):
             selection = UNSET
-        elif isinstance(self.selection, JobResultSelectionType0):
+        elif isinstance(self.selection, Selection):
             selection = self.selection.to_dict()
         else:
             selection = self.selection
@@ -141,8 +141,8 @@ class JobResult:
         from ..models.environment_result import EnvironmentResult  # noqa: PLC0415
         from ..models.job_result_coefficients_type_0 import JobResultCoefficientsType0  # noqa: PLC0415
         from ..models.job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0  # noqa: PLC0415
-        from ..models.job_result_selection_type_0 import JobResultSelectionType0  # noqa: PLC0415
         from ..models.round_ import Round  # noqa: PLC0415
+        from ..models.selection import Selection  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
         from ..models.validation_result import ValidationResult  # noqa: PLC0415
 
@@ -231,7 +231,7 @@ class JobResult:
 
         summary = _parse_summary(d.pop("summary"))
 
-        def _parse_selection(data: object) -> JobResultSelectionType0 | None | Unset:
+        def _parse_selection(data: object) -> None | Selection | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -239,12 +239,12 @@ class JobResult:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                selection_type_0 = JobResultSelectionType0.from_dict(data)
+                selection_type_0 = Selection.from_dict(data)
 
                 return selection_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(JobResultSelectionType0 | None | Unset, data)
+            return cast(None | Selection | Unset, data)
 
         selection = _parse_selection(d.pop("selection", UNSET))
 

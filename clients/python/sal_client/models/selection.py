@@ -1,0 +1,409 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.seeded_w import SeededW
+    from ..models.selection_candidate import SelectionCandidate
+    from ..models.w_evidence import WEvidence
+
+
+T = TypeVar("T", bound="Selection")
+
+
+@_attrs_define
+class Selection:
+    """How the algorithm chose its λ (``sal_core.lambda_selection.FitSelection``): the rule, every
+    candidate's score, the choice and why; the held-out path's refit; the evidence on w. Results
+    stored by older versions (other criteria, ``tolerance``, candidates without ``se``) read as stored.
+
+        Attributes:
+            base (float | None | Unset):
+            best (None | SelectionCandidate | Unset):
+            candidates (list[SelectionCandidate] | None | Unset):
+            chosen (None | SelectionCandidate | Unset):
+            covariate_weights (None | SeededW | Unset | WEvidence): Linear SAL: w's evidence; an MLP: where its w came from.
+            criterion (None | str | Unset):
+            final_model (None | str | Unset):
+            parameter (None | str | Unset):
+            reason (None | str | Unset):
+            refit_score (float | None | Unset):
+            rows_scored (int | None | Unset):
+            rule (None | str | Unset):
+            scoring (None | str | Unset):
+            z (float | None | Unset):
+    """
+
+    base: float | None | Unset = UNSET
+    best: None | SelectionCandidate | Unset = UNSET
+    candidates: list[SelectionCandidate] | None | Unset = UNSET
+    chosen: None | SelectionCandidate | Unset = UNSET
+    covariate_weights: None | SeededW | Unset | WEvidence = UNSET
+    criterion: None | str | Unset = UNSET
+    final_model: None | str | Unset = UNSET
+    parameter: None | str | Unset = UNSET
+    reason: None | str | Unset = UNSET
+    refit_score: float | None | Unset = UNSET
+    rows_scored: int | None | Unset = UNSET
+    rule: None | str | Unset = UNSET
+    scoring: None | str | Unset = UNSET
+    z: float | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.seeded_w import SeededW  # noqa: PLC0415
+        from ..models.selection_candidate import SelectionCandidate  # noqa: PLC0415
+        from ..models.w_evidence import WEvidence  # noqa: PLC0415
+
+        base: float | None | Unset
+        if isinstance(self.base, Unset):
+            base = UNSET
+        else:
+            base = self.base
+
+        best: dict[str, Any] | None | Unset
+        if isinstance(self.best, Unset):
+            best = UNSET
+        elif isinstance(self.best, SelectionCandidate):
+            best = self.best.to_dict()
+        else:
+            best = self.best
+
+        candidates: list[dict[str, Any]] | None | Unset
+        if isinstance(self.candidates, Unset):
+            candidates = UNSET
+        elif isinstance(self.candidates, list):
+            candidates = []
+            for candidates_type_0_item_data in self.candidates:
+                candidates_type_0_item = candidates_type_0_item_data.to_dict()
+                candidates.append(candidates_type_0_item)
+
+        else:
+            candidates = self.candidates
+
+        chosen: dict[str, Any] | None | Unset
+        if isinstance(self.chosen, Unset):
+            chosen = UNSET
+        elif isinstance(self.chosen, SelectionCandidate):
+            chosen = self.chosen.to_dict()
+        else:
+            chosen = self.chosen
+
+        covariate_weights: dict[str, Any] | None | Unset
+        if isinstance(self.covariate_weights, Unset):
+            covariate_weights = UNSET
+        elif isinstance(self.covariate_weights, WEvidence):
+            covariate_weights = self.covariate_weights.to_dict()
+        elif isinstance(self.covariate_weights, SeededW):
+            covariate_weights = self.covariate_weights.to_dict()
+        else:
+            covariate_weights = self.covariate_weights
+
+        criterion: None | str | Unset
+        if isinstance(self.criterion, Unset):
+            criterion = UNSET
+        else:
+            criterion = self.criterion
+
+        final_model: None | str | Unset
+        if isinstance(self.final_model, Unset):
+            final_model = UNSET
+        else:
+            final_model = self.final_model
+
+        parameter: None | str | Unset
+        if isinstance(self.parameter, Unset):
+            parameter = UNSET
+        else:
+            parameter = self.parameter
+
+        reason: None | str | Unset
+        if isinstance(self.reason, Unset):
+            reason = UNSET
+        else:
+            reason = self.reason
+
+        refit_score: float | None | Unset
+        if isinstance(self.refit_score, Unset):
+            refit_score = UNSET
+        else:
+            refit_score = self.refit_score
+
+        rows_scored: int | None | Unset
+        if isinstance(self.rows_scored, Unset):
+            rows_scored = UNSET
+        else:
+            rows_scored = self.rows_scored
+
+        rule: None | str | Unset
+        if isinstance(self.rule, Unset):
+            rule = UNSET
+        else:
+            rule = self.rule
+
+        scoring: None | str | Unset
+        if isinstance(self.scoring, Unset):
+            scoring = UNSET
+        else:
+            scoring = self.scoring
+
+        z: float | None | Unset
+        if isinstance(self.z, Unset):
+            z = UNSET
+        else:
+            z = self.z
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({})
+        if base is not UNSET:
+            field_dict["base"] = base
+        if best is not UNSET:
+            field_dict["best"] = best
+        if candidates is not UNSET:
+            field_dict["candidates"] = candidates
+        if chosen is not UNSET:
+            field_dict["chosen"] = chosen
+        if covariate_weights is not UNSET:
+            field_dict["covariate_weights"] = covariate_weights
+        if criterion is not UNSET:
+            field_dict["criterion"] = criterion
+        if final_model is not UNSET:
+            field_dict["final_model"] = final_model
+        if parameter is not UNSET:
+            field_dict["parameter"] = parameter
+        if reason is not UNSET:
+            field_dict["reason"] = reason
+        if refit_score is not UNSET:
+            field_dict["refit_score"] = refit_score
+        if rows_scored is not UNSET:
+            field_dict["rows_scored"] = rows_scored
+        if rule is not UNSET:
+            field_dict["rule"] = rule
+        if scoring is not UNSET:
+            field_dict["scoring"] = scoring
+        if z is not UNSET:
+            field_dict["z"] = z
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.seeded_w import SeededW  # noqa: PLC0415
+        from ..models.selection_candidate import SelectionCandidate  # noqa: PLC0415
+        from ..models.w_evidence import WEvidence  # noqa: PLC0415
+
+        d = dict(src_dict)
+
+        def _parse_base(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        base = _parse_base(d.pop("base", UNSET))
+
+        def _parse_best(data: object) -> None | SelectionCandidate | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                best_type_0 = SelectionCandidate.from_dict(data)
+
+                return best_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SelectionCandidate | Unset, data)
+
+        best = _parse_best(d.pop("best", UNSET))
+
+        def _parse_candidates(data: object) -> list[SelectionCandidate] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                candidates_type_0 = []
+                _candidates_type_0 = data
+                for candidates_type_0_item_data in _candidates_type_0:
+                    candidates_type_0_item = SelectionCandidate.from_dict(candidates_type_0_item_data)
+
+                    candidates_type_0.append(candidates_type_0_item)
+
+                return candidates_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[SelectionCandidate] | None | Unset, data)
+
+        candidates = _parse_candidates(d.pop("candidates", UNSET))
+
+        def _parse_chosen(data: object) -> None | SelectionCandidate | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                chosen_type_0 = SelectionCandidate.from_dict(data)
+
+                return chosen_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SelectionCandidate | Unset, data)
+
+        chosen = _parse_chosen(d.pop("chosen", UNSET))
+
+        def _parse_covariate_weights(data: object) -> None | SeededW | Unset | WEvidence:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                covariate_weights_type_0 = WEvidence.from_dict(data)
+
+                return covariate_weights_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                covariate_weights_type_1 = SeededW.from_dict(data)
+
+                return covariate_weights_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SeededW | Unset | WEvidence, data)
+
+        covariate_weights = _parse_covariate_weights(d.pop("covariate_weights", UNSET))
+
+        def _parse_criterion(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        criterion = _parse_criterion(d.pop("criterion", UNSET))
+
+        def _parse_final_model(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        final_model = _parse_final_model(d.pop("final_model", UNSET))
+
+        def _parse_parameter(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        parameter = _parse_parameter(d.pop("parameter", UNSET))
+
+        def _parse_reason(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        reason = _parse_reason(d.pop("reason", UNSET))
+
+        def _parse_refit_score(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        refit_score = _parse_refit_score(d.pop("refit_score", UNSET))
+
+        def _parse_rows_scored(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        rows_scored = _parse_rows_scored(d.pop("rows_scored", UNSET))
+
+        def _parse_rule(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        rule = _parse_rule(d.pop("rule", UNSET))
+
+        def _parse_scoring(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        scoring = _parse_scoring(d.pop("scoring", UNSET))
+
+        def _parse_z(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        z = _parse_z(d.pop("z", UNSET))
+
+        selection = cls(
+            base=base,
+            best=best,
+            candidates=candidates,
+            chosen=chosen,
+            covariate_weights=covariate_weights,
+            criterion=criterion,
+            final_model=final_model,
+            parameter=parameter,
+            reason=reason,
+            refit_score=refit_score,
+            rows_scored=rows_scored,
+            rule=rule,
+            scoring=scoring,
+            z=z,
+        )
+
+        selection.additional_properties = d
+        return selection
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
