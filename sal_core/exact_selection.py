@@ -8,12 +8,18 @@ the fit that did not see it (cross-fitting), so every training row counts as val
 rule of :mod:`sal_core.lambda_selection` picks λ with the standard errors of those scores. The
 chosen candidate is refitted on all rows; the K fits of it on the folds say how far w moves when
 the rows change (``w_low`` / ``w_high``).
+
+The rows are read twice and only ever summed: once for the (environment, fold) sums, once for the
+sums of the candidates' out-of-fold losses (:class:`sal_core.loss_stats.LossStats`), given the
+K × C fold fits (:class:`FoldFits`). :func:`select` does both from a Problem in memory;
+:func:`select_from_sums` takes the sums and the second pass as arguments, so a table read chunk
+by chunk (app.datasets.outofcore) gets the same choice.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +29,9 @@ from numpy.typing import NDArray
 from sal_core import cross_fit
 from sal_core import exact_batch as eb
 from sal_core import lambda_selection as ls
+from sal_core import loss_stats as lstats
 from sal_core import robust_linear as rl
+from sal_core.loss_stats import LossStats
 from sal_core.problem import Problem
 from sal_core.robust_linear import Moments
 
@@ -55,6 +63,33 @@ class Outcome:
     determined: NDArray[np.bool_]  # (p,) pooled least-squares |t| ≥ DETERMINED_T: the data say it matters
     folds: int
     stopped: bool
+
+    def theta_step(self) -> rl.ThetaStep:
+        """The refit's θ-step on all rows (standardised covariates, ỹ)."""
+        step = self.step
+        mse, kappa = float(step.mse[0]), float(step.kappa[0])
+        return rl.ThetaStep(
+            theta=step.theta[0],
+            mu=float(step.mu[0]),
+            mse=mse,
+            kappa=kappa,
+            objective=self.lambda_ * mse / (self.lambda_ - kappa),
+        )
+
+    def w_evidence(self) -> ls.WEvidence | None:
+        """How sure w is: its range over the fold fits of the chosen λ, and which covariates the data
+        do not decide (y does not depend on them, so any w fits alike). None where w is fixed."""
+        if self.w_low is None or self.w_high is None:
+            return None
+        return ls.WEvidence(
+            low=tuple(float(v) for v in self.w_low),
+            high=tuple(float(v) for v in self.w_high),
+            determined=tuple(bool(v) for v in self.determined),
+            note=f"low/high: the smallest and largest w over the {self.folds} fold fits of the chosen λ "
+            "(each without a fifth of the rows); determined = false where the pooled least-squares "
+            "coefficient has |t| < 2: y does not depend on that covariate, so its w is not evidence of "
+            "stability",
+        )
 
 
 OnRound = Callable[[int, float, Array, Array], bool]
@@ -118,12 +153,69 @@ def fixed_w_step(m: eb.BatchMoments, lam: Array) -> eb.PathResult:
     )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class FoldFits:
+    """The candidates' fits on each fold's complement: what scoring them out of fold needs.
+
+    A row of fold k with standardised covariates z and target ỹ = y / y_scale has, under candidate
+    c, the out-of-fold loss ``((ỹ − y_bar[k] − (z − z_bar[k]) · theta[c, k]) · y_scale)²``: a fit's
+    intercept puts its own part's pooled means on the line (its rows are centred on them)."""
+
+    theta: Array  # (C, K, p) on standardised covariates and ỹ
+    z_bar: Array  # (K, p) pooled mean of z over every fold but k
+    y_bar: Array  # (K,) pooled mean of ỹ over every fold but k
+
+
+LossStatsOf = Callable[[FoldFits], LossStats]
+"""Given the fold fits, the sums of every candidate's out-of-fold losses over every training
+environment's rows (:class:`sal_core.loss_stats.LossStats`, environments in the order of the sums):
+from the rows in memory (:func:`select`), or from a pass over a table's chunks."""
+
+
+def oof_losses(Z: Array, y_tilde: Array, folds: NDArray[np.int64], fits: FoldFits, y_scale: float) -> Array:
+    """Out-of-fold squared error (target units) of each row under each candidate (n, C).
+
+    ``Z`` (n, p) standardised covariates, ``y_tilde`` (n,) targets / y_scale, ``folds`` (n,) in
+    [0, K). Rows of any environment (one chunk's, or one environment's in memory)."""
+    out = np.empty((Z.shape[0], fits.theta.shape[0]))
+    for k in range(fits.theta.shape[1]):
+        rows = folds == k
+        resid = (y_tilde[rows] - fits.y_bar[k])[:, None] - (Z[rows] - fits.z_bar[k]) @ fits.theta[:, k].T
+        out[rows] = (resid * y_scale) ** 2
+    return out
+
+
 def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> Outcome:
-    """Fit every candidate on every fold, score out of fold, choose, refit on all rows."""
+    """Fit every candidate on every fold, score out of fold, choose, refit on all rows (rows in memory)."""
     k = plan.folds
     folds = ls.row_folds(problem, k)
     sums = cross_fit.fold_sums(problem.Z, problem.y / y_scale, problem.env_index, folds, problem.n_envs, k)
+    names = [e.name for e in problem.envs]
+    return select_from_sums(sums, plan, on_round, _stats_in_memory(problem, y_scale, folds), names)
+
+
+def _stats_in_memory(problem: Problem, y_scale: float, folds: torch.Tensor) -> LossStatsOf:
+    def stats_of(fits: FoldFits) -> LossStats:
+        losses, start = [], 0
+        for env in problem.envs:
+            n = int(env.y.shape[0])
+            fold = folds[start : start + n].cpu().numpy()
+            start += n
+            Z, y = env.Z.double().cpu().numpy(), env.y.double().cpu().numpy() / y_scale
+            losses.append(oof_losses(Z, y, fold, fits, y_scale))
+        return LossStats.of_rows(losses)
+
+    return stats_of
+
+
+def select_from_sums(
+    sums: cross_fit.FoldSums, plan: Plan, on_round: OnRound, loss_stats: LossStatsOf, env_names: Sequence[str]
+) -> Outcome:
+    """:func:`select` from the (environment, fold) sums of the training rows (``plan.folds`` folds,
+    targets in ỹ = y / y_scale) and a way to sum the candidates' out-of-fold losses over those rows."""
+    k = plan.folds
     full, z_bar, _ = sums.part(np.ones(k, dtype=bool))
+    n_features = int(sums.z.shape[-1])
     base = ols_mse(full)
     parts = [sums.part(np.arange(k) != j) for j in range(k)]
     fold_moments = [m for m, _, _ in parts]
@@ -137,7 +229,7 @@ def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> O
     # end of the batch, so that step 3 only picks it out (identical to fitting it afterwards).
     batch = _batch(fold_moments, len(robust))
     lam = np.repeat([lam_of[r] for r, _ in robust], k)
-    refits_in_batch = plan.learns_w and problem.n_features < REFIT_IN_BATCH_BELOW_P
+    refits_in_batch = plan.learns_w and n_features < REFIT_IN_BATCH_BELOW_P
     if plan.learns_w:
         anchor = np.concatenate([_anchor(fold_moments, fold_rows, v) for _, v in robust])
         if refits_in_batch:
@@ -145,7 +237,7 @@ def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> O
             lam = np.concatenate([lam, [lam_of[r] for r, _ in robust]])
             full_rows = int(sums.n.sum())
             anchor = np.concatenate([anchor, *[_anchor([full], [full_rows], v) for _, v in robust]])
-        w0 = np.ones((batch.size, problem.n_features))
+        w0 = np.ones((batch.size, n_features))
         shown = lambda t, risk, losses, w: on_round(t, float(risk[0]), losses[0], w[0])  # noqa: E731
         fitted = eb.run_paths(batch, lam, w0, plan.settings, anchor, record=refits_in_batch, on_round=shown)
         if fitted.stopped:
@@ -154,20 +246,26 @@ def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> O
         fitted = fixed_w_step(batch, lam)
     erm = fixed_w_step(_batch(fold_moments, 1), np.full(k, ls.OFF_LAMBDA))
 
-    # 2. out-of-fold losses per row, per candidate; within one λ the better-scoring variant first
+    # 2. out-of-fold losses of every candidate, summed per environment; within one λ the
+    # better-scoring variant first
     keys_all = [*robust, (ls.OFF, "all")]
     thetas = [fitted.theta[i * k : (i + 1) * k] for i in range(len(robust))] + [erm.theta]
     ws = [fitted.w[i * k : (i + 1) * k] for i in range(len(robust))] + [erm.w]
-    losses = [_oof_losses(problem, y_scale, folds, theta, parts) for theta in thetas]
+    fits = FoldFits(
+        theta=np.stack(thetas),
+        z_bar=np.stack([zb for _, zb, _ in parts]),
+        y_bar=np.array([yb for _, _, yb in parts]),
+    )
+    stats = loss_stats(fits)
     candidates = []
-    for (r, variant), fold_w, env_losses in zip(keys_all, ws, losses, strict=True):
-        score, per_env = ls.score_of(env_losses, squared=True)
+    for i, ((r, variant), fold_w) in enumerate(zip(keys_all, ws, strict=True)):
+        score, per_env = lstats.score_of(stats, i, squared=True)
         candidates.append(
             ls.Candidate(
                 None if r == ls.OFF else r,
                 lam_of[r],
                 score,
-                problem.by_env(per_env),
+                {name: float(v) for name, v in zip(env_names, per_env, strict=True)},
                 protection=float(np.log(np.maximum(fold_w, 1.0)).sum(1).mean()),
                 variant=VARIANT_NAMES[variant] if plan.learns_w and r != ls.OFF else "",
             )
@@ -175,14 +273,14 @@ def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> O
     # Variants of one λ are two paths to the same objective: the one that validates better stands for
     # that λ (the other would only widen the rule's noise band with a path that scored worse).
     order = [i for i in ls.robustness_order(candidates) if _best_variant(candidates, i)]
-    candidates = ls.with_paired_se([candidates[i] for i in order], [losses[i] for i in order], squared=True)
+    candidates = lstats.with_paired_se([candidates[i] for i in order], stats, order, squared=True)
     chosen, best, reason = ls.choose(candidates, plan.z, plan.prefer)
     selection = ls.Selection(
         criterion="worst_env_out_of_fold_rmse",
         prefer=plan.prefer,
         z=plan.z,
         scoring=f"{k}-fold cross-fitting within each training environment",
-        rows_scored=int(problem.y.shape[0]),
+        rows_scored=int(sums.n.sum()),
         base=base,
         candidates=tuple(candidates),
         chosen=chosen,
@@ -197,7 +295,7 @@ def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> O
         if refits_in_batch:
             refit = _take(fitted, len(robust) * k + robust.index((relative, variant)))
         else:
-            w0 = np.ones((1, problem.n_features))
+            w0 = np.ones((1, n_features))
             anchor = _anchor([full], [int(sums.n.sum())], variant)
             refit = eb.run_paths(_one(full), np.array([lam_final]), w0, plan.settings, anchor, record=True)
         w_folds = ws[order[chosen]]
@@ -252,30 +350,3 @@ def _stopped(plan: Plan, base: float, full: Moments, z_bar: Array) -> Outcome:
     return Outcome(
         selection, ls.OFF_LAMBDA, refit.w[0], refit, z_bar, None, None, determined, plan.folds, stopped=True
     )
-
-
-def _oof_losses(
-    problem: Problem,
-    y_scale: float,
-    folds: torch.Tensor,
-    theta: Array,
-    parts: list[tuple[Moments, Array, float]],
-) -> list[Array]:
-    """Squared error (target units) of every row under the fold fit that did not see it, per env.
-
-    ``theta`` (K, p) are the fold fits on standardised covariates and targets / y_scale; a fit's
-    intercept puts its own part's pooled means on the line (rows are centred on them)."""
-    out = []
-    start = 0
-    for env in problem.envs:
-        n = int(env.y.shape[0])
-        fold = folds[start : start + n].cpu().numpy()
-        start += n
-        Z = env.Z.double().cpu().numpy()
-        y = env.y.double().cpu().numpy() / y_scale
-        resid = np.empty(n)
-        for j, (_, zb, yb) in enumerate(parts):
-            rows = fold == j
-            resid[rows] = y[rows] - yb - (Z[rows] - zb) @ theta[j]
-        out.append((resid * y_scale) ** 2)
-    return out

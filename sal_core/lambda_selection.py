@@ -12,7 +12,8 @@ where a fit is costly, on one fold held out. Folds come from each row's content
 
 **Noise.** A score is an estimate. Two candidates are scored on the same rows, so the standard error
 of their *difference* is the one that matters; it comes from the per-row losses by the delta method
-(:func:`paired_se`).
+(:func:`paired_se`), or on the exact path from their sums (:mod:`sal_core.loss_stats`), which
+chunks of a table add up.
 
 **Rule** (:func:`choose`). ``prefer="robust"`` (SAL): the most robust candidate whose score is within
 ``z`` standard errors of the best score; when the data separate the candidates (ERM clearly best, as

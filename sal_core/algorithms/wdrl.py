@@ -189,14 +189,7 @@ class WDRL(Algorithm[WDRLParams]):
             history = [_round(t, risk, w, losses, problem) for t, risk, w, losses in shown]
         else:
             history = self._exact_history(problem, outcome, y_scale)
-        step = outcome.step
-        theta_step = rl.ThetaStep(
-            theta=step.theta[0],
-            mu=float(step.mu[0]),
-            mse=float(step.mse[0]),
-            kappa=float(step.kappa[0]),
-            objective=outcome.lambda_ * float(step.mse[0]) / (outcome.lambda_ - float(step.kappa[0])),
-        )
+        theta_step = outcome.theta_step()
         y_mean = float(problem.y.mean())
         # WDRL's selection (no w-path, no rounds to report) is one progress step, where a stop is seen
         chose = not outcome.stopped and per_fit == 1 and reporter(1)
@@ -211,8 +204,7 @@ class WDRL(Algorithm[WDRLParams]):
         )
         if outcome.stopped:
             return solution
-        evidence = None if outcome.w_low is None or outcome.w_high is None else _w_evidence(outcome)
-        solution.selection = ls.FitSelection(outcome.selection, covariate_weights=evidence)
+        solution.selection = ls.FitSelection(outcome.selection, covariate_weights=outcome.w_evidence())
         return solution
 
     def _exact_history(self, problem: Problem, outcome: es.Outcome, y_scale: float) -> list[Round]:
@@ -507,17 +499,3 @@ def _rescale_output(model: torch.nn.Module, y_scale: float) -> None:
 
 
 ALGORITHM = WDRL
-
-
-def _w_evidence(outcome: es.Outcome) -> ls.WEvidence:
-    """How sure w is: its range over the fold fits of the chosen λ, and which covariates the data do
-    not decide (y does not depend on them, so any w fits alike)."""
-    assert outcome.w_low is not None and outcome.w_high is not None
-    return ls.WEvidence(
-        low=tuple(float(v) for v in outcome.w_low),
-        high=tuple(float(v) for v in outcome.w_high),
-        determined=tuple(bool(v) for v in outcome.determined),
-        note=f"low/high: the smallest and largest w over the {outcome.folds} fold fits of the chosen λ "
-        "(each without a fifth of the rows); determined = false where the pooled least-squares coefficient "
-        "has |t| < 2: y does not depend on that covariate, so its w is not evidence of stability",
-    )

@@ -1,0 +1,151 @@
+"""Out-of-fold losses kept as sums: what ``lambda_="auto"`` scores and compares, in a form that
+chunks of a table add up (issue 19: the exact path's selection on data bigger than memory).
+
+Of the per-row out-of-fold losses ``l_c`` of the C candidates, the selection
+(:mod:`sal_core.lambda_selection`) needs, per training environment:
+
+* each candidate's **score**, the worst environment's mean loss (its root for squared loss):
+  ``n`` and ``Σ l_c``;
+* the **paired standard error** of ``score_c − score_b`` by the delta method: the mean and variance
+  of ``d = g_c l_c − g_b l_b``, with ``g`` the score's gradient with respect to the environment
+  means (non-zero only at a candidate's worst environment).
+
+With ``u = l_c − l_b``, ``d = g_c u + (g_c − g_b) l_b``, so
+
+    Σd  = g_c Σu + (g_c − g_b) Σl_b
+    Σd² = g_c² Σu² + 2 g_c (g_c − g_b) Σu·l_b + (g_c − g_b)² Σl_b²
+
+and the variance is ``(Σd² − (Σd)²/n) / (n − 1)``. Sums of the difference ``u`` itself are kept
+(``diff_sq``, ``diff_cross``), not derived from ``Σ l_c l_b``: two close candidates differ in the
+last digits of each row's loss, and ``Σl_c² − 2Σl_c l_b + Σl_b²`` would lose those (relative error
+ε/δ² for losses that differ by a fraction δ, against ε/δ here, as when ``d`` is formed row by
+row). tests/sal_core/test_loss_stats.py checks scores and standard errors against the per-row
+functions :func:`~sal_core.lambda_selection.score_of` and :func:`~sal_core.lambda_selection.paired_se`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from sal_core.lambda_selection import Candidate
+
+Array = NDArray[np.float64]
+
+BLOCK_ROWS = 4096
+"""Rows per block when the (rows, C, C) differences are formed: ~2.7 MB at C = 9."""
+
+
+@dataclass(frozen=True)
+class LossStats:
+    """Sums of the per-row losses of C candidates over each of E environments' rows.
+
+    ``n`` (E,), ``total`` (E, C) Σ l_c, ``square`` (E, C) Σ l_c², ``diff_sq`` (E, C, C)
+    Σ (l_c − l_b)², ``diff_cross`` (E, C, C) Σ (l_c − l_b)·l_b. Sums of disjoint rows add (``+``).
+    """
+
+    n: Array
+    total: Array
+    square: Array
+    diff_sq: Array
+    diff_cross: Array
+
+    @classmethod
+    def of_rows(cls, losses: Sequence[Array]) -> LossStats:
+        """From per-row losses, one (n_e, C) array per environment."""
+        sums = [_env_sums(np.asarray(env, dtype=np.float64)) for env in losses]
+        return cls(*(np.stack([s[i] for s in sums]) for i in range(5)))
+
+    def __add__(self, other: LossStats) -> LossStats:
+        names = [f.name for f in dataclasses.fields(self)]
+        return LossStats(**{k: getattr(self, k) + getattr(other, k) for k in names})
+
+    def take(self, envs: Sequence[int]) -> LossStats:
+        """The stats of the listed environments, in that order."""
+        index = np.asarray(envs, dtype=np.int64)
+        names = [f.name for f in dataclasses.fields(self)]
+        return LossStats(**{k: getattr(self, k)[index] for k in names})
+
+    @property
+    def n_candidates(self) -> int:
+        return int(self.total.shape[1])
+
+    def means(self, c: int) -> Array:
+        """Mean loss of candidate c per environment (E,)."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(np.where(self.n > 0, self.total[:, c] / self.n, np.nan), dtype=np.float64)
+
+
+def _env_sums(losses: Array) -> tuple[Array, Array, Array, Array, Array]:
+    """(n, Σl, Σl², Σ(l_c − l_b)², Σ(l_c − l_b)·l_b) of one environment's (n_e, C) losses."""
+    rows, c = losses.shape
+    columns = np.ascontiguousarray(losses.T)  # each candidate's sum as np.mean adds it (pairwise)
+    diff_sq, diff_cross = np.zeros((c, c)), np.zeros((c, c))
+    for start in range(0, rows, BLOCK_ROWS):
+        block = losses[start : start + BLOCK_ROWS]
+        u = block[:, :, None] - block[:, None, :]  # (rows, C, C): u[i, c, b] = l_ic − l_ib
+        diff_sq += np.einsum("icb,icb->cb", u, u)
+        diff_cross += np.einsum("icb,ib->cb", u, block)
+    return np.array(float(rows)), columns.sum(1), (columns * columns).sum(1), diff_sq, diff_cross
+
+
+def score_of(stats: LossStats, c: int, squared: bool) -> tuple[float, list[float]]:
+    """(worst environment's error, error per environment) of candidate c, as
+    :func:`sal_core.lambda_selection.score_of` gives them from the per-row losses."""
+    per_env = [float(v) for v in stats.means(c)]
+    errors = [float(np.sqrt(max(v, 0.0))) if squared else v for v in per_env]
+    return max(errors), errors
+
+
+def paired_se(stats: LossStats, c: int, b: int, squared: bool) -> float:
+    """Standard error of score(c) − score(b) on the same rows (delta method), as
+    :func:`sal_core.lambda_selection.paired_se` gives it from the per-row losses."""
+    g_c, g_b = _gradient(stats.means(c), squared), _gradient(stats.means(b), squared)
+    var = 0.0
+    for e in range(stats.n.shape[0]):
+        n = float(stats.n[e])
+        if n <= 1:
+            continue
+        s, s2 = _sums_of_d(stats, e, c, b, float(g_c[e]), float(g_b[e]))
+        var += max(s2 - s * s / n, 0.0) / (n - 1) / n
+    return float(np.sqrt(var))
+
+
+def _gradient(means: Array, squared: bool) -> Array:
+    g = np.zeros_like(means)
+    top = int(np.argmax(means))
+    g[top] = 0.5 / np.sqrt(max(means[top], 1e-300)) if squared else 1.0
+    return g
+
+
+def _sums_of_d(stats: LossStats, e: int, c: int, b: int, g_c: float, g_b: float) -> tuple[float, float]:
+    """(Σd, Σd²) over environment e's rows of d = g_c l_c − g_b l_b."""
+    if g_c == 0.0:
+        return -g_b * stats.total[e, b], g_b * g_b * stats.square[e, b]
+    if g_b == 0.0:
+        return g_c * stats.total[e, c], g_c * g_c * stats.square[e, c]
+    step = g_c - g_b
+    sum_u = stats.total[e, c] - stats.total[e, b]
+    s = g_c * sum_u + step * stats.total[e, b]
+    s2 = (
+        g_c * g_c * stats.diff_sq[e, c, b]
+        + 2.0 * g_c * step * stats.diff_cross[e, c, b]
+        + step * step * stats.square[e, b]
+    )
+    return float(s), float(s2)
+
+
+def with_paired_se(
+    candidates: Sequence[Candidate], stats: LossStats, columns: Sequence[int], squared: bool
+) -> list[Candidate]:
+    """Each candidate's ``se`` against the best-scoring one (0 for the best itself); candidate i's
+    losses are column ``columns[i]`` of ``stats``."""
+    best = min(range(len(candidates)), key=lambda i: candidates[i].score)
+    return [
+        dataclasses.replace(c, se=0.0 if i == best else paired_se(stats, columns[i], columns[best], squared))
+        for i, c in enumerate(candidates)
+    ]
