@@ -27,6 +27,7 @@ from app.jobs.result import (
     EnvironmentResult,
     JobResult,
     RoundResult,
+    Selection,
     Summary,
     thin_history,
 )
@@ -100,7 +101,9 @@ def run(
         return fanout.reduce_parts(results, what.name)
 
     try:
-        fit = outofcore.fit_linear(d, job.algorithm, dict(job.params or {}), run_pass, progress=progress)
+        fit = outofcore.fit_linear(
+            d, job.algorithm, dict(job.params or {}), run_pass, seed=int(job.seed), progress=progress
+        )
     finally:
         fanout.clean(plan_.store, run_id)
     log.info("chunked fit of job %s: %d row groups, passes %s", job.id, plan_.n_groups, fit.passes)
@@ -137,7 +140,7 @@ def run(
         else CertificatePublic(rho_hat=fit.certificate[0], worst_case_risk=fit.certificate[1]),
         duration_s=time.perf_counter() - started,
         validation=None,
-        selection=None,
+        selection=None if fit.selection is None else Selection.model_validate(fit.selection.to_dict()),
     )
     return result, weights, hashlib.sha256(weights).hexdigest(), fit.stopped
 

@@ -14,15 +14,21 @@ object per part, in part order, so:
 * the result is bit-identical whoever computed which part, in whatever order (a part's sums are
   added chunk by chunk in chunk order, the parts in part order).
 
-Passes (each returns arrays per environment of the dataset, all environments):
+Passes (each returns arrays per environment of the dataset, all environments, but ``oof``):
 
     stats    n, mean and sum of squared deviations of x (p,) and y, merged by Chan's update
-    sums     sal_core.cross_fit.fold_sums of standardised rows (one fold), y / y_scale
+    sums     sal_core.cross_fit.fold_sums of standardised rows, y / y_scale: one fold, or with
+             ``folds`` and ``seed`` the cross-fitting folds, decided by each row's content as in
+             memory (sal_core.lambda_selection.row_folds: the raw row's key, the fit's seed)
+    oof      sal_core.loss_stats.LossStats of the candidates' out-of-fold losses under the fold
+             fits in ``theta``, ``z_bar``, ``y_bar`` (sal_core.exact_selection.FoldFits), per
+             training environment (``train``, in that order)
     metrics  n, sum of squared and of absolute residuals of a linear model in original units
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import logging
@@ -38,7 +44,10 @@ from threadpoolctl import threadpool_limits
 
 from app.datasets import chunks
 from app.storage import ObjectNotFound, ObjectStore, check_key
+from sal_core import cross_fit
 from sal_core.cross_fit import FoldSums
+from sal_core.exact_selection import FoldFits, oof_losses
+from sal_core.loss_stats import LossStats
 
 __all__ = [
     "Part",
@@ -179,35 +188,72 @@ def merge_stats(a: Arrays, b: Arrays) -> Arrays:
     return out
 
 
+def _folds(chunk: chunks.Chunk, params: dict[str, Any]) -> NDArray[np.int64]:
+    """Each row's cross-fitting fold (n,), or all 0 without ``folds``: from the raw row's content
+    key and the seed, as ``lambda_selection.row_folds`` decides it for the rows in memory."""
+    k = int(params.get("folds", 1))
+    if k == 1:
+        return np.zeros(chunk.y.shape[0], dtype=np.int64)
+    return cross_fit.folds_of(cross_fit.row_keys(chunk.X, chunk.y), int(params["seed"]), k)
+
+
+def _scaled(chunk: chunks.Chunk, rows: NDArray[np.bool_], params: dict[str, Any]) -> tuple[Array, Array]:
+    """(z, ỹ) of the rows: z = (x − mean) / scale, ỹ = y / y_scale."""
+    Z = (chunk.X[rows] - np.asarray(params["mean"])) / np.asarray(params["scale"])
+    return Z, chunk.y[rows] / float(params["y_scale"])
+
+
 def _sums(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays:
-    """Per environment (one fold): n, Σz, Σzzᵀ, Σzỹ, Σỹ, Σỹ² of z = (x − mean) / scale and
-    ỹ = y / y_scale, the cells of :class:`sal_core.cross_fit.FoldSums`. numpy's products per
-    environment, not ``cross_fit.fold_sums``: its torch ``index_add_`` took 0.4 s of a 20,000-row
-    chunk on this CPU (docs/scale.md), these take a few milliseconds."""
-    mean, scale = np.asarray(params["mean"]), np.asarray(params["scale"])
-    y_scale = float(params["y_scale"])
+    """Per (environment, fold): n, Σz, Σzzᵀ, Σzỹ, Σỹ, Σỹ² of z and ỹ (:func:`_scaled`), the cells
+    of :class:`sal_core.cross_fit.FoldSums`. numpy's products per cell, not
+    ``cross_fit.fold_sums``: its torch ``index_add_`` took 0.4 s of a 20,000-row chunk on this CPU
+    (docs/scale.md), these take a few milliseconds."""
+    k = int(params.get("folds", 1))
+    folds = _folds(chunk, params)
     p = chunk.X.shape[1]
     out = {
-        "n": np.zeros((n_envs, 1)),
-        "z": np.zeros((n_envs, 1, p)),
-        "y": np.zeros((n_envs, 1)),
-        "zz": np.zeros((n_envs, 1, p, p)),
-        "zy": np.zeros((n_envs, 1, p)),
-        "yy": np.zeros((n_envs, 1)),
+        "n": np.zeros((n_envs, k)),
+        "z": np.zeros((n_envs, k, p)),
+        "y": np.zeros((n_envs, k)),
+        "zz": np.zeros((n_envs, k, p, p)),
+        "zy": np.zeros((n_envs, k, p)),
+        "yy": np.zeros((n_envs, k)),
     }
     for e in range(n_envs):
-        rows = chunk.env_index == e
-        if not rows.any():
-            continue
-        Z = (chunk.X[rows] - mean) / scale
-        y = chunk.y[rows] / y_scale
-        out["n"][e, 0] = Z.shape[0]
-        out["z"][e, 0] = Z.sum(0)
-        out["y"][e, 0] = y.sum()
-        out["zz"][e, 0] = Z.T @ Z
-        out["zy"][e, 0] = Z.T @ y
-        out["yy"][e, 0] = y @ y
+        for j in range(k):
+            rows = (chunk.env_index == e) & (folds == j)
+            if not rows.any():
+                continue
+            Z, y = _scaled(chunk, rows, params)
+            out["n"][e, j] = Z.shape[0]
+            out["z"][e, j] = Z.sum(0)
+            out["y"][e, j] = y.sum()
+            out["zz"][e, j] = Z.T @ Z
+            out["zy"][e, j] = Z.T @ y
+            out["yy"][e, j] = y @ y
     return out
+
+
+def _oof(chunk: chunks.Chunk, params: dict[str, Any]) -> Arrays:
+    """:class:`LossStats` of the rows of the training environments ``train`` (in that order): each
+    row's squared error under each candidate's fit on the folds other than its own
+    (:func:`sal_core.exact_selection.oof_losses`, the arithmetic of the fit in memory)."""
+    fits = FoldFits(
+        theta=np.asarray(params["theta"], dtype=np.float64),
+        z_bar=np.asarray(params["z_bar"], dtype=np.float64),
+        y_bar=np.asarray(params["y_bar"], dtype=np.float64),
+    )
+    folds = _folds(chunk, params)
+    losses = []
+    for e in params["train"]:
+        rows = chunk.env_index == int(e)
+        Z, y = _scaled(chunk, rows, params)
+        losses.append(oof_losses(Z, y, folds[rows], fits, float(params["y_scale"])))
+    return loss_stats_arrays(LossStats.of_rows(losses))
+
+
+def loss_stats_arrays(stats: LossStats) -> Arrays:
+    return {f.name: getattr(stats, f.name) for f in dataclasses.fields(stats)}
 
 
 def _metrics(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays:
@@ -247,6 +293,8 @@ def _compute_part(store: ObjectStore, part: Part) -> Arrays:
             one = _sums(chunk, n_envs, part.params)
         elif part.pass_name == "metrics":
             one = _metrics(chunk, n_envs, part.params)
+        elif part.pass_name == "oof":
+            one = _oof(chunk, part.params)
         else:
             raise ValueError(f"unknown pass {part.pass_name!r}")
         total = one if total is None else _add(total, one, part.pass_name)

@@ -1,24 +1,29 @@
-"""Linear fits of a stored dataset chunk by chunk (issue 19): three passes over the row groups,
-each fanned out as chunk tasks (:mod:`app.datasets.fanout`), and one solve on p×p moments.
+"""Linear fits of a stored dataset chunk by chunk (issue 19): three or four passes over the row
+groups, each fanned out as chunk tasks (:mod:`app.datasets.fanout`), and solves on p×p moments.
 
     1. stats    the standardiser (pooled mean and population std of x over the training rows) and
                 y's pooled mean and std, as ``Standardizer.fit_tensors`` and the exact path take them
-    2. sums     per environment sums of z, zzᵀ, zỹ, ỹ, ỹ² (ỹ = y / y_scale): the training
-                environments' centred moments (:class:`sal_core.cross_fit.FoldSums`, one fold)
-    3. metrics  the fitted model's MSE, RMSE and MAE on every train and test environment
+    2. sums     per (environment, fold) sums of z, zzᵀ, zỹ, ỹ, ỹ² (ỹ = y / y_scale): the training
+                environments' centred moments (:class:`sal_core.cross_fit.FoldSums`); one fold, or
+                for ``lambda_="auto"`` the K cross-fitting folds, each row's decided by its content
+                and the job's seed exactly as in memory
+    3. oof      (``lambda_="auto"`` only) the sums of every λ candidate's out-of-fold squared
+                errors (:class:`sal_core.loss_stats.LossStats`), given the K × C fold fits
+    4. metrics  the fitted model's MSE, RMSE and MAE on every train and test environment
 
-What is fitted from the moments, with sal_core's public functions only:
+What is fitted, with sal_core's public functions only:
 
 * ``erm`` (linear, squared loss): the least-squares solve ``sal_core.optim.least_squares`` makes;
 * ``sal`` at a fixed ``lambda_`` on the exact path (``adam_log``): the rounds of
-  ``SAL._fit_ridge_rounds`` (θ-step, R and ∂R/∂w by implicit differentiation, the w step).
+  ``SAL._fit_ridge_rounds`` (θ-step, R and ∂R/∂w by implicit differentiation, the w step);
+* ``sal`` at ``lambda_="auto"`` (the default) on the exact path: ``exact_selection.select_from_sums``
+  on the fold sums, with pass 3 as its out-of-fold scoring, then the result
+  ``WDRL._fit_exact_auto`` makes of it (history, certificate, ``selection`` with w's evidence).
 
-``lambda_="auto"`` is not here: its cross-fitted scores need per-row out-of-fold losses, which
-``sal_core.exact_selection.select`` takes from a Problem held in memory (docs/scale.md says what
-sal_core would need to take them from sums). Such jobs keep the in-memory path.
-
-The coefficients agree with the in-memory fit of the same rows to about 1e-12 relative
-(tests/app/test_outofcore.py checks 1e-8): the sums are the same numbers added in another order.
+The coefficients agree with the in-memory fit of the same rows to about 1e-12 relative at a fixed
+λ (tests/worker/test_chunked.py checks 1e-8): the sums are the same numbers added in another
+order. At ``lambda_="auto"`` the choice is the in-memory one, its scores agree to ~1e-12 and the
+coefficients to 1e-8 (tests/app/test_outofcore.py).
 """
 
 from __future__ import annotations
@@ -32,11 +37,15 @@ import numpy as np
 import torch
 
 from app.datasets import fanout
+from sal_core import exact_selection as es
+from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
-from sal_core.algorithms.sal import Convergence, SALParams, Schedule
+from sal_core.algorithms.sal import SAL, Convergence, SALParams, Schedule
 from sal_core.covariate_weights import make_w_update
+from sal_core.cross_fit import FoldSums
 from sal_core.data import Standardizer
 from sal_core.exact_selection import SIGNIFICANCE
+from sal_core.loss_stats import LossStats
 from sal_core.params import AUTO
 
 __all__ = ["ChunkedData", "LinearFit", "PassRunner", "fit_linear", "supports", "total_steps"]
@@ -59,9 +68,6 @@ def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: di
         return None
     if algorithm != "sal":
         return f"{algorithm} does not run chunk by chunk (erm and sal do)"
-    lam = params.get("lambda_", AUTO)
-    if lam == AUTO:
-        return "lambda_='auto' scores per-row out-of-fold losses: it runs in memory"
     if params.get("gradient", AUTO) == "paper" or params.get("adversary", AUTO) == "gradient":
         return "only SAL's exact path runs chunk by chunk"
     if params.get("w_update", AUTO) not in (AUTO, "adam_log"):
@@ -70,11 +76,11 @@ def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: di
 
 
 def total_steps(algorithm: str, params: dict[str, Any]) -> int:
-    """Progress steps of the fit: SAL's rounds, or one."""
+    """Progress steps of the fit, as the in-memory fit counts them: SAL's rounds (twice at
+    ``lambda_="auto"``: the batched selection, then the refit), or one."""
     if algorithm != "sal":
         return 1
-    rounds = params.get("rounds", AUTO)
-    return SAL_EXACT.rounds if rounds == AUTO else int(rounds)
+    return SAL(params).total_steps()
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,7 @@ class LinearFit:
     certificate: tuple[float, float] | None  # (rho_hat, worst_case_risk)
     metrics: dict[str, dict[str, float]]  # per environment: mse, rmse, mae
     stopped: bool = False
+    selection: ls.FitSelection | None = None  # lambda_="auto": what was tried, kept and why
     passes: dict[str, float] = field(default_factory=dict)  # seconds per pass
 
 
@@ -123,10 +130,12 @@ def fit_linear(
     params: dict[str, Any],
     run_pass: PassRunner,
     *,
+    seed: int = 0,
     progress: Callable[[int, dict[str, Any]], bool] | None = None,
     clock: Callable[[], float] | None = None,
 ) -> LinearFit:
-    """ERM or SAL at a fixed λ from three passes; ``progress(round, metrics)`` True stops the rounds."""
+    """ERM, or SAL at a fixed λ or at ``lambda_="auto"`` (folds decided with ``seed``, the job's),
+    from the passes above; ``progress(round, metrics)`` True stops the rounds."""
     import time
 
     tick = clock or time.perf_counter
@@ -134,31 +143,20 @@ def fit_linear(
     train = [index[n] for n in data.train]
     timings: dict[str, float] = {}
 
-    start = tick()
-    stats = run_pass(fanout.Pass("stats", {}))
-    standardizer, _, y_scale = _standardiser(stats, train)
-    timings["stats"] = tick() - start
+    def timed(what: fanout.Pass) -> fanout.Arrays:
+        start = tick()
+        out = run_pass(what)
+        timings[what.name] = timings.get(what.name, 0.0) + tick() - start
+        return out
 
-    start = tick()
-    sums_all = fanout.fold_sums_of(
-        run_pass(
-            fanout.Pass(
-                "sums",
-                {
-                    "mean": standardizer.mean.tolist(),
-                    "scale": standardizer.scale.tolist(),
-                    "y_scale": y_scale,
-                },
-            )
-        )
-    )
-    timings["sums"] = tick() - start
-    sums = fanout.FoldSums(
-        n=sums_all.n[train], z=sums_all.z[train], y=sums_all.y[train],
-        zz=sums_all.zz[train], zy=sums_all.zy[train], yy=sums_all.yy[train],
-    )  # fmt: skip
-    moments, z_bar, y_bar = sums.part(np.ones(1, dtype=bool))
+    standardizer, _, y_scale = _standardiser(timed(fanout.Pass("stats", {})), train)
+    scaling = {"mean": standardizer.mean.tolist(), "scale": standardizer.scale.tolist(), "y_scale": y_scale}
+    auto = algorithm == "sal" and params.get("lambda_", AUTO) == AUTO
+    folds = {"folds": SAL(params, seed=seed).exact_plan().folds, "seed": seed} if auto else {}
+    sums = _rows_of(fanout.fold_sums_of(timed(fanout.Pass("sums", scaling | folds))), train)
+    moments, z_bar, y_bar = sums.part(np.ones(sums.n_folds, dtype=bool))
     names = data.train
+    selection = None
 
     if algorithm == "erm":
         theta_s = np.asarray(np.linalg.solve(moments.gram, moments.cross), dtype=np.float64)
@@ -169,6 +167,17 @@ def fit_linear(
         w, cert, stopped = None, None, False
         if progress is not None:
             progress(1, {"train_loss": float(losses.mean())})
+    elif auto:
+
+        def loss_stats(fits: es.FoldFits) -> LossStats:
+            given = {"train": train, "theta": fits.theta.tolist(), "z_bar": fits.z_bar.tolist()}
+            return LossStats(
+                **timed(fanout.Pass("oof", scaling | folds | given | {"y_bar": fits.y_bar.tolist()}))
+            )
+
+        theta, bias, w, rounds, cert, stopped, selection = _sal_auto(
+            sums, y_bar, y_scale, SAL(params, seed=seed), names, loss_stats, progress
+        )
     elif algorithm == "sal":
         theta, bias, w, rounds, cert, stopped = _sal_rounds(
             moments, z_bar, y_bar, y_scale, int(sums.n.sum()), params, names, progress
@@ -177,15 +186,69 @@ def fit_linear(
         raise ValueError(f"{algorithm} does not run chunk by chunk")
 
     coef, intercept = standardizer.coefficients_to_original(theta, bias)
-    start = tick()
-    m = run_pass(fanout.Pass("metrics", {"coef": coef.tolist(), "intercept": intercept}))
-    timings["metrics"] = tick() - start
+    m = timed(fanout.Pass("metrics", {"coef": coef.tolist(), "intercept": intercept}))
     metrics = {}
     for name in (*data.train, *data.test):
         e = index[name]
         mse = float(m["sq"][e] / m["n"][e])
         metrics[name] = {"mse": mse, "rmse": math.sqrt(mse), "mae": float(m["abs"][e] / m["n"][e])}
-    return LinearFit(standardizer, theta, bias, coef, intercept, w, rounds, cert, metrics, stopped, timings)
+    return LinearFit(
+        standardizer, theta, bias, coef, intercept, w, rounds, cert, metrics, stopped, selection, timings
+    )
+
+
+def _rows_of(sums: FoldSums, envs: Sequence[int]) -> FoldSums:
+    """The sums of the listed environments, in that order."""
+    return FoldSums(
+        n=sums.n[envs], z=sums.z[envs], y=sums.y[envs], zz=sums.zz[envs], zy=sums.zy[envs], yy=sums.yy[envs]
+    )
+
+
+def _sal_auto(
+    sums: FoldSums,
+    y_bar: float,
+    y_scale: float,
+    sal: SAL,
+    names: Sequence[str],
+    loss_stats: es.LossStatsOf,
+    progress: Callable[[int, dict[str, Any]], bool] | None,
+) -> tuple[Array, float, Array, list[dict[str, Any]], tuple[float, float], bool, ls.FitSelection | None]:
+    """SAL at ``lambda_="auto"`` as ``WDRL._fit_exact_auto`` makes it of the same selection: the
+    refit's rounds (or, stopped while choosing, the watched path's), its θ, w and certificate."""
+    shown: list[dict[str, Any]] = []
+
+    def on_round(t: int, risk: float, losses: Array, w: Array) -> bool:
+        shown.append(_round(t, risk * y_scale**2, w, losses * y_scale**2, names))
+        return progress is not None and bool(progress(t, {"risk": risk * y_scale**2, "w": w.tolist()}))
+
+    outcome = es.select_from_sums(sums, sal.exact_plan(), on_round, loss_stats, names)
+    step = outcome.step
+    if outcome.stopped:
+        history = shown
+    else:
+        history = [
+            _round(
+                t + 1, step.risks[t, 0] * y_scale**2, step.ws[t, 0], step.env_losses[t, 0] * y_scale**2, names
+            )
+            for t in range(step.risks.shape[0])
+        ]
+    last = history[-1] if history else None
+    stopped = outcome.stopped or (
+        progress is not None
+        and last is not None
+        and bool(progress(2 * sal.steps_per_fit(), {"risk": last["risk"], "w": last["w"]}))
+    )
+    theta_step = outcome.theta_step()
+    cert = rl.certificate(theta_step, outcome.lambda_)
+    theta = theta_step.theta * y_scale
+    bias = y_bar * y_scale - float(outcome.z_bar @ theta)
+    selection = (
+        None
+        if outcome.stopped
+        else ls.FitSelection(outcome.selection, covariate_weights=outcome.w_evidence())
+    )
+    certificate = (cert.rho_hat, cert.worst_case_risk * y_scale**2)
+    return theta, bias, outcome.w, history, certificate, stopped, selection
 
 
 def _round(index: int, risk: float, w: Array | None, losses: Array, names: Sequence[str]) -> dict[str, Any]:

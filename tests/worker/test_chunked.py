@@ -176,11 +176,26 @@ def test_a_chunked_fit_is_the_in_memory_fit(
     assert left == [f"scratch/{job_id}-1/closed"]
 
 
-def test_auto_lambda_runs_in_memory(settings: Settings) -> None:
+def test_sal_at_defaults_chunked_is_the_in_memory_fit(settings: Settings) -> None:
+    """lambda_='auto' runs chunk by chunk (a fourth pass scores the candidates out of fold) and
+    chooses as the fit in memory does; tests/app/test_outofcore.py checks the scores closely."""
     dataset_id, _ = _dataset(settings, seed=2)
-    job_id, result = _run(settings, dataset_id, "sal", {"rounds": 20})
-    assert result["selection"] is not None  # lambda_='auto' chose, in memory
-    assert open_store(settings, "local").list(f"scratch/{job_id}-") == []  # no chunk pass ran
+    job_id, chunked = _run(settings, dataset_id, "sal", {})
+    _, memory = _run(settings.model_copy(update={"chunked_fit_min_rows": 0}), dataset_id, "sal", {})
+    left = [o.key for o in open_store(settings, "local").list(f"scratch/{job_id}-")]
+    assert left == [f"scratch/{job_id}-1/closed"]  # it ran the chunk passes
+    got, want = chunked["selection"], memory["selection"]
+    assert got is not None and want is not None
+    assert (got["chosen"]["relative"], got["chosen"]["variant"]) == (
+        want["chosen"]["relative"],
+        want["chosen"]["variant"],
+    )
+    for a, b in zip(got["candidates"], want["candidates"], strict=True):
+        assert a["score"] == pytest.approx(b["score"], rel=1e-7)
+    assert got["covariate_weights"]["determined"] == want["covariate_weights"]["determined"]
+    assert _rel(chunked["coefficients"], memory["coefficients"]) < 1e-8
+    assert _rel(chunked["covariate_weights"], memory["covariate_weights"]) < 1e-8
+    assert len(chunked["history"]) == len(memory["history"])
 
 
 # --- the fan-out under a killed chunk task --------------------------------------------------------
