@@ -1,7 +1,7 @@
 """Out-of-core fits at scale (issue 19): a dataset generated chunk by chunk, uploaded through the
 API, and fitted chunk by chunk through the API with 1 and with 2 worker processes.
 
-    python -m bench.scale [--rows 4000000] [--features 20] [--check-rows 200000] [--lambda 0.1]
+    python -m bench.scale [--rows 4000000] [--features 20] [--check-rows 200000] [--lambda auto]
 
 Runs the service in a temporary directory on SQLite and the local store, with a private Redis as
 the broker (the filesystem broker of the embedded default delivers about one message a second,
@@ -10,15 +10,17 @@ and ``SAL_CHUNKED_FIT_MIN_ROWS=1``. Prints:
 
 * the upload: file size, seconds, rows per stored chunk (row group);
 * per worker count: the job's wall time (POST to succeeded) and the peak RSS of any worker process;
-* the measured cost of one chunk (stats + sums + metrics passes, one core, in this process);
+* the same job in memory (``--in-memory``: one worker with ``SAL_CHUNKED_FIT_MIN_ROWS=0``, which
+  loads the table), for its wall time and peak RSS;
+* the measured cost of one chunk (its passes, one core, in this process);
 * the chunked fit against the in-memory fit of the same rows at ``--check-rows`` (relative
-  difference of the coefficients and of w);
+  difference of the coefficients and of w; at ``lambda_="auto"`` whether both chose the same λ);
 * the projection to ``--target-rows`` (issue 19: 10^8 x 20) on N workers: chunks x cost / N plus
   the solve.
 
-SAL runs at a fixed ``lambda_`` (``--lambda``): ``lambda_="auto"`` (the default of a job) scores
-per-row out-of-fold losses and runs in memory (app.datasets.outofcore). It measures and reports;
-it asserts nothing (tests/worker/test_chunked.py checks the behaviour).
+SAL runs at its defaults (``--lambda auto``: four passes, the fourth scoring the λ candidates out
+of fold) or at a fixed ``lambda_`` (three passes). It measures and reports; it asserts nothing
+(tests/worker/test_chunked.py and tests/app/test_outofcore.py check the behaviour).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ import pyarrow.parquet as pq
 from app.datasets import chunks, fanout, tables
 from app.queue import worker_command
 from app.storage.local import LocalStore
+from sal_core.algorithms.sal import SAL
 from tests.conftest import Proc, _wait_for, free_port
 from tests.faults.servers import PrivateRedis
 
@@ -153,12 +156,14 @@ class Stack:
         return dict(response.json())
 
     def fit(
-        self, dataset_id: str, workers: int, params: dict[str, Any]
+        self, dataset_id: str, workers: int, params: dict[str, Any], *, chunked: bool = True
     ) -> tuple[float, float, dict[str, Any], float]:
         """(wall seconds from POST to succeeded, peak RSS of any worker process in MB, result,
-        seconds the job's worker spent in its three passes, from its log)."""
+        seconds the job's worker spent in its passes, from its log; nan in memory)."""
         args = worker_command(["sal", "sal-chunks"], concurrency=workers, hostname=f"scale{workers}@%h")
-        worker = Proc(args, self.env, self.root / f"worker-{workers}.log")
+        env = self.env | ({} if chunked else {"SAL_CHUNKED_FIT_MIN_ROWS": "0"})
+        log = self.root / f"worker-{workers}{'' if chunked else '-memory'}.log"
+        worker = Proc(args, env, log)
         worker.wait_for_log(" ready.", timeout=120)
         peak, stop = 0.0, threading.Event()
 
@@ -210,15 +215,26 @@ def _pass_seconds(log: str, job: str) -> float:
 
 
 def chunk_cost(
-    store: LocalStore, key: str, environments: tuple[str, ...], p: int, sample: int = 6
+    store: LocalStore, key: str, environments: tuple[str, ...], p: int, auto: bool, sample: int = 6
 ) -> tuple[float, int]:
-    """(seconds of one core per row group for the three passes, row groups), on ``sample`` groups."""
+    """(seconds of one core per row group for the job's passes, row groups), on ``sample`` groups."""
     n_groups = chunks.n_chunks(store, key)
     features = tuple(f"x{j}" for j in range(p))
     groups = tuple(range(min(sample, n_groups)))
+    scaling = {"mean": [0.0] * p, "scale": [1.0] * p, "y_scale": 1.0}
+    plan = SAL({}).exact_plan()
+    folds = {"folds": plan.folds, "seed": 0} if auto else {}
+    candidates = (len(plan.relatives) - 1) * len(plan.anchors) + 1
+    fits = {
+        "train": [0, 1],
+        "theta": np.zeros((candidates, plan.folds, p)).tolist(),
+        "z_bar": np.zeros((plan.folds, p)).tolist(),
+        "y_bar": [0.0] * plan.folds,
+    }
     passes = [
         fanout.Pass("stats", {}),
-        fanout.Pass("sums", {"mean": [0.0] * p, "scale": [1.0] * p, "y_scale": 1.0}),
+        fanout.Pass("sums", scaling | folds),
+        *([fanout.Pass("oof", scaling | folds | fits)] if auto else []),
         fanout.Pass("metrics", {"coef": [0.0] * p, "intercept": 0.0}),
     ]
     total = 0.0
@@ -258,10 +274,20 @@ def check_in_memory(stack: Stack, root: Path, rows: int, p: int, params: dict[st
     )
     fit = model.fit([table.environment("e0"), table.environment("e1")], feature_names=table.feature_names)
     assert fit.coefficients_original is not None and fit.covariate_weights is not None
+    chose = ""
+    if fit.selection is not None and fit.selection.lambda_ is not None:
+        mine, theirs = result["selection"]["chosen"], fit.selection.lambda_.chosen_candidate
+        same = (mine["relative"], mine["variant"]) == (theirs.relative, theirs.variant)
+        chose = f"; chosen λ = {mine['relative']}·base ({'the same' if same else 'NOT the same'} in memory)"
     return (
         f"n = {rows:,} x p = {p}: coefficients {_rel(result['coefficients'], fit.coefficients_original):.1e}, "
-        f"w {_rel(result['covariate_weights'], fit.covariate_weights):.1e} relative (target 1e-8)"
+        f"w {_rel(result['covariate_weights'], fit.covariate_weights):.1e} relative (target 1e-8){chose}"
     )
+
+
+def _chosen(result: dict[str, Any]) -> str:
+    selection = result.get("selection")
+    return "" if not selection else f"; chose λ = {selection['chosen']['relative']}·base"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -270,10 +296,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--features", type=int, default=20)
     parser.add_argument("--check-rows", type=int, default=200_000)
     parser.add_argument("--target-rows", type=int, default=100_000_000)
-    parser.add_argument("--lambda", dest="lambda_", type=float, default=0.1)
+    parser.add_argument("--lambda", dest="lambda_", default="auto", help="'auto' (SAL's default) or a number")
     parser.add_argument("--workers", default="1,2", help="worker process counts to time")
+    parser.add_argument("--in-memory", action="store_true", help="also time the job in memory")
     args = parser.parse_args(argv)
-    params = {"lambda_": args.lambda_}
+    auto = args.lambda_ == "auto"
+    params: dict[str, Any] = {} if auto else {"lambda_": float(args.lambda_)}
+    n_passes = "four" if auto else "three"
     root = Path(tempfile.mkdtemp(prefix="sal-bench-scale-"))
     rows: list[tuple[str, str]] = []
     stack = Stack(root)
@@ -287,7 +316,7 @@ def main(argv: list[str] | None = None) -> None:
         uploaded = time.perf_counter() - start
         key = _stored_key(root, dataset["sha256"])
         store = LocalStore(root / "objects")
-        cost, n_groups = chunk_cost(store, key, ENVIRONMENTS, args.features)
+        cost, n_groups = chunk_cost(store, key, ENVIRONMENTS, args.features, auto)
         per_group = args.rows / n_groups
         size_mb = path.stat().st_size / 2**20
         rows.append(
@@ -295,15 +324,23 @@ def main(argv: list[str] | None = None) -> None:
              f"as float64): generated in {generated:.0f} s, {size_mb:.0f} MB Parquet uploaded in {uploaded:.0f} s, "
              f"stored as {n_groups} chunks of ~{per_group:,.0f} rows")
         )  # fmt: skip
-        rows.append(("cost per chunk", f"{cost * 1e3:.0f} ms of one core (stats + sums + metrics passes)"))
+        rows.append(("cost per chunk", f"{cost * 1e3:.0f} ms of one core (its {n_passes} passes)"))
         walls: dict[int, tuple[float, float]] = {}
         for w in (int(x) for x in args.workers.split(",")):
             took, peak, result, passes = stack.fit(dataset["id"], w, params)
             walls[w] = took, passes
             rows.append(
                 (f"SAL (lambda_ = {args.lambda_}) through the API, {w} worker process(es)",
-                 f"{took:.1f} s POST to succeeded, {passes:.1f} s of it in the three passes; peak worker "
-                 f"RSS {peak:.0f} MB (target <= 2048); test mean RMSE {result['summary']['mean_error']:.4f}")
+                 f"{took:.1f} s POST to succeeded, {passes:.1f} s of it in the {n_passes} passes; peak worker "
+                 f"RSS {peak:.0f} MB (target <= 2048); test mean RMSE {result['summary']['mean_error']:.4f}"
+                 f"{_chosen(result)}")
+            )  # fmt: skip
+        if args.in_memory:
+            took, peak, result, _ = stack.fit(dataset["id"], 1, params, chunked=False)
+            rows.append(
+                (f"SAL (lambda_ = {args.lambda_}) through the API in memory, 1 worker process",
+                 f"{took:.1f} s POST to succeeded; peak worker RSS {peak:.0f} MB; test mean RMSE "
+                 f"{result['summary']['mean_error']:.4f}{_chosen(result)}")
             )  # fmt: skip
         if args.check_rows:
             rows.append(
@@ -323,7 +360,7 @@ def main(argv: list[str] | None = None) -> None:
         )
         rows.append(
             (f"projection to n = {args.target_rows:,} x p = {args.features}",
-             f"{target_chunks:,.0f} chunks x {in_job * 1e3:.0f} ms (a chunk's three passes inside the job) / N "
+             f"{target_chunks:,.0f} chunks x {in_job * 1e3:.0f} ms (a chunk's {n_passes} passes inside the job) / N "
              f"+ {fixed:.0f} s outside the passes: {projection}; the rows' float64 are "
              f"{args.target_rows * (args.features + 1) * 8 / 2**30:.0f} GiB, a worker holds one chunk")
         )  # fmt: skip
