@@ -239,8 +239,8 @@ class Settings(BaseSettings):
         ge=0,
         description=(
             "Jobs on a dataset in an object store with at least this many rows, whose fit runs from "
-            "moments (ERM, SAL at a fixed lambda_; linear, regression), read it chunk by chunk as chunk "
-            "tasks on chunk_queue instead of loading it (0: never)."
+            "moments (ERM, SAL on the exact path at lambda_=auto or a fixed one; linear, regression), "
+            "read it chunk by chunk as chunk tasks on chunk_queue instead of loading it (0: never)."
         ),
     )
     chunk_queue: str = Field(
