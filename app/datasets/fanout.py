@@ -249,10 +249,10 @@ def _oof(chunk: chunks.Chunk, params: dict[str, Any]) -> Arrays:
         rows = chunk.env_index == int(e)
         Z, y = _scaled(chunk, rows, params)
         losses.append(oof_losses(Z, y, folds[rows], fits, float(params["y_scale"])))
-    return loss_stats_arrays(LossStats.of_rows(losses))
+    return _arrays_of(LossStats.of_rows(losses))
 
 
-def loss_stats_arrays(stats: LossStats) -> Arrays:
+def _arrays_of(stats: LossStats) -> Arrays:
     return {f.name: getattr(stats, f.name) for f in dataclasses.fields(stats)}
 
 
