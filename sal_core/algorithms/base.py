@@ -125,16 +125,17 @@ class Algorithm(ABC, Generic[P]):
         device: str = "cpu",
         dtype: torch.dtype = torch.float64,
     ) -> None:
-        config = self.check_params(params, task=task, loss=loss, model=model, seed=seed)
-        self.params: P = config.params  # type: ignore[assignment]
-        self.task = config.task
-        self.loss_name = config.loss_name
-        self.model_spec = config.model_spec
-        self.seed = config.seed
+        """Store the configuration as given (scikit-learn's contract): nothing is checked or
+        resolved here. ``fit`` checks it first (``_validate_params``); ``check_params`` checks one
+        without building an algorithm (the API does, before it queues a job)."""
+        self.given_params = params  # a Params, a mapping of its fields, or None (every default)
+        self.task = task
+        self.loss = loss
+        self.model = model
+        self.seed = seed
         self.device = device  # as asked ("auto", "cpu", "cuda", "cuda:1"); ``fit`` resolves it once
-        if dtype not in (torch.float32, torch.float64):
-            raise InvalidParameterError("dtype must be torch.float32 or torch.float64", field="dtype")
         self.dtype = dtype
+        self._config: AlgorithmConfig | None = None  # set by ``_validate_params``
 
     @classmethod
     def check_params(
@@ -165,7 +166,9 @@ class Algorithm(ABC, Generic[P]):
         feature_names: Sequence[str] | None = None,
         progress: ProgressCallback | None = None,
     ) -> FitResult:
-        """Learn from the training environments. Each ``Environment`` holds raw (unstandardised) X."""
+        """Learn from the training environments. Each ``Environment`` holds raw (unstandardised) X.
+        Checks the configuration first: a bad one raises ``InvalidParameterError`` naming the field."""
+        self._validate_params()
         p = validate_environments(environments, min_environments=self.min_environments, task=self.task)
         names = tuple(feature_names) if feature_names is not None else tuple(default_feature_names(p))
         if len(names) != p:
@@ -179,6 +182,35 @@ class Algorithm(ABC, Generic[P]):
         problem = self._problem(environments, standardizer, raw)
         solution = self._fit(problem, Reporter(progress, self.total_steps()))
         return self._package(solution, standardizer, names, time.perf_counter() - started)
+
+    def _validate_params(self) -> AlgorithmConfig:
+        """Check what ``__init__`` stored (scikit-learn's ``_validate_params``, run at the start of
+        ``fit``): parameters with their defaults filled in, the loss and the model resolved."""
+        if self.dtype not in (torch.float32, torch.float64):
+            raise InvalidParameterError("dtype must be torch.float32 or torch.float64", field="dtype")
+        self._config = self.check_params(
+            self.given_params, task=self.task, loss=self.loss, model=self.model, seed=self.seed
+        )
+        return self._config
+
+    @property
+    def config_(self) -> AlgorithmConfig:
+        """The checked configuration: by ``fit``, or at first use where an algorithm's parts run
+        without it (SAL's linear w-seeder inside an MLP fit)."""
+        return self._config if self._config is not None else self._validate_params()
+
+    @property
+    def params(self) -> P:
+        """The parameters, defaults filled in (``given_params`` checked)."""
+        return self.config_.params  # type: ignore[return-value]
+
+    @property
+    def loss_name(self) -> LossName:
+        return self.config_.loss_name
+
+    @property
+    def model_spec(self) -> ModelSpec:
+        return self.config_.model_spec
 
     @property
     def device_(self) -> torch.device:

@@ -79,19 +79,44 @@ def test_weights_round_trip_through_tensors(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_bad_parameters_are_rejected_naming_the_field(name: str) -> None:
+    """``check_params`` (what the API runs before it queues a job) and ``fit`` refuse a bad
+    parameter naming it; the constructor only stores it (scikit-learn's contract)."""
     cls = get_algorithm(name)
-    with pytest.raises(InvalidParameterError) as unknown:
-        cls({"no_such_param": 1})
-    assert unknown.value.field == "params.no_such_param"
+    envs = _environments("regression")
+
+    def rejected(params: dict[str, object]) -> InvalidParameterError:
+        with pytest.raises(InvalidParameterError) as checked:
+            cls.check_params(params)
+        algorithm = cls(params)  # stored, not checked
+        assert algorithm.given_params == params
+        with pytest.raises(InvalidParameterError) as fitted:
+            algorithm.fit(envs)
+        assert fitted.value.field == checked.value.field
+        return checked.value
+
+    assert rejected({"no_such_param": 1}).field == "params.no_such_param"
     for spec in cls.params_type.describe():
         assert spec.doc, f"{name}.{spec.name} has no documentation"
         if spec.low is not None:
-            with pytest.raises(InvalidParameterError) as low:
-                cls({spec.name: spec.low - 1})
-            assert low.value.field == f"params.{spec.name}"
+            assert rejected({spec.name: spec.low - 1}).field == f"params.{spec.name}"
         if spec.choices is not None:
-            with pytest.raises(InvalidParameterError):
-                cls({spec.name: "not-a-choice"})
+            rejected({spec.name: "not-a-choice"})
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_bad_configuration_is_stored_and_refused_by_fit(name: str) -> None:
+    cls = get_algorithm(name)
+    envs = _environments("regression")
+    for kwargs, field in (
+        ({"task": "ranking"}, "task"),
+        ({"model": {"kind": "tree"}}, "model.kind"),
+        ({"seed": 1.5}, "seed"),
+        ({"dtype": "float16"}, "dtype"),
+    ):
+        algorithm = cls(_fast(name), **kwargs)  # type: ignore[arg-type]
+        with pytest.raises(InvalidParameterError) as error:
+            algorithm.fit(envs)
+        assert error.value.field == field, kwargs
 
 
 @pytest.mark.parametrize("name", NAMES)
