@@ -1,4 +1,4 @@
-"""Request dependencies: the session, settings, job queue and the caller's tenant, as
+"""Request dependencies: the session, settings, job queue, upload gate and the caller's tenant, as
 ``Annotated`` aliases."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from app.api.errors import Unauthorized
 from app.api.ratelimit import RateLimits
 from app.api.security import Forbidden
 from app.auth import SCOPES, Principal, key_sha256, needed_scope
+from app.datasets.uploads import UploadGate
 from app.db import tenancy
 from app.db.models import DEFAULT_TENANT_ID, DEFAULT_TENANT_NAME
 from app.queue import JobQueue
@@ -32,7 +33,8 @@ _bearer = HTTPBearer(
 
 
 def get_session(request: Request) -> Iterator[Session]:
-    # Routes commit once, explicitly; whatever they did not commit is rolled back here.
+    # The services below the routes commit once, explicitly; whatever they did not commit is rolled
+    # back here.
     with request.app.state.sessionmaker() as session:
         yield session
 
@@ -44,6 +46,16 @@ async def get_settings(request: Request) -> Settings:
 
 async def get_queue(request: Request) -> JobQueue:
     return request.app.state.queue  # type: ignore[no-any-return]
+
+
+async def get_upload_gate(request: Request) -> UploadGate:
+    return request.app.state.uploads  # type: ignore[no-any-return]
+
+
+def declared_length(request: Request) -> int | None:
+    """The request's Content-Length, when it sends a well-formed one."""
+    declared = request.headers.get("content-length")
+    return int(declared) if declared is not None and declared.isdigit() else None
 
 
 async def get_principal(request: Request, _: object = Security(_bearer)) -> Principal:
@@ -132,4 +144,6 @@ SessionDep = Annotated[Session, Depends(get_session)]
 PrincipalDep = Annotated[Principal, Depends(get_principal)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 QueueDep = Annotated[JobQueue, Depends(get_queue)]
+UploadGateDep = Annotated[UploadGate, Depends(get_upload_gate)]
+DeclaredLengthDep = Annotated[int | None, Depends(declared_length)]
 OperatorDep = Annotated[Principal, Depends(get_operator)]

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
+
+from sal_core import Algorithm
 
 
 class ParamPublic(BaseModel):
+    # One hyper-parameter as sal_core declares it (sal_core.params.ParamSpec); a docstring here
+    # would become the schema's description.
+    model_config = ConfigDict(from_attributes=True)
+
     name: str
     type: str
     default: Any
@@ -25,6 +31,17 @@ class AlgorithmPublic(BaseModel):
     min_environments: int
     linear_only: bool
     params: list[ParamPublic]
+
+    @classmethod
+    def of(cls, name: str, algorithm: type[Algorithm]) -> AlgorithmPublic:  # type: ignore[type-arg]
+        """A registered algorithm with its parameters, defaults, ranges and docs."""
+        return cls(
+            name=name,
+            summary=algorithm.summary,
+            min_environments=algorithm.min_environments,
+            linear_only=algorithm.linear_only,
+            params=[ParamPublic.model_validate(spec) for spec in algorithm.params_type.describe()],
+        )
 
 
 class Health(BaseModel):

@@ -242,6 +242,37 @@ class JobsPublic(BaseModel):
     next_cursor: str | None
 
 
+JobSort = Literal[
+    "-created_at", "created_at", "name", "-name", "mean_error", "-mean_error", "std_error", "-std_error",
+    "worst_error", "-worst_error", "duration_s", "-duration_s",
+]  # fmt: skip
+
+
+class JobsQuery(BaseModel):
+    """GET /jobs's query: a page (``limit``, ``cursor``), the filters, each narrowing the list, and
+    the order (FastAPI's query parameter model: one parameter per field)."""
+
+    limit: int = Field(default=50, ge=1, le=500)
+    cursor: str | None = Field(default=None, description="next_cursor of the previous page")
+    status: Status | None = None
+    algorithm: str | None = None
+    dataset_id: str | None = None
+    sweep_id: str | None = None
+    q: str | None = Field(
+        default=None, max_length=255, description="A substring of the name or description (any case)."
+    )
+    tag: list[str] | None = Field(default=None, description="Jobs with every one of these tags.")
+    param: list[str] | None = Field(
+        default=None, description="name=value: jobs whose parameter equals it (repeat)."
+    )
+    max_mean_error: float | None = Field(
+        default=None, description="Jobs whose test Mean_Error is at most this."
+    )
+    sort: JobSort = Field(
+        default="-created_at", description="Sort key, '-' for descending; jobs without that metric come last."
+    )
+
+
 class JobsComparison(BaseModel):
     """Jobs side by side (GET /jobs/compare): each list has one entry per job, in ``jobs`` order;
     null where a job has no such value."""

@@ -27,7 +27,7 @@ from app.jobs import artifacts, budget, outbox
 from app.jobs.placement import Placement, place
 from app.jobs.public import job_summary
 from app.jobs.result import JobResult
-from app.jobs.schemas import HistoryPage, JobCreate, JobsComparison, WeightsJSON
+from app.jobs.schemas import HistoryPage, JobCreate, JobsComparison, JobsQuery, WeightsJSON
 from app.jobs.spec import JobSpec, check_job
 from app.queue import JobQueue
 from app.settings import Settings
@@ -259,24 +259,29 @@ def param_filters(raw: Sequence[str]) -> list[tuple[str, Any]]:
     return out
 
 
-def list_jobs_json(
-    session: Session,
-    tenant_id: str,
-    *,
-    limit: int,
-    cursor: str | None,
-    sort: str,
-    where: dict[str, Any],
-    max_bytes: int,
-) -> bytes:
-    """A page of the tenant's jobs as JSON bytes (a JobsPublic), each a JobSummary; ``where`` holds
-    GET /jobs's filters (``repo.JobFilter``'s fields, ``params`` as ``name=value`` strings).
-    Serialised here, in the caller's thread, not on the event loop; a page stops early (its
-    next_cursor after the last job it holds) once it would pass ``max_bytes``."""
-    filters = repo.JobFilter(**{**where, "params": param_filters(where.get("params") or [])})
+def list_jobs_json(session: Session, tenant_id: str, query: JobsQuery, *, max_bytes: int) -> bytes:
+    """A page of the tenant's jobs as JSON bytes (a JobsPublic), each a JobSummary, as GET /jobs's
+    ``query`` asks (``param`` as ``name=value`` strings). Serialised here, in the caller's thread,
+    not on the event loop; a page stops early (its next_cursor after the last job it holds) once
+    it would pass ``max_bytes``."""
+    filters = repo.JobFilter(
+        status=query.status,
+        algorithm=query.algorithm,
+        dataset_id=query.dataset_id,
+        sweep_id=query.sweep_id,
+        q=query.q,
+        tags=query.tag or [],
+        params=param_filters(query.param or []),
+        max_mean_error=query.max_mean_error,
+    )
     try:
         page = repo.list_jobs(
-            session, tenant_id=tenant_id, limit=limit, cursor=cursor, where=filters, sort=sort
+            session,
+            tenant_id=tenant_id,
+            limit=query.limit,
+            cursor=query.cursor,
+            where=filters,
+            sort=query.sort,
         )
     except repo.InvalidCursor as exc:
         raise UnprocessableEntity.on("cursor", str(exc)) from None

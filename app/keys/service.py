@@ -1,5 +1,6 @@
 """Creating, listing and revoking API keys, for /admin/keys and ``python -m app.admin keys``.
-Functions take a Session and never commit; bad input raises ``UnprocessableEntity`` naming the field."""
+Creating and revoking commit (the transaction ends here, as the jobs' and sweeps' services end
+theirs, so the routes only call); bad input raises ``UnprocessableEntity`` naming the field."""
 
 from __future__ import annotations
 
@@ -76,7 +77,9 @@ def create_key(session: Session, body: KeyCreate, operator_tenants: Collection[s
         name=body.name or None,
     )
     public = to_public(record, tenant.name, operator_tenants)
-    return KeyCreated(**public.model_dump(), key=secret)
+    created = KeyCreated(**public.model_dump(), key=secret)
+    session.commit()
+    return created
 
 
 def list_keys(
@@ -97,4 +100,6 @@ def revoke_key(session: Session, key_id: str, operator_tenants: Collection[str])
     if found is None:
         raise NotFound(f"no API key {key_id!r}")
     session.flush()
-    return to_public(found[0], found[1], operator_tenants)
+    public = to_public(found[0], found[1], operator_tenants)
+    session.commit()
+    return public

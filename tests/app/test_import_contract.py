@@ -9,6 +9,9 @@ services and public views, app.errors).
     app.db    ↛ domain         (the repository stores rows; the services validate documents)
     sal_core helpers ↛ sal_core.algorithms   (the algorithms sit on top of the helpers)
     app.api.routes.X ↛ app.api.routes.Y
+    app.api.routes    ↛ app.db, sqlalchemy.text; never commits, rolls back, flushes or executes
+                        (routes call services; the services end the transaction)
+    a route module's functions: at most MAX_ROUTE_LINES lines each, signature and docstring in
 """
 
 from __future__ import annotations
@@ -66,11 +69,66 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
+ROUTES = ROOT / "app" / "api" / "routes"
+MAX_ROUTE_LINES = 20  # from ``def`` to the last line; the decorator (the OpenAPI entry) not counted
+TRANSACTION_CALLS = ("commit", "rollback", "flush", "execute")
+
+
+def _long_functions(path: Path) -> dict[str, int]:
+    """The module-level functions of ``path`` longer than MAX_ROUTE_LINES, with their length."""
+    tree = ast.parse(path.read_text(), str(path))
+    lengths = {
+        node.name: node.end_lineno - node.lineno + 1
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno is not None
+    }
+    return {name: n for name, n in lengths.items() if n > MAX_ROUTE_LINES}
+
+
+def _transaction_calls(path: Path) -> list[str]:
+    """``x.commit()``-like calls in ``path``: a route leaves the transaction to its service."""
+    return sorted(
+        f"{node.func.attr}() on line {node.lineno}"
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in TRANSACTION_CALLS
+    )
+
+
+def _route_rules_broken(path: Path) -> dict[str, object]:
+    broken: dict[str, object] = {
+        "long": _long_functions(path),
+        "imports": _offenders([path], ("app.db", "sqlalchemy.text")).get(str(path), []),
+        "calls": _transaction_calls(path),
+    }
+    return {rule: found for rule, found in broken.items() if found}
+
+
+def test_routes_are_thin() -> None:
+    """Every route is what routes/sweeps.py's are: one service call and the answer's shape, in at
+    most MAX_ROUTE_LINES lines, with no repository, no SQL and no transaction of its own."""
+    broken = {path.name: _route_rules_broken(path) for path in sorted(ROUTES.glob("*.py"))}
+    assert {name: rules for name, rules in broken.items() if rules} == {}
+
+
+def test_the_thin_route_rule_catches_a_fat_route(tmp_path: Path) -> None:
+    path = tmp_path / "fat.py"
+    body = "".join(f"    x{i} = repo.get(session, {i})\n" for i in range(MAX_ROUTE_LINES))
+    path.write_text(
+        "from app.db import repository as repo\n\n\n"
+        f"def create(session):\n{body}    session.commit()\n    return x0\n"
+    )
+    broken = _route_rules_broken(path)
+    assert broken["long"] == {"create": MAX_ROUTE_LINES + 3}
+    assert broken["imports"] == ["app.db", "app.db.repository"]
+    assert broken["calls"] == [f"commit() on line {4 + MAX_ROUTE_LINES + 1}"]
+
+
 def test_routes_never_import_routes() -> None:
-    routes = ROOT / "app" / "api" / "routes"
     offenders = {
         path.name: sorted(m for m in _imports(path) if m.startswith("app.api.routes"))
-        for path in routes.glob("*.py")
+        for path in ROUTES.glob("*.py")
     }
     assert {name: mods for name, mods in offenders.items() if mods} == {}
 

@@ -35,9 +35,7 @@ def create_key(
 ) -> KeyCreated:
     """A new API key for ``tenant`` with its scopes and expiry. The answer holds the key itself,
     which is shown this once (only its sha256 is stored)."""
-    created = keys_service.create_key(session, body, settings.operator_tenants)
-    session.commit()
-    return created
+    return keys_service.create_key(session, body, settings.operator_tenants)
 
 
 @router.get("/keys", operation_id="list_keys", response_model=KeysPublic, responses=responses(401, 403, 422))
@@ -57,9 +55,7 @@ def list_keys(
 )
 def revoke_key(key_id: str, session: SessionDep, settings: SettingsDep, _operator: OperatorDep) -> KeyPublic:
     """Revoke a key: it stops working at once. Revoking a revoked key changes nothing."""
-    revoked = keys_service.revoke_key(session, key_id, settings.operator_tenants)
-    session.commit()
-    return revoked
+    return keys_service.revoke_key(session, key_id, settings.operator_tenants)
 
 
 @router.delete("/tenants/{name}", include_in_schema=False)

@@ -10,12 +10,10 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
-from app import metrics
-from app.api import etag, idempotency
+from app.api import etag, job_create
 from app.api.deps import PrincipalDep, QueueDep, SessionDep, SettingsDep, in_session
 from app.api.errors import responses
 from app.api.idempotency import IdempotencyKeyHeader
-from app.db.models import Job
 from app.jobs import prediction
 from app.jobs import service as jobs_service
 from app.jobs.public import job_public
@@ -25,10 +23,10 @@ from app.jobs.schemas import (
     JobPublic,
     JobsComparison,
     JobsPublic,
+    JobsQuery,
     JobUpdate,
     PredictRequest,
     PredictResponse,
-    Status,
 )
 
 log = logging.getLogger(__name__)
@@ -56,86 +54,21 @@ def create_job(
 
     With an ``Idempotency-Key`` a retry returns the first response instead of a second job. More
     than ``max_active_jobs_per_tenant`` queued plus running jobs is a 429 with Retry-After."""
-    stored: list[JobPublic] = []
-
-    def record(job: Job) -> None:  # in the job's own commit: a retry replays this response
-        stored.append(job_public(job, None))
-        claimed.complete(202, stored[0].model_dump(mode="json"), f"/jobs/{job.id}")
-
-    with idempotency.claim(
-        session,
-        principal.tenant_id,
-        idempotency_key,
-        "create_job",
-        body.model_dump(mode="json"),
-        in_flight_s=settings.idempotency_in_flight_s,
-    ) as claimed:
-        if claimed.replay is not None:
-            return claimed.replay
-        job = jobs_service.queue_job(
-            session,
-            queue,
-            settings,
-            principal.tenant_id,
-            body,
-            before_commit=record,
-        )
-    metrics.JOBS_SUBMITTED.labels(job.algorithm, job.device).inc()
-    response.headers["Location"] = f"/jobs/{job.id}"
-    return stored[0]
-
-
-JobSort = Literal[
-    "-created_at", "created_at", "name", "-name", "mean_error", "-mean_error", "std_error", "-std_error",
-    "worst_error", "-worst_error", "duration_s", "-duration_s",
-]  # fmt: skip
+    created = job_create.create(session, queue, settings, principal.tenant_id, body, idempotency_key)
+    if isinstance(created, JobPublic):
+        response.headers["Location"] = f"/jobs/{created.id}"
+    return created
 
 
 @router.get("", operation_id="list_jobs", response_model=JobsPublic, responses=responses(422))
 def list_jobs(
-    session: SessionDep,
-    principal: PrincipalDep,
-    settings: SettingsDep,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    cursor: Annotated[str | None, Query(description="next_cursor of the previous page")] = None,
-    status: Status | None = None,
-    algorithm: str | None = None,
-    dataset_id: str | None = None,
-    sweep_id: str | None = None,
-    q: Annotated[
-        str | None, Query(max_length=255, description="A substring of the name or description (any case).")
-    ] = None,
-    tag: Annotated[list[str] | None, Query(description="Jobs with every one of these tags.")] = None,
-    param: Annotated[
-        list[str] | None, Query(description="name=value: jobs whose parameter equals it (repeat).")
-    ] = None,
-    max_mean_error: Annotated[
-        float | None, Query(description="Jobs whose test Mean_Error is at most this.")
-    ] = None,
-    sort: Annotated[
-        JobSort, Query(description="Sort key, '-' for descending; jobs without that metric come last.")
-    ] = "-created_at",
+    query: Annotated[JobsQuery, Query()], session: SessionDep, principal: PrincipalDep, settings: SettingsDep
 ) -> Response:
     """Newest first (or by ``sort``), each job as a summary (under 1 KB; the full result is on
     GET /jobs/{id}). A page holds fewer than ``limit`` jobs when they would pass
     ``max_response_bytes`` (follow next_cursor)."""
     body = jobs_service.list_jobs_json(
-        session,
-        principal.tenant_id,
-        limit=limit,
-        cursor=cursor,
-        sort=sort,
-        max_bytes=settings.max_response_bytes,
-        where=dict(
-            status=status,
-            algorithm=algorithm,
-            dataset_id=dataset_id,
-            sweep_id=sweep_id,
-            q=q,
-            tags=tag or [],
-            params=param or [],
-            max_mean_error=max_mean_error,
-        ),
+        session, principal.tenant_id, query, max_bytes=settings.max_response_bytes
     )
     return Response(content=body, media_type="application/json")
 

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import logging
-
 from fastapi import APIRouter, Request, Response
-from sqlalchemy import text
 
-from app import metrics
+from app import health, metrics
 from app.api.deps import OperatorDep, QueueDep, SessionDep, SettingsDep
-from app.api.errors import ServiceUnavailable, responses
-from app.api.schemas import AlgorithmPublic, Health, ParamPublic, Readiness
+from app.api.errors import responses
+from app.api.schemas import AlgorithmPublic, Health, Readiness
 from sal_core import ALGORITHMS
 
-log = logging.getLogger(__name__)
 router = APIRouter()
 
 
@@ -22,28 +18,7 @@ router = APIRouter()
 )
 def list_algorithms() -> list[AlgorithmPublic]:
     """Every registered algorithm with its parameters, defaults, ranges and docs."""
-    return [
-        AlgorithmPublic(
-            name=name,
-            summary=cls.summary,
-            min_environments=cls.min_environments,
-            linear_only=cls.linear_only,
-            params=[
-                ParamPublic(
-                    name=s.name,
-                    type=s.type,
-                    default=s.default,
-                    doc=s.doc,
-                    low=s.low,
-                    high=s.high,
-                    choices=None if s.choices is None else list(s.choices),
-                    grid=None if s.grid is None else list(s.grid),
-                )
-                for s in cls.params_type.describe()
-            ],
-        )
-        for name, cls in sorted(ALGORITHMS.items())
-    ]
+    return [AlgorithmPublic.of(name, cls) for name, cls in sorted(ALGORITHMS.items())]
 
 
 @router.get("/healthz", operation_id="healthz", response_model=Health, tags=["health"])
@@ -57,16 +32,7 @@ def healthz() -> Health:
 )
 def readyz(session: SessionDep, queue: QueueDep) -> Readiness:
     """The database and the broker are reachable."""
-    try:
-        session.execute(text("SELECT 1"))
-    except Exception as exc:
-        log.warning("readyz: database unreachable: %s", exc)
-        raise ServiceUnavailable("the database is unreachable") from None
-    try:
-        queue.ping()
-    except Exception as exc:
-        log.warning("readyz: broker unreachable: %s", exc)
-        raise ServiceUnavailable("the broker is unreachable") from None
+    health.check_ready(session, queue)
     return Readiness(database="ok", broker="ok")
 
 

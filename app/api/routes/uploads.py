@@ -8,17 +8,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Request, Response
 from fastapi.responses import JSONResponse
-from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.api.dataset_create import check_limits, create
-from app.api.deps import PrincipalDep, SessionDep, SettingsDep
+from app.api import dataset_create
+from app.api.deps import DeclaredLengthDep, PrincipalDep, SessionDep, SettingsDep, UploadGateDep
 from app.api.errors import responses
 from app.api.idempotency import IdempotencyKeyHeader
-from app.datasets import public as datasets_public
-from app.datasets import resumable, streaming, tables
+from app.datasets import resumable
 from app.datasets.schemas import DatasetPublic, UploadCommit, UploadCreate, UploadPublic
-from app.settings import Settings
 
 router = APIRouter(prefix="/datasets/uploads", tags=["datasets"])
 
@@ -28,6 +25,18 @@ _PART_BODY = {
         "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
     }
 }
+
+
+UploadOffset = Annotated[
+    int, Header(alias="Upload-Offset", ge=0, description="Where this part starts: the upload's offset.")
+]
+UploadChecksum = Annotated[
+    str | None,
+    Header(
+        alias="Upload-Checksum",
+        description="'sha256 <base64 digest of this part>': a part that differs is dropped (422).",
+    ),
+]
 
 
 def _public(upload: resumable.Upload, response: Response | None = None) -> UploadPublic:
@@ -89,70 +98,20 @@ async def append_upload(
     response: Response,
     settings: SettingsDep,
     principal: PrincipalDep,
-    upload_offset: Annotated[
-        int, Header(alias="Upload-Offset", ge=0, description="Where this part starts: the upload's offset.")
-    ],
-    upload_checksum: Annotated[
-        str | None,
-        Header(
-            alias="Upload-Checksum",
-            description="'sha256 <base64 digest of this part>': a part that differs is dropped (422).",
-        ),
-    ] = None,
+    upload_offset: UploadOffset,
+    size: DeclaredLengthDep,
+    upload_checksum: UploadChecksum = None,
 ) -> UploadPublic | Response:
     """Append the body at ``Upload-Offset``, which must equal the upload's offset (else a 409 that
     names it). A part cut off midway keeps the bytes that arrived: ask ``GET`` (or ``HEAD``) for the
     offset and send the rest from there."""
-    declared = request.headers.get("content-length")
+    part = request.stream()
     upload = await resumable.append(
-        settings,
-        principal.tenant_id,
-        upload_id,
-        upload_offset,
-        request.stream(),
-        upload_checksum,
-        int(declared) if declared is not None and declared.isdigit() else None,
+        settings, principal.tenant_id, upload_id, upload_offset, part, upload_checksum, size
     )
     if upload is None:  # the client is gone: nobody reads an answer
         return Response(status_code=204)
     return _public(upload, response)
-
-
-def _commit(
-    session: Session,
-    settings: Settings,
-    tenant_id: str,
-    upload_id: str,
-    body: UploadCommit,
-    key: str | None,
-) -> tuple[DatasetPublic, int] | JSONResponse:
-    limits = tables.Limits(
-        max_rows=settings.max_rows, max_columns=2 * settings.max_features + 2, max_cells=settings.max_cells
-    )
-    with resumable.locked(settings, tenant_id, upload_id, "upload_id") as upload:
-        if upload.dataset_id is not None:  # committed before (the answer may have been lost)
-            return datasets_public.get_dataset(session, upload.dataset_id, tenant_id), 200
-        with resumable.commit_file(settings, upload) as file:
-            staged = streaming.parse_file(
-                file,
-                filename=upload.filename,
-                target=body.target,
-                environment=body.environment,
-                features=body.features,
-                limits=limits,
-                chunk_bytes=settings.upload_chunk_bytes,
-            )
-        name = tables.check_text((body.name or upload.filename or "dataset")[:255], "name")
-        try:
-            check_limits(staged, settings, multipart=True)
-            created = create(session, tenant_id, staged, name, key, settings)
-        finally:
-            staged.close()
-        # Only a dataset stored (or found) ends the upload: a 422 on the columns can be committed
-        # again with other fields, without sending the file again.
-        if not isinstance(created, JSONResponse):
-            resumable.committed(settings, upload, created[0].id)
-    return created
 
 
 @router.post(
@@ -168,27 +127,20 @@ def _commit(
 async def commit_upload(
     upload_id: str,
     body: UploadCommit,
-    request: Request,
     response: Response,
     session: SessionDep,
     settings: SettingsDep,
+    gate: UploadGateDep,
     principal: PrincipalDep,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> DatasetPublic | JSONResponse:
     """Parse the complete file into a dataset, with the checks, content id and answers of
     ``POST /datasets`` (201, or 200 for content already stored). A file whose bytes differ from
     the declared ``sha256`` is a 422 and the upload is removed; nothing is stored."""
-    gate = request.app.state.uploads
-    await run_in_threadpool(gate.check_quota, principal.tenant_id)
-    async with gate.slot(principal.tenant_id):
-        created = await run_in_threadpool(
-            _commit, session, settings, principal.tenant_id, upload_id, body, idempotency_key
-        )
-    if isinstance(created, JSONResponse):
-        return created
-    public, response.status_code = created
-    response.headers["Location"] = f"/datasets/{public.id}"
-    return public
+    created = await dataset_create.commit_upload(
+        session, settings, gate, principal.tenant_id, upload_id, body, idempotency_key
+    )
+    return dataset_create.answer(created, response)
 
 
 @router.delete(
