@@ -58,6 +58,10 @@ def declared_length(request: Request) -> int | None:
     return int(declared) if declared is not None and declared.isdigit() else None
 
 
+async def get_declared_length(request: Request) -> int | None:
+    return declared_length(request)
+
+
 async def get_principal(request: Request, _: object = Security(_bearer)) -> Principal:
     """The tenant of the request's ``Authorization: Bearer <key>``; in single-user mode a request
     without a key acts as the default tenant (one with a key still acts as the key's tenant).
@@ -145,5 +149,5 @@ PrincipalDep = Annotated[Principal, Depends(get_principal)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 QueueDep = Annotated[JobQueue, Depends(get_queue)]
 UploadGateDep = Annotated[UploadGate, Depends(get_upload_gate)]
-DeclaredLengthDep = Annotated[int | None, Depends(declared_length)]
+DeclaredLengthDep = Annotated[int | None, Depends(get_declared_length)]
 OperatorDep = Annotated[Principal, Depends(get_operator)]
