@@ -36,8 +36,9 @@ from sal_core.lambda_selection import Candidate
 
 Array = NDArray[np.float64]
 
-BLOCK_ROWS = 4096
-"""Rows per block when the (rows, C, C) differences are formed: ~2.7 MB at C = 9."""
+BLOCK_ROWS = 2048
+"""Rows per block when differences to one candidate are formed, (rows, C): 147 kB at C = 9, in cache
+(0.26 s of CPU per 10⁶ rows at C = 9 against 0.35 s forming all (rows, C, C) differences at once)."""
 
 
 @dataclass(frozen=True)
@@ -87,9 +88,10 @@ def _env_sums(losses: Array) -> tuple[Array, Array, Array, Array, Array]:
     diff_sq, diff_cross = np.zeros((c, c)), np.zeros((c, c))
     for start in range(0, rows, BLOCK_ROWS):
         block = losses[start : start + BLOCK_ROWS]
-        u = block[:, :, None] - block[:, None, :]  # (rows, C, C): u[i, c, b] = l_ic − l_ib
-        diff_sq += np.einsum("icb,icb->cb", u, u)
-        diff_cross += np.einsum("icb,ib->cb", u, block)
+        for b in range(c):
+            u = block - block[:, b : b + 1]  # (rows, C): l_c − l_b for every c
+            diff_sq[:, b] += np.einsum("ic,ic->c", u, u)
+            diff_cross[:, b] += block[:, b] @ u
     return np.array(float(rows)), columns.sum(1), (columns * columns).sum(1), diff_sq, diff_cross
 
 
