@@ -4,8 +4,10 @@ services and public views, app.errors).
 
     worker    ↛ app.api        (transitively: importing the worker loads no app.api module)
     app.db    ↛ app.api        (transitively)
+    app/*.py  ↛ app.api        (settings, errors, queue, auth, health, …; not the entry points)
     domain    ↛ app.api        (transitively; a domain is app.jobs, .sweeps, .datasets, .reports,
-                                .storage: its schemas live in it, as polar keeps them)
+                                .storage, .keys, .tenants: its schemas live in it, as polar keeps
+                                them)
     app.db    ↛ domain         (the repository stores rows; the services validate documents)
     sal_core helpers ↛ sal_core.algorithms   (the algorithms sit on top of the helpers)
     app.api.routes.X ↛ app.api.routes.Y
@@ -24,7 +26,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DOMAINS = ("app.jobs", "app.sweeps", "app.datasets", "app.reports", "app.storage")
+DOMAINS = ("app.jobs", "app.sweeps", "app.datasets", "app.reports", "app.storage", "app.keys", "app.tenants")
 
 
 def _domain_modules() -> list[str]:
@@ -146,6 +148,15 @@ def _offenders(paths: list[Path], forbidden: tuple[str, ...]) -> dict[str, list[
 
 def test_domains_never_import_the_http_layer() -> None:
     paths = [p for domain in DOMAINS for p in (ROOT / domain.replace(".", "/")).rglob("*.py")]
+    assert _offenders(paths, ("app.api", "app.main")) == {}
+
+
+# The entry points assemble the HTTP layer; every other module directly in app/ sits below it.
+ENTRY_POINTS = {"app/main.py", "app/embedded.py"}
+
+
+def test_the_service_modules_never_import_the_http_layer() -> None:
+    paths = [p for p in (ROOT / "app").glob("*.py") if str(p.relative_to(ROOT)) not in ENTRY_POINTS]
     assert _offenders(paths, ("app.api", "app.main")) == {}
 
 
