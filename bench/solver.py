@@ -5,8 +5,9 @@
 ``lambda_="auto"`` runs 40 w-paths side by side (4 λ × 2 anchors × 5 folds, :mod:`sal_core.exact_batch`)
 for 400 rounds, plus the refit; every round is a θ-step (a root search for μ on the generalised-ridge
 path of A = wGw + μI) and an implicit gradient. This bench times rounds of that batch with the θ-step
-forced onto each factorisation, in one run: one eigendecomposition per round (``eigh``) against a
-Cholesky factorisation per Newton iterate warm-started at the previous round's μ (``cholesky``), and
+forced onto each factorisation, in one run: one eigendecomposition per round (``eigh``) against one
+Cholesky factorisation per round at the extrapolated μ, the root search's other μ reached by the
+shift (``cholesky``), and
 prints their ratio (CPU time of this process: the machines are shared), the per-path cost and the selection's projected time (400 rounds of 40 paths +
 one refit) with the factorisation the library picks at that p (``CHOLESKY_FROM_P``). Above p = 100 it
 times 4 paths, not 40 (the per-path cost is what scales), and projects from that. Data: two Gaussian
@@ -98,7 +99,7 @@ def report(ps: Sequence[int], rounds: int, command: str) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.solver", description=__doc__.split("\n\n")[0])
     parser.add_argument("--p", type=int, nargs="+", default=[10, 40, 100, 300, 1000])
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
     set_threads(args.threads)

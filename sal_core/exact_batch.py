@@ -3,9 +3,10 @@
 ``lambda_="auto"`` fits every λ candidate on every cross-validation fold, and each fit is a w-path
 of hundreds of rounds on p×p moments (:mod:`sal_core.robust_linear` has the math for one problem).
 The paths are independent and run the same number of rounds, so here they run side by side: every
-array carries a leading batch axis B, and each round is one stacked ``eigh``, one stacked ``solve``
-and a few dozen vectorised operations, whatever B is. On the paper setting (p = 10) a round of 30
-paths costs about what a round of one did with the per-problem loop.
+array carries a leading batch axis B, and each round is one stacked factorisation (an ``eigh`` below
+:data:`CHOLESKY_FROM_P` covariates, a Cholesky from there), a few stacked solves and a few dozen
+vectorised operations, whatever B is. On the paper setting (p = 10) a round of 30 paths costs about
+what a round of one did with the per-problem loop.
 
 Shapes: B paths, E environments, p covariates. Everything is float64 numpy.
 """
@@ -80,13 +81,45 @@ class EigFactor:
 
 @dataclass(frozen=True)
 class CholFactor:
-    """A = L Lᵀ (torch's batched Cholesky, float64)."""
+    """A = L Lᵀ + δ·I from the Cholesky factor L of A − δ·I (torch, float64): a θ-step factorises
+    once per round and reaches the other μ of its root search by the shift δ (:func:`shifted_solve`)."""
 
     chol: torch.Tensor  # (B, p, p) lower
+    shift: Array  # (B,) δ = μ − μ at the factorisation
 
     def solve(self, x: Array) -> Array:
-        out: Array = torch.cholesky_solve(torch.from_numpy(np.ascontiguousarray(x)), self.chol).numpy()
-        return out
+        return shifted_solve(self.chol, self.shift, x)
+
+
+def triangular_solve(chol: torch.Tensor, x: Array) -> Array:
+    """(L Lᵀ)⁻¹x for x (B, p, k): two triangular solves (torch's ``cholesky_solve`` costs 2-6× more
+    on this path's shapes, ``python -m bench.solver``)."""
+    half = torch.linalg.solve_triangular(chol, torch.from_numpy(np.ascontiguousarray(x)), upper=False)
+    out: Array = torch.linalg.solve_triangular(chol.mT, half, upper=True).numpy()
+    return out
+
+
+SHIFT_TERMS = 40
+"""Most terms of :func:`shifted_solve`'s series; a θ-step refactorises where δ is too large for it."""
+SHIFT_REUSE = 3e-2
+"""Largest |δ|/μ at which a θ-step solves at a new μ by the shift instead of a new factorisation:
+A ⪰ μ·I, so each term of the series shrinks by at least |δ|/μ, and 1e-3 needs about five."""
+
+
+def shifted_solve(chol: torch.Tensor, shift: Array, x: Array) -> Array:
+    """(L Lᵀ + δ·I)⁻¹x for x (B, p, k) by the Neumann series Σ_k (−δ·(L Lᵀ)⁻¹)^k (L Lᵀ)⁻¹x, summed
+    until every path's last term is below 1e-16 of its sum (largest entries)."""
+    term = triangular_solve(chol, x)
+    if not shift.any():
+        return term
+    out = term.copy()
+    minus = -shift[:, None, None]
+    for _ in range(SHIFT_TERMS):
+        term = triangular_solve(chol, minus * term)
+        out += term
+        if np.all(np.abs(term).max((1, 2)) <= 1e-16 * np.abs(out).max((1, 2))):
+            break
+    return out
 
 
 @dataclass(frozen=True)
@@ -113,11 +146,12 @@ class PathResult:
     stopped: bool = False  # on_round asked to stop; w is where the paths were then
 
 
-CHOLESKY_FROM_P = 16
-"""From this many covariates the θ-step factorises A = wGw + μI by Cholesky at each Newton iterate
-(2-4 per round, warm-started at the previous round's μ) instead of one eigendecomposition per round.
-CPU time per round of 40 paths (``python -m bench.solver``): eigh / Cholesky 0.86× at p = 10,
-1.14× at 16, 1.5× at 24 and 48, 2.0× at 100 (docs/sal.md)."""
+CHOLESKY_FROM_P = 32
+"""From this many covariates the θ-step factorises A = wGw + μI by Cholesky, once per round at the
+root search's first μ (extrapolated from the last rounds, :func:`next_mu`), and reaches the search's
+other μ by the shift (:func:`shifted_solve`), instead of one eigendecomposition per round. CPU time
+per round of 40 paths, steady state (``python -m bench.solver --rounds 40``): eigh / Cholesky 0.44×
+at p = 10, 1.0× at 24, 1.2× at 32, 1.8× at 48, 2.0× at 100; 3.2× at 1,000 (docs/sal.md)."""
 
 Evaluate = Callable[[Array], tuple[Array, Array]]
 """μ (B,) → (MSE(θ(μ)) (B,), κ(θ(μ)) (B,)) along the generalised-ridge path."""
@@ -161,21 +195,29 @@ def _solve_theta_eigh(
 def _solve_theta_cholesky(
     m: BatchMoments, w: Array, wg: Array, b: Array, lam: Array, mu0: Array | None, max_iter: int
 ) -> ThetaBatch | None:
-    """A Cholesky factorisation per μ of the search; None where A is not numerically positive
-    definite (a near-singular wGw with a tiny μ), for the eigendecomposition to take over."""
-    rhs = torch.from_numpy(b)[:, :, None]
+    """One Cholesky factorisation of A at the search's first μ (refactorised only where a later μ
+    moves more than :data:`SHIFT_REUSE` from it); the other μ by the shift. None where A is not
+    numerically positive definite (a near-singular wGw with a tiny μ), for the eigendecomposition."""
+    rhs = b[:, :, None]
     diagonal = np.einsum("bii->bi", wg).copy()
     state: dict[str, object] = {}
 
-    def path(mu: Array) -> tuple[Array, Array]:
+    def factor(mu: Array) -> None:
         np.einsum("bii->bi", wg)[...] = diagonal + mu[:, None]  # wg becomes A(μ) in place
-        try:
-            chol = torch.from_numpy(np.linalg.cholesky(wg))
-        except np.linalg.LinAlgError:
-            raise _NotPositiveDefinite from None
-        u = torch.cholesky_solve(rhs, chol)[:, :, 0].numpy()
+        chol, info = torch.linalg.cholesky_ex(torch.from_numpy(wg))
+        if bool((info != 0).any()):
+            raise _NotPositiveDefinite
+        state.update(chol=chol, mu_f=mu.copy())
+
+    def path(mu: Array) -> tuple[Array, Array]:
+        mu_f = state.get("mu_f")
+        if not isinstance(mu_f, np.ndarray) or np.any(np.abs(mu - mu_f) > SHIFT_REUSE * mu_f):
+            factor(mu)
+        chol, mu_f = state["chol"], state["mu_f"]
+        assert isinstance(chol, torch.Tensor) and isinstance(mu_f, np.ndarray)
+        u = shifted_solve(chol, mu - mu_f, rhs)[:, :, 0]
         kap = (u * u).sum(1)
-        state.update(chol=chol, u=u)
+        state["u"] = u
         return m.yy - (b * u).sum(1) - mu * kap, kap
 
     try:
@@ -183,9 +225,9 @@ def _solve_theta_cholesky(
     except _NotPositiveDefinite:
         np.einsum("bii->bi", wg)[...] = diagonal
         return None
-    u = state["u"]
-    assert isinstance(u, np.ndarray) and isinstance(state["chol"], torch.Tensor)
-    return ThetaBatch(theta=w * u, mu=mu, mse=fit_mse, kappa=kap, factor=CholFactor(state["chol"]))
+    u, chol, mu_f = state["u"], state["chol"], state["mu_f"]
+    assert isinstance(u, np.ndarray) and isinstance(chol, torch.Tensor) and isinstance(mu_f, np.ndarray)
+    return ThetaBatch(theta=w * u, mu=mu, mse=fit_mse, kappa=kap, factor=CholFactor(chol, mu - mu_f))
 
 
 class _NotPositiveDefinite(Exception):
@@ -304,6 +346,22 @@ def risk_grad_w(step: ThetaBatch, w: Array, m: BatchMoments, lam: Array, grad_th
     return result
 
 
+def next_mu(mus: list[Array]) -> Array | None:
+    """Where the next round's root search for μ starts: the last three rounds' log μ extrapolated by a
+    quadratic, kept within a factor 2 of the last μ. μ moves smoothly along a w-path, so the start
+    is usually within 1e-6 of the root (p = 100: median 2e-8, 90% within 1e-4; the last μ alone: 1e-6
+    and 3e-3), and Newton's iteration needs one step fewer."""
+    if not mus:
+        return None
+    last = mus[-1]
+    if len(mus) < 3:
+        return last
+    log = np.log(np.maximum(np.stack(mus), 1e-300))
+    guess = 3.0 * log[2] - 3.0 * log[1] + log[0]
+    start: Array = np.exp(np.clip(guess, log[2] - np.log(2.0), log[2] + np.log(2.0)))
+    return start
+
+
 def run_paths(
     m: BatchMoments,
     lam: Array,
@@ -328,10 +386,10 @@ def run_paths(
     risks, losses_seen, ws = [], [], []
     s = settings
     stopped = False
-    mu: Array | None = None
+    mus: list[Array] = []
     for t in range(1, s.rounds + 1):
-        step = solve_theta(m, w, lam, mu0=mu)
-        mu = step.mu
+        step = solve_theta(m, w, lam, mu0=next_mu(mus))
+        mus = [*mus[-2:], step.mu]
         gram_theta = _env_gram_theta(step.theta, m)
         losses = _env_losses(step.theta, m, gram_theta)
         risk, d_losses = stability_risk(losses, s.alpha, s.stability)
@@ -350,7 +408,7 @@ def run_paths(
         if on_round is not None and on_round(t, risk, losses, w_start):
             stopped = True
             break
-    step = solve_theta(m, w, lam, mu0=mu)
+    step = solve_theta(m, w, lam, mu0=next_mu(mus))
     shape = (0, b)
     return PathResult(
         w=w,

@@ -56,7 +56,7 @@ def test_the_cholesky_theta_step_and_gradient_equal_the_eigendecomposition(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """From CHOLESKY_FROM_P covariates the θ-step factorises A = wGw + μI by Cholesky per Newton
-    iterate; paths must not depend on which factorisation ran (within float rounding)."""
+    iterate (now: once per round, then by the shift); paths must not depend on which factorisation ran (within float rounding)."""
     m = _moments_of(anti_causal(1, seed=3, n_test=2).train)
     bm = _stack([m, m, m])
     p = m.gram.shape[0]
@@ -96,3 +96,32 @@ def test_a_singular_gram_falls_back_from_cholesky_to_the_eigendecomposition(
     assert isinstance(step.factor, eb.EigFactor)
     monkeypatch.setattr(eb, "CHOLESKY_FROM_P", 10**9)
     np.testing.assert_allclose(step.theta, eb.solve_theta(bm, w, lam).theta)
+
+
+@pytest.mark.parametrize("relative", [0.0, 1e-6, 3e-4, -8e-4])
+def test_a_solve_by_the_shift_equals_a_solve_of_the_shifted_matrix(relative: float) -> None:
+    """A θ-step factorises A once per round and reaches nearby μ through the Neumann series in the
+    shift δ: the answer must be the shifted matrix's own solve, to rounding."""
+    import torch
+
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((3, 40, 12))
+    mu = np.array([0.05, 1.0, 3.0])
+    a = x.transpose(0, 2, 1) @ x / 40 + mu[:, None, None] * np.eye(12)
+    rhs = rng.standard_normal((3, 12, 3))
+    shift = relative * mu
+    out = eb.shifted_solve(torch.linalg.cholesky(torch.from_numpy(a)), shift, rhs)
+    np.testing.assert_allclose(out, np.linalg.solve(a + shift[:, None, None] * np.eye(12), rhs), rtol=1e-11)
+
+
+def test_mu_starts_from_the_last_rounds_and_never_far_from_the_last() -> None:
+    assert eb.next_mu([]) is None
+    np.testing.assert_allclose(eb.next_mu([np.array([2.0])]), [2.0])  # type: ignore[arg-type]
+    smooth = [
+        np.array([1.0]),
+        np.array([1.1]),
+        np.array([1.21]),
+    ]  # geometric: the quadratic in log μ is exact
+    np.testing.assert_allclose(eb.next_mu(smooth), [1.331], rtol=1e-12)  # type: ignore[arg-type]
+    wild = [np.array([1.0]), np.array([10.0]), np.array([1000.0])]
+    np.testing.assert_allclose(eb.next_mu(wild), [2000.0])  # type: ignore[arg-type]
