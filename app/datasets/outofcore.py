@@ -15,10 +15,10 @@ What is fitted, with sal_core's public functions only:
 
 * ``erm`` (linear, squared loss): the least-squares solve ``sal_core.optim.least_squares`` makes;
 * ``sal`` at a fixed ``lambda_`` on the exact path (``adam_log``): the rounds of
-  ``SAL._fit_ridge_rounds`` (θ-step, R and ∂R/∂w by implicit differentiation, the w step);
+  ``sal_core.paths.exact.fit_rounds`` (θ-step, R and ∂R/∂w by implicit differentiation, the w step);
 * ``sal`` at ``lambda_="auto"`` (the default) on the exact path: ``exact_selection.select_from_sums``
   on the fold sums, with pass 3 as its out-of-fold scoring, then the result
-  ``WDRL._fit_exact_auto`` makes of it (history, certificate, ``selection`` with w's evidence).
+  ``sal_core.paths.exact.fit_auto`` makes of it (history, certificate, ``selection`` with w's evidence).
 
 The coefficients agree with the in-memory fit of the same rows to about 1e-12 relative at a fixed
 λ (tests/worker/test_chunked.py checks 1e-8): the sums are the same numbers added in another
@@ -213,7 +213,7 @@ def _sal_auto(
     loss_stats: es.LossStatsOf,
     progress: Callable[[int, dict[str, Any]], bool] | None,
 ) -> tuple[Array, float, Array, list[dict[str, Any]], tuple[float, float], bool, ls.FitSelection | None]:
-    """SAL at ``lambda_="auto"`` as ``WDRL._fit_exact_auto`` makes it of the same selection: the
+    """SAL at ``lambda_="auto"`` as ``sal_core.paths.exact.fit_auto`` makes it of the same selection: the
     refit's rounds (or, stopped while choosing, the watched path's), its θ, w and certificate."""
     shown: list[dict[str, Any]] = []
 
@@ -270,7 +270,7 @@ def _sal_rounds(
     names: Sequence[str],
     progress: Callable[[int, dict[str, Any]], bool] | None,
 ) -> tuple[Array, float, Array, list[dict[str, Any]], tuple[float, float], bool]:
-    """SAL's exact rounds at a fixed λ, as ``SAL._fit_ridge_rounds`` runs them on the same moments."""
+    """SAL's exact rounds at a fixed λ, as ``sal_core.paths.exact.fit_rounds`` runs them on the same moments."""
     p = SALParams.from_mapping(raw)
     lam = float(p.lambda_)  # type: ignore[arg-type]
     rounds = SAL_EXACT.rounds if p.rounds == AUTO else int(p.rounds)

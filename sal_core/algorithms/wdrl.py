@@ -3,12 +3,10 @@
 min_θ mean_i sup_x̃ ℓ(θ; x̃, y_i) − λ‖w ⊙ (x̃ − x_i)‖² with a *fixed* covariate weight w (w ≡ 1 for
 WDRL itself). :class:`~sal_core.algorithms.sal.SAL` subclasses it and adds the learning of w.
 
-Two ways to fit θ, picked from the model, the loss and ``adversary``:
-
-* **exact ridge path** (linear model, squared loss): the θ-step is solved exactly on the
-  generalised-ridge path (:mod:`sal_core.robust_linear`); a θ-step costs O(p³), independent of n.
-* **gradient path** (any other case): Adam steps on θ against the closed-form adversary (linear
-  models) or m steps of gradient ascent for X̃ (:mod:`sal_core.robust_gradient`).
+The fit flow lives here once, for WDRL and SAL alike: the path is chosen once (:meth:`WDRL.path`:
+exact, gradient, deep or seeded; each a module of plain functions under :mod:`sal_core.paths`), λ is
+fixed or selected, and every round asks the w-step (:class:`sal_core.paths.w_step.WStep`; w ≡ 1 here)
+what to do with w. SAL declares its w-step, its parameters and its grids; it overrides no method.
 
 ``lambda_ = "auto"`` (the default) chooses λ on held-out rows of the training environments
 (:mod:`sal_core.lambda_selection`) and reports the candidates and the criterion in the fit's
@@ -18,30 +16,44 @@ so a numeric ``lambda_`` is unit-free; results are reported in the target's own 
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
 
-from sal_core import exact_batch as eb
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
-from sal_core import robust_gradient as rg
-from sal_core import robust_linear as rl
-from sal_core.algorithms.base import (
-    Algorithm,
-    Certificate,
-    EnvTensors,
-    Problem,
-    Reporter,
-    RoundMetrics,
-    Solution,
-)
+from sal_core.algorithms.base import Algorithm, EnvTensors, Problem, Reporter, Solution
 from sal_core.exceptions import InvalidParameterError
-from sal_core.history import Round
-from sal_core.optim import set_linear
+from sal_core.models import ModelSpec
 from sal_core.params import AUTO, Params, param
+from sal_core.paths import PathName, deep, exact, gradient
+from sal_core.paths.common import Offset, protection, target_scale
+from sal_core.paths.exact import fit_fixed_w as fit_ridge_path
+from sal_core.paths.exact import moments as _moments
+from sal_core.paths.exact import ridge_solution
+from sal_core.paths.gradient import ERM_STEPS
+from sal_core.paths.w_step import Schedule, WStep
+
+_target_scale = target_scale
+_Offset = Offset
+
+__all__ = [
+    "ERM_STEPS",
+    "EXACT_GRID",
+    "GRADIENT_GRID",
+    "REFIT_SLACK",
+    "WDRL",
+    "WDRLParams",
+    "_Offset",
+    "_moments",
+    "_target_scale",
+    "fit_ridge_path",
+    "ridge_solution",
+]  # _moments and _target_scale: tests and bench.solver read the exact path's moments through them
 
 
 @dataclass(frozen=True)
@@ -93,62 +105,100 @@ class WDRLParams(Params):
 EXACT_GRID: tuple[float, ...] = (1e-2, 1e-1, 1.0, 10.0, ls.OFF)
 """WDRL's relative λ candidates on the exact path (× the pooled OLS MSE); the last one is ERM."""
 GRADIENT_GRID: tuple[float, ...] = (0.1, 1.0, ls.OFF)
+"""WDRL's λ candidates elsewhere (unit-free); each is a full gradient fit, so the grid is short."""
 REFIT_SLACK = 0.1
 """Other paths: the refit on all rows is kept unless it scores worse than this fraction above the
 chosen candidate on the held-out fold (which it was trained on): a non-convex refit that took
 another path to a worse end is not the model the selection validated."""
-ERM_STEPS = 2000
-"""Adam steps of the adversary-off candidate on gradient paths (ERM's default)."""
-"""WDRL's λ candidates elsewhere (unit-free); each is a full gradient fit, so the grid is short."""
 
 
 class WDRL(Algorithm[WDRLParams]):
-    """Wasserstein DRO with a fixed transport cost ‖w ⊙ (x̃ − x)‖², w ≡ 1."""
+    """Wasserstein DRO with a fixed transport cost ‖w ⊙ (x̃ − x)‖², w ≡ 1.
+
+    Subclasses differ by declaration only: ``w_step_type`` (what happens to w), ``params_type``,
+    ``grids`` (the relative λ candidates per path) and ``prefer``.
+    """
 
     name = "wdrl"
     params_type = WDRLParams
     min_environments = 1
     summary = "Wasserstein DRO with an isotropic transport cost (SAL with w ≡ 1)."
-    exact_grid: ClassVar[tuple[float, ...]] = EXACT_GRID
-    gradient_grid: ClassVar[tuple[float, ...]] = GRADIENT_GRID
+    w_step_type: ClassVar[type[WStep[Any]]] = WStep
+    grids: ClassVar[Mapping[PathName, tuple[float, ...]]] = {"exact": EXACT_GRID, "gradient": GRADIENT_GRID}
     prefer: ClassVar[ls.Prefer] = "erm"
     """lambda_='auto' keeps ERM unless a ball beats it by more than ``selection_se`` standard errors:
     an isotropic ball only shrinks every coefficient alike."""
+    _seed_w: torch.Tensor | None = None  # the seeded path's w, learned on the exact path by ``w_seeder``
+
+    # ------------------------------------------------------------------------------ the path, once
+    def path(self) -> PathName:
+        """The solver path this configuration takes (:mod:`sal_core.paths`): decided here only."""
+        if not self.model_spec.is_linear:
+            return self.w_step_type.network_path(self.params)
+        return "exact" if self.closed_form() and self.loss_name == "squared" else "gradient"
+
+    def closed_form(self) -> bool:
+        """Is the inner supremum the linear model's closed form (not gradient ascent)?"""
+        return (
+            self.model_spec.is_linear
+            and self.params.adversary != "gradient"
+            and self.w_step_type.closed_form_allowed(self.params)
+        )
+
+    def uses_ridge_path(self) -> bool:
+        return self.path() == "exact"
+
+    def w_step(self) -> WStep[Any]:
+        """What this fit does with w on its path."""
+        return self.w_step_type(self.params, self.path())
+
+    def schedule(self) -> Schedule:
+        """Rounds, step and rule of the w-step, every 'auto' resolved for this fit's path."""
+        return self.w_step().schedule
 
     # ---------------------------------------------------------------------------------- orchestration
     def _fit(self, problem: Problem, reporter: Reporter) -> Solution:
+        if self.path() == "seeded":
+            return self._fit_seeded(problem, reporter)
+        return self._fit_checked(problem, reporter)
+
+    def _fit_checked(self, problem: Problem, reporter: Reporter) -> Solution:
         self._check_options(problem)
-        self._moments_of: dict[int, tuple[rl.Moments, float]] = {}
+        self._moments_of: dict[int, exact.Stats] = {}
         try:
             return self._fit_selected(problem, reporter)
         finally:
             self._moments_of.clear()
 
-    def moments(self, problem: Problem, y_scale: float) -> tuple[rl.Moments, float]:
+    def moments(self, problem: Problem, y_scale: float) -> exact.Stats:
         """The exact path's sufficient statistics of ``problem``, computed once per fit."""
         key = id(problem)  # problems live for the whole fit, so their ids are not reused within it
         if key not in self._moments_of:
-            self._moments_of[key] = _moments(problem, y_scale)
+            self._moments_of[key] = exact.moments(problem, y_scale)
         return self._moments_of[key]
 
     def _fit_selected(self, problem: Problem, reporter: Reporter) -> Solution:
-        y_scale = _target_scale(problem)
+        y_scale = target_scale(problem)
         lam = self.params.lambda_
         if lam != AUTO:
             assert isinstance(lam, float)
             return self._fit_at(problem, lam, reporter, y_scale)
-        if self.uses_ridge_path():
-            return self._fit_exact_auto(problem, reporter, y_scale)
+        if self.auto_is_exact():
+            plan = self.exact_plan()
+            full = lambda: self.moments(problem, y_scale)[0]  # noqa: E731
+            return exact.fit_auto(problem, y_scale, plan, reporter, self.steps_per_fit(), full)
         return self._fit_heldout_auto(problem, reporter, y_scale)
 
     def auto_is_exact(self) -> bool:
-        """Does lambda_='auto' run on the exact path (batched cross-fitting, :mod:`exact_selection`)?"""
-        return self.params.lambda_ == AUTO and self.uses_ridge_path()
+        """Does lambda_='auto' run on the exact path (batched cross-fitting, :mod:`exact_selection`)?
+        Only where the batch runs the w-step (SAL: Adam on log w; another rule takes the loop)."""
+        return self.params.lambda_ == AUTO and self.uses_ridge_path() and self.w_step().batchable()
 
     def total_steps(self) -> int:
         """Progress steps: the selection then the refit (the exact path's auto), or one fit per λ
-        candidate then the final fit (elsewhere)."""
-        return self.fits() * self.steps_per_fit()
+        candidate then the final fit (elsewhere). A seeded fit counts the linear path's steps first."""
+        seeding = self.w_seeder().total_steps() if self.path() == "seeded" else 0
+        return seeding + self.fits() * self.steps_per_fit()
 
     def fits(self) -> int:
         """How many fits one job runs, as the progress bar counts them."""
@@ -157,74 +207,57 @@ class WDRL(Algorithm[WDRLParams]):
         return len(self.candidate_grid()) + 1 if self.params.lambda_ == AUTO else 1
 
     def steps_per_fit(self) -> int:
-        return 1
+        return deep.SEEDED_TICKS if self.path() == "seeded" else self.schedule().rounds
 
     def candidate_grid(self) -> tuple[float, ...]:
-        return self.exact_grid if self.uses_ridge_path() else self.gradient_grid
+        return self.grids[self.path()]
+
+    # -------------------------------------------------------------------- MLPs: w from the linear path
+    def w_seeder(self) -> WDRL:
+        """The linear fit that learns w for a network (``seeded`` path): the same class, parameters
+        and seed, lambda_='auto', on the exact path (squared loss; for classification a linear
+        probability model of the labels)."""
+        params = self.w_step_type.seeder_params(self.params)
+        return type(self)(
+            params, model=ModelSpec(), seed=self.seed, device=str(self.device), dtype=self.dtype
+        )
+
+    def _fit_seeded(self, problem: Problem, reporter: Reporter) -> Solution:
+        seeder = self.w_seeder()
+        linear = dataclasses.replace(problem, task="regression", loss_name="squared", model_spec=ModelSpec())
+        seeded = seeder._fit(linear, reporter)
+        if seeded.stopped:  # cancelled while learning w: the network is untrained
+            return Solution(
+                model=problem.new_model(),
+                covariate_weights=seeded.covariate_weights,
+                history=seeded.history,
+                stopped=True,
+            )
+        assert seeded.covariate_weights is not None
+        self._seed_w = seeded.covariate_weights
+        solution = self._fit_checked(problem, Offset(reporter, seeder.total_steps()))
+        solution.selection = dataclasses.replace(
+            solution.selection or ls.FitSelection(),
+            covariate_weights=ls.SeededW(
+                source="SAL's exact path on a linear model of the same rows, then held fixed",
+                w=tuple(float(v) for v in seeded.covariate_weights.cpu()),
+                selection=seeded.selection,
+            ),
+        )
+        return solution
 
     # ------------------------------------------------------------------ lambda_='auto', exact path
     def exact_plan(self) -> es.Plan:
-        settings = eb.PathSettings(rounds=1, lr=0.0, w_max=1.0, alpha=0.0, stability="std")
+        ws = self.w_step()
         return es.Plan(
-            relatives=self.exact_grid,
-            learns_w=False,
-            settings=settings,
+            relatives=self.grids["exact"],
+            learns_w=ws.learns_w,
+            settings=ws.path_settings(),
             z=self.params.selection_se,
             prefer=self.prefer,
             folds=self.params.folds,
+            anchors=ws.anchors(),
         )
-
-    def _fit_exact_auto(self, problem: Problem, reporter: Reporter, y_scale: float) -> Solution:
-        plan = self.exact_plan()
-        per_fit = self.steps_per_fit()
-        # the watched path's rounds, raw: the history of a fit stopped while choosing
-        shown: list[tuple[int, float, np.ndarray, np.ndarray]] = []
-
-        def on_round(t: int, risk: float, losses: np.ndarray, w: np.ndarray) -> bool:
-            shown.append((t, risk * y_scale**2, w, losses * y_scale**2))
-            return reporter(t, {"risk": risk * y_scale**2, "w": w.tolist()})
-
-        outcome = es.select(problem, y_scale, plan, on_round)
-        if outcome.stopped:
-            history = [_round(t, risk, w, losses, problem) for t, risk, w, losses in shown]
-        else:
-            history = self._exact_history(problem, outcome, y_scale)
-        theta_step = outcome.theta_step()
-        y_mean = float(problem.y.mean())
-        # WDRL's selection (no w-path, no rounds to report) is one progress step, where a stop is seen
-        chose = not outcome.stopped and per_fit == 1 and reporter(1)
-        last = history[-1]
-        stopped = (
-            outcome.stopped
-            or chose
-            or reporter(2 * per_fit, {"risk": last.risk, **({"w": list(last.w)} if last.w else {})})
-        )
-        solution = ridge_solution(
-            problem, theta_step, outcome.lambda_, outcome.w, y_scale, y_mean, history, stopped
-        )
-        if outcome.stopped:
-            return solution
-        solution.selection = ls.FitSelection(outcome.selection, covariate_weights=outcome.w_evidence())
-        return solution
-
-    def _exact_history(self, problem: Problem, outcome: es.Outcome, y_scale: float) -> list[Round]:
-        step = outcome.step
-        if step.risks.shape[0] == 0:  # w fixed: one round, the θ-step
-            losses = rl.env_losses(step.theta[0], self._full_moments(problem, y_scale))
-            return [_round(1, float(losses.mean()) * y_scale**2, None, losses * y_scale**2, problem)]
-        return [
-            _round(
-                t + 1,
-                float(step.risks[t, 0]) * y_scale**2,
-                step.ws[t, 0],
-                step.env_losses[t, 0] * y_scale**2,
-                problem,
-            )
-            for t in range(step.risks.shape[0])
-        ]
-
-    def _full_moments(self, problem: Problem, y_scale: float) -> rl.Moments:
-        return self.moments(problem, y_scale)[0]
 
     # -------------------------------------------------------------- lambda_='auto', other paths
     def _fit_heldout_auto(self, problem: Problem, reporter: Reporter, y_scale: float) -> Solution:
@@ -236,7 +269,7 @@ class WDRL(Algorithm[WDRLParams]):
             return selected
         selection, candidate, held_out = selected
         offset = len(self.candidate_grid()) * self.steps_per_fit()
-        progress = _Offset(reporter, offset)
+        progress = Offset(reporter, offset)
         if selection.lambda_ == ls.OFF_LAMBDA:
             solution = self._fit_off(problem, selection.lambda_, progress, y_scale)
         else:
@@ -278,7 +311,7 @@ class WDRL(Algorithm[WDRLParams]):
         losses: list[list[np.ndarray]] = []
         for relative in self.candidate_grid():
             lam = ls.candidate_lambda(relative, base)
-            progress = _Offset(reporter, len(solutions) * self.steps_per_fit())
+            progress = Offset(reporter, len(solutions) * self.steps_per_fit())
             if relative == ls.OFF:
                 solution = self._fit_off(fit_part, lam, progress, y_scale)
             else:
@@ -293,7 +326,7 @@ class WDRL(Algorithm[WDRLParams]):
                     lam,
                     score,
                     {e.name: v for e, v in zip(held_out, per_env, strict=True)},
-                    protection=_protection(solution),
+                    protection=protection(solution),
                 )
             )
             solutions.append(solution)
@@ -315,22 +348,58 @@ class WDRL(Algorithm[WDRLParams]):
         return selection, solutions[chosen], held_out
 
     def lambda_base(self, problem: Problem, y_scale: float) -> float:
-        """The unit of the relative λ grid: the pooled OLS MSE on the exact path, 1 elsewhere."""
-        return es.ols_mse(self.moments(problem, y_scale)[0]) if self.uses_ridge_path() else 1.0
+        """The unit of the relative λ grid: the pooled OLS MSE where the grid is relative to it (the
+        exact path, and a network under its w), 1 elsewhere."""
+        if self.path() in ("exact", "seeded"):
+            return es.ols_mse(self.moments(problem, y_scale)[0])
+        return 1.0
+
+    # ---------------------------------------------------------------------- one fit at one λ, by path
+    def _fit_at(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
+        """Fit at one λ on this fit's path, w as the w-step has it."""
+        path, ws = self.path(), self.w_step()
+        if path == "exact":
+            stats = self.moments(problem, y_scale)
+            if ws.learns_w:
+                return exact.fit_rounds(problem, lam, y_scale, reporter, stats, ws)
+            return exact.fit_fixed_w(problem, lam, np.ones(problem.n_features), y_scale, reporter, stats)
+        if path == "seeded":
+            return self._fit_seeded_at(problem, lam, reporter, y_scale, adversary=True)
+        if path == "deep":
+            return deep.fit_learned(problem, lam, reporter, y_scale, ws)
+        if ws.learns_w:
+            return gradient.fit_rounds(problem, lam, reporter, y_scale, self._theta_options(), ws)
+        return gradient.fit_fixed_w(problem, lam, reporter, y_scale, self._theta_options())
 
     def _fit_off(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
-        """The adversary switched off (λ = OFF_LAMBDA): ERM, whatever the subclass learns. Exact on the
-        ridge path; elsewhere ERM's own 2000 Adam steps on the plain loss (no inner supremum to pay for)."""
-        if self.uses_ridge_path():
-            return WDRL._fit_at(self, problem, lam, reporter, y_scale)
-        return self._fit_gradient_fixed_w(problem, lam, reporter, y_scale, adversary=False)
+        """The adversary switched off (λ = OFF_LAMBDA): ERM, whatever the w-step learns. Exact on the
+        ridge path; a network under its w gets ERM on the network fits' schedule; elsewhere ERM's own
+        2000 Adam steps on the plain loss (no inner supremum to pay for)."""
+        path = self.path()
+        if path == "exact":
+            stats = self.moments(problem, y_scale)
+            return exact.fit_fixed_w(problem, lam, np.ones(problem.n_features), y_scale, reporter, stats)
+        if path == "seeded":
+            return self._fit_seeded_at(problem, lam, reporter, y_scale, adversary=False)
+        return gradient.fit_fixed_w(problem, lam, reporter, y_scale, self._theta_options(), adversary=False)
 
-    def _fit_at(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
-        """Fit θ at one λ with w ≡ 1."""
-        w = np.ones(problem.n_features)
-        if self.uses_ridge_path():
-            return fit_ridge_path(problem, lam, w, y_scale, reporter, self.moments(problem, y_scale))
-        return self._fit_gradient_fixed_w(problem, lam, reporter, y_scale)
+    def _fit_seeded_at(
+        self, problem: Problem, lam: float, reporter: Reporter, y_scale: float, *, adversary: bool
+    ) -> Solution:
+        return deep.fit_seeded(
+            problem, lam, reporter, y_scale, self.w_step(),
+            theta_lr=self.params.theta_lr, seed_w=self._seed_w, adversary=adversary,
+        )  # fmt: skip
+
+    def _theta_options(self) -> gradient.ThetaOptions:
+        p = self.params
+        return gradient.ThetaOptions(
+            theta_steps=p.theta_steps,
+            theta_lr=p.theta_lr,
+            ascent_steps=p.ascent_steps,
+            ascent_lr=p.ascent_lr,
+            closed_form=self.closed_form(),
+        )
 
     # ------------------------------------------------------------------------------------ options
     def _check_options(self, problem: Problem) -> None:
@@ -338,164 +407,7 @@ class WDRL(Algorithm[WDRLParams]):
             raise InvalidParameterError(
                 "the closed-form adversary needs a linear model", field="params.adversary"
             )
-
-    def closed_form(self) -> bool:
-        return self.model_spec.is_linear and self.params.adversary != "gradient"
-
-    def uses_ridge_path(self) -> bool:
-        return self.closed_form() and self.loss_name == "squared"
-
-    # ------------------------------------------------------------------------------- gradient path
-    def _fit_gradient_fixed_w(
-        self, problem: Problem, lam: float, reporter: Reporter, y_scale: float, *, adversary: bool = True
-    ) -> Solution:
-        p = self.params
-        Z, y = problem.Z, problem.y / y_scale
-        model = problem.new_model()
-        optimizer = torch.optim.Adam(model.parameters(), lr=p.theta_lr)
-        w = torch.ones(problem.n_features, dtype=Z.dtype, device=Z.device)
-        closed_form = self.closed_form()
-        state = rg.AdversaryState()
-        for _ in range(p.theta_steps if adversary else ERM_STEPS):
-            optimizer.zero_grad(set_to_none=True)
-            if adversary:
-                objective, _ = rg.theta_objective(
-                    problem, model, Z, y, w, lam, state, closed_form=closed_form,
-                    ascent_steps=p.ascent_steps, ascent_lr=p.ascent_lr,
-                )  # fmt: skip
-                torch.autograd.backward(objective)
-            else:
-                torch.autograd.backward(problem.loss(model(Z), y).mean())
-            optimizer.step()
-        loss_scale = _loss_scale(problem, y_scale)
-        losses = problem.env_means(problem.loss(model(Z), y)).detach().cpu().double().numpy() * loss_scale
-        history = [_round(1, float(losses.mean()), None, losses, problem)]
-        stopped = reporter(1, {"risk": float(losses.mean())})
-        cert = rg.certificate(
-            problem, model, Z, y, w, lam, closed_form=closed_form, loss_scale=loss_scale,
-            ascent_steps=p.ascent_steps, ascent_lr=p.ascent_lr, state=state,
-        )  # fmt: skip
-        _rescale_output(model, y_scale)
-        return Solution(
-            model=model, covariate_weights=w.cpu(), history=history, certificate=cert, stopped=stopped
-        )
-
-
-class _Offset(Reporter):
-    """Reports a sub-fit's steps after ``offset`` steps of the same progress bar."""
-
-    def __init__(self, parent: Reporter, offset: int) -> None:
-        super().__init__(None, parent.total)
-        self._parent = parent
-        self._offset = offset
-
-    def __call__(self, step: int, metrics: RoundMetrics | None = None) -> bool:
-        self.stop_requested = self._parent(self._offset + step, metrics)
-        return self.stop_requested
-
-
-# ------------------------------------------------------------------------------ exact ridge path
-def fit_ridge_path(
-    problem: Problem,
-    lam: float,
-    w: np.ndarray,
-    y_scale: float,
-    reporter: Reporter,
-    stats: tuple[rl.Moments, float],
-) -> Solution:
-    """The exact θ-step at a fixed w, packaged as a one-round solution; ``stats`` are the problem's
-    (moments, pooled mean of y)."""
-    moments, y_mean = stats
-    step = rl.solve_theta(moments, w, lam)
-    risk, _, losses = rl.risk_and_grad_theta(step.theta, moments, 0.0, "std")
-    history = [_round(1, risk * y_scale**2, None, losses * y_scale**2, problem)]
-    stopped = reporter(1, {"risk": risk * y_scale**2})
-    return ridge_solution(problem, step, lam, w, y_scale, y_mean, history, stopped)
-
-
-def ridge_solution(
-    problem: Problem,
-    step: rl.ThetaStep,
-    lam: float,
-    w: np.ndarray,
-    y_scale: float,
-    y_mean: float,
-    history: list[Round],
-    stopped: bool,
-) -> Solution:
-    cert = rl.certificate(step, lam)
-    model = problem.new_model()
-    theta = torch.as_tensor(step.theta * y_scale, dtype=problem.Z.dtype, device=problem.Z.device)
-    bias = y_mean - theta @ problem.Z.mean(0)  # rows are centred on the pooled mean
-    set_linear(model, theta, bias)
-    return Solution(
-        model=model,
-        covariate_weights=torch.as_tensor(w),
-        history=history,
-        certificate=Certificate(cert.rho_hat, cert.worst_case_risk * y_scale**2, lam),
-        stopped=stopped,
-    )
-
-
-def _moments(problem: Problem, y_scale: float) -> tuple[rl.Moments, float]:
-    """Moments of the centred rows (targets divided by ``y_scale``) and the pooled mean of y.
-
-    One pass of O(n·p²) matrix products on the fit's device; everything after works on p×p arrays.
-    """
-    z_mean, y_mean = problem.Z.mean(0), problem.y.mean()
-    env_gram, env_cross, env_yy = [], [], []
-    for env in problem.envs:
-        Ze, ye = env.Z - z_mean, (env.y - y_mean) / y_scale
-        env_gram.append(Ze.T @ Ze / Ze.shape[0])
-        env_cross.append(Ze.T @ ye / Ze.shape[0])
-        env_yy.append((ye * ye).mean())
-    g = torch.stack(env_gram).double().cpu().numpy()
-    c = torch.stack(env_cross).double().cpu().numpy()
-    yy = torch.stack(env_yy).double().cpu().numpy()
-    counts = np.array([env.Z.shape[0] for env in problem.envs], dtype=np.float64)
-    weights = counts / counts.sum()
-    moments = rl.Moments(
-        gram=np.einsum("e,eij->ij", weights, g),
-        cross=weights @ c,
-        yy=float(weights @ yy),
-        env_gram=g,
-        env_cross=c,
-        env_yy=yy,
-    )
-    return moments, float(y_mean)
-
-
-def _protection(solution: Solution) -> float:
-    """Σ log w: how much of X the fitted cost shields from the adversary (0 for w ≡ 1)."""
-    w = solution.covariate_weights
-    return 0.0 if w is None else float(torch.log(w.double().clamp_min(1.0)).sum())
-
-
-def _target_scale(problem: Problem) -> float:
-    scale = float(problem.y.std()) if problem.task == "regression" else 1.0
-    return scale if scale > 0 else 1.0
-
-
-def _loss_scale(problem: Problem, y_scale: float) -> float:
-    return y_scale**2 if problem.loss_name == "squared" else y_scale
-
-
-def _round(index: int, risk: float, w: np.ndarray | None, losses: np.ndarray, problem: Problem) -> Round:
-    return Round(
-        round=index,
-        risk=float(risk),
-        env_losses=problem.by_env(losses),
-        w=None if w is None else [float(v) for v in w],
-    )
-
-
-def _rescale_output(model: torch.nn.Module, y_scale: float) -> None:
-    """Undo the target standardisation: the last layer's weight and bias times y_scale."""
-    if y_scale == 1.0:
-        return
-    with torch.no_grad():
-        for tensor in list(model.parameters())[-2:]:
-            tensor.mul_(y_scale)
+        self.w_step().check(problem)
 
 
 ALGORITHM = WDRL

@@ -1,0 +1,199 @@
+"""The exact path (linear model, squared loss, closed-form adversary): every θ-step solved exactly on
+the generalised-ridge path (:mod:`sal_core.robust_linear`) from p×p moments, O(p³) per round.
+
+Plain functions: the moments of a problem, a fit at a fixed w, the rounds that learn w at a fixed λ,
+and ``lambda_='auto'`` as one batched cross-fitted selection (:mod:`sal_core.exact_selection`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from sal_core import exact_selection as es
+from sal_core import lambda_selection as ls
+from sal_core import robust_linear as rl
+from sal_core.history import Round
+from sal_core.optim import set_linear
+from sal_core.params import Params
+from sal_core.paths.common import round_of
+from sal_core.paths.w_step import WStep
+from sal_core.problem import Certificate, Problem, Reporter, Solution
+
+Stats = tuple[rl.Moments, float]
+"""A problem's moments (targets divided by y_scale) and the pooled mean of y."""
+
+
+def moments(problem: Problem, y_scale: float) -> Stats:
+    """Moments of the centred rows (targets divided by ``y_scale``) and the pooled mean of y.
+
+    One pass of O(n·p²) matrix products on the fit's device; everything after works on p×p arrays.
+    """
+    z_mean, y_mean = problem.Z.mean(0), problem.y.mean()
+    env_gram, env_cross, env_yy = [], [], []
+    for env in problem.envs:
+        Ze, ye = env.Z - z_mean, (env.y - y_mean) / y_scale
+        env_gram.append(Ze.T @ Ze / Ze.shape[0])
+        env_cross.append(Ze.T @ ye / Ze.shape[0])
+        env_yy.append((ye * ye).mean())
+    g = torch.stack(env_gram).double().cpu().numpy()
+    c = torch.stack(env_cross).double().cpu().numpy()
+    yy = torch.stack(env_yy).double().cpu().numpy()
+    counts = np.array([env.Z.shape[0] for env in problem.envs], dtype=np.float64)
+    weights = counts / counts.sum()
+    m = rl.Moments(
+        gram=np.einsum("e,eij->ij", weights, g),
+        cross=weights @ c,
+        yy=float(weights @ yy),
+        env_gram=g,
+        env_cross=c,
+        env_yy=yy,
+    )
+    return m, float(y_mean)
+
+
+@dataclass
+class Convergence:
+    """Stops the exact path once w and R have settled: for ``window`` rounds in a row no log w moved
+    by more than ``tol`` and R changed by at most ``tol`` relative to itself. ``tol = 0`` never stops.
+    A converged fit reports the rounds it ran (its history) and keeps the w it had."""
+
+    tol: float
+    window: int = 25
+    _calm: int = 0
+    _risk: float | None = None
+
+    def __call__(self, w: np.ndarray, w_next: np.ndarray, risk: float) -> bool:
+        if self.tol <= 0:
+            return False
+        moved = float(np.max(np.abs(np.log(w_next) - np.log(w))))
+        still = self._risk is not None and abs(risk - self._risk) <= self.tol * max(abs(risk), 1e-300)
+        self._risk = risk
+        self._calm = self._calm + 1 if moved <= self.tol and still else 0
+        return self._calm >= self.window
+
+
+def fit_fixed_w(
+    problem: Problem, lam: float, w: np.ndarray, y_scale: float, reporter: Reporter, stats: Stats
+) -> Solution:
+    """The exact θ-step at a fixed w, packaged as a one-round solution."""
+    m, y_mean = stats
+    step = rl.solve_theta(m, w, lam)
+    risk, _, losses = rl.risk_and_grad_theta(step.theta, m, 0.0, "std")
+    history = [round_of(1, risk * y_scale**2, None, losses * y_scale**2, problem)]
+    stopped = reporter(1, {"risk": risk * y_scale**2})
+    return ridge_solution(problem, step, lam, w, y_scale, y_mean, history, stopped)
+
+
+def fit_rounds(
+    problem: Problem, lam: float, y_scale: float, reporter: Reporter, stats: Stats, w_step: WStep[Params]
+) -> Solution:
+    """SAL's rounds at a fixed λ: θ-step, R and ∂R/∂w by implicit differentiation, the w-step."""
+    m, y_mean = stats
+    w = np.ones(problem.n_features)
+    update = w_step.update(w_step.anchor_mask(m, int(problem.y.shape[0])))
+    alpha, stability = w_step.alpha, w_step.stability
+    history = []
+    stopped = False
+    converged = Convergence(w_step.convergence_tol)
+    for round_ in range(1, w_step.schedule.rounds + 1):
+        step = rl.solve_theta(m, w, lam)
+        risk, grad_theta, losses = rl.risk_and_grad_theta(step.theta, m, alpha, stability)
+        history.append(round_of(round_, risk * y_scale**2, w, losses * y_scale**2, problem))
+        if reporter(round_, {"risk": risk * y_scale**2, "w": w.tolist()}):
+            stopped = True
+            break
+        w_next = update(w, rl.risk_grad_w(step.theta, w, m, lam, grad_theta))
+        if converged(w, w_next, risk):
+            break
+        w = w_next
+    step = rl.solve_theta(m, w, lam)
+    return ridge_solution(problem, step, lam, w, y_scale, y_mean, history, stopped)
+
+
+def fit_auto(
+    problem: Problem,
+    y_scale: float,
+    plan: es.Plan,
+    reporter: Reporter,
+    steps_per_fit: int,
+    full_moments: Callable[[], rl.Moments],
+) -> Solution:
+    """lambda_='auto': every candidate on every fold in one batch, then the refit (``full_moments``:
+    the problem's moments, asked for only when w is fixed)."""
+    # the watched path's rounds, raw: the history of a fit stopped while choosing
+    shown: list[tuple[int, float, np.ndarray, np.ndarray]] = []
+
+    def on_round(t: int, risk: float, losses: np.ndarray, w: np.ndarray) -> bool:
+        shown.append((t, risk * y_scale**2, w, losses * y_scale**2))
+        return reporter(t, {"risk": risk * y_scale**2, "w": w.tolist()})
+
+    outcome = es.select(problem, y_scale, plan, on_round)
+    if outcome.stopped:
+        history = [round_of(t, risk, w, losses, problem) for t, risk, w, losses in shown]
+    else:
+        history = _history(problem, outcome, y_scale, full_moments)
+    theta_step = outcome.theta_step()
+    y_mean = float(problem.y.mean())
+    # a selection with no w-path (no rounds to report) is one progress step, where a stop is seen
+    chose = not outcome.stopped and steps_per_fit == 1 and reporter(1)
+    last = history[-1]
+    stopped = (
+        outcome.stopped
+        or chose
+        or reporter(2 * steps_per_fit, {"risk": last.risk, **({"w": list(last.w)} if last.w else {})})
+    )
+    solution = ridge_solution(
+        problem, theta_step, outcome.lambda_, outcome.w, y_scale, y_mean, history, stopped
+    )
+    if outcome.stopped:
+        return solution
+    solution.selection = ls.FitSelection(outcome.selection, covariate_weights=outcome.w_evidence())
+    return solution
+
+
+def _history(
+    problem: Problem, outcome: es.Outcome, y_scale: float, full_moments: Callable[[], rl.Moments]
+) -> list[Round]:
+    step = outcome.step
+    if step.risks.shape[0] == 0:  # w fixed: one round, the θ-step
+        losses = rl.env_losses(step.theta[0], full_moments())
+        return [round_of(1, float(losses.mean()) * y_scale**2, None, losses * y_scale**2, problem)]
+    return [
+        round_of(
+            t + 1,
+            float(step.risks[t, 0]) * y_scale**2,
+            step.ws[t, 0],
+            step.env_losses[t, 0] * y_scale**2,
+            problem,
+        )
+        for t in range(step.risks.shape[0])
+    ]
+
+
+def ridge_solution(
+    problem: Problem,
+    step: rl.ThetaStep,
+    lam: float,
+    w: np.ndarray,
+    y_scale: float,
+    y_mean: float,
+    history: list[Round],
+    stopped: bool,
+) -> Solution:
+    """A linear model from an exact θ-step, in the target's units, with its certificate."""
+    cert = rl.certificate(step, lam)
+    model = problem.new_model()
+    theta = torch.as_tensor(step.theta * y_scale, dtype=problem.Z.dtype, device=problem.Z.device)
+    bias = y_mean - theta @ problem.Z.mean(0)  # rows are centred on the pooled mean
+    set_linear(model, theta, bias)
+    return Solution(
+        model=model,
+        covariate_weights=torch.as_tensor(w),
+        history=history,
+        certificate=Certificate(cert.rho_hat, cert.worst_case_risk * y_scale**2, lam),
+        stopped=stopped,
+    )
