@@ -77,7 +77,7 @@ lint=0
 # sal_core ships py.typed: strict (its own cache, so the two runs do not invalidate each other).
 .venv/bin/mypy --strict --cache-dir .mypy_cache/strict sal_core || lint=$?
 tests=0
-.venv/bin/python -m pytest tests "$@" || tests=$?
+.venv/bin/python -m pytest tests --durations=15 "$@" || tests=$?
 if [ "$lint" -ne 0 ]; then echo "ruff or mypy failed (exit $lint)"; fi
 if [ "$tests" -ne 0 ]; then echo "pytest failed (exit $tests)"; fi
 exit $(( lint != 0 ? lint : tests ))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import types
 import subprocess
 import sys
 from pathlib import Path
@@ -47,7 +48,9 @@ ABOVE_THE_ALGORITHMS = {"sal_core/__init__.py", "sal_core/sklearn.py"}
 
 def test_no_helper_imports_the_algorithms() -> None:
     offenders = []
-    for path in (ROOT / "sal_core").glob("*.py"):
+    helpers = [p for p in (ROOT / "sal_core").rglob("*.py") if "algorithms" not in p.parts]
+    assert any("paths" in p.parts for p in helpers)  # the solver paths are helpers too
+    for path in helpers:
         where = str(path.relative_to(ROOT))
         if where in ABOVE_THE_ALGORITHMS:
             continue
@@ -57,3 +60,15 @@ def test_no_helper_imports_the_algorithms() -> None:
             if any(n == "sal_core.algorithms" or n.startswith("sal_core.algorithms.") for n in names):
                 offenders.append(f"{where}: {names}")
     assert offenders == []
+
+
+def test_sal_is_wdrl_with_a_learned_w_step_and_overrides_no_method() -> None:
+    """Issue 18: SAL differs from WDRL (w ≡ 1) by its w-step and its declarations, not its fit flow."""
+    from sal_core.algorithms.sal import SAL
+    from sal_core.algorithms.wdrl import WDRL
+
+    assert issubclass(SAL, WDRL)
+    methods = (types.FunctionType, property, classmethod, staticmethod)
+    overridden = [n for n, v in vars(SAL).items() if isinstance(v, methods) and hasattr(WDRL, n)]
+    assert overridden == []
+    assert SAL.w_step_type is not WDRL.w_step_type
