@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import ast
-import types
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
