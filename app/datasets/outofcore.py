@@ -40,13 +40,14 @@ from app.datasets import fanout
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
-from sal_core.algorithms.sal import SAL, Convergence, SALParams, Schedule
+from sal_core.algorithms.sal import SAL, SALParams, Schedule
 from sal_core.covariate_weights import make_w_update
 from sal_core.cross_fit import FoldSums
 from sal_core.data import Standardizer
 from sal_core.exact_selection import SIGNIFICANCE
 from sal_core.loss_stats import LossStats
 from sal_core.params import AUTO
+from sal_core.paths import exact
 
 __all__ = ["ChunkedData", "LinearFit", "PassRunner", "fit_linear", "supports", "total_steps"]
 
@@ -270,29 +271,23 @@ def _sal_rounds(
     names: Sequence[str],
     progress: Callable[[int, dict[str, Any]], bool] | None,
 ) -> tuple[Array, float, Array, list[dict[str, Any]], tuple[float, float], bool]:
-    """SAL's exact rounds at a fixed λ, as ``sal_core.paths.exact.fit_rounds`` runs them on the same moments."""
+    """SAL's exact rounds at a fixed λ, by ``sal_core.paths.exact.learn_w``."""
     p = SALParams.from_mapping(raw)
     lam = float(p.lambda_)  # type: ignore[arg-type]
     rounds = SAL_EXACT.rounds if p.rounds == AUTO else int(p.rounds)
     lr = SAL_EXACT.w_lr if p.w_lr == AUTO else float(p.w_lr)
     anchor = rl.significant_covariates(moments, n_rows, SIGNIFICANCE) if p.anchor == "significant" else None
     step_w = make_w_update("adam_log", lr, p.w_max, anchor)
-    w = np.ones(moments.cross.shape[0])
-    history = []
-    stopped = False
-    converged = Convergence(p.convergence_tol)
-    for t in range(1, rounds + 1):
-        step = rl.solve_theta(moments, w, lam)
-        risk, grad_theta, losses = rl.risk_and_grad_theta(step.theta, moments, p.alpha, p.stability)
-        history.append(_round(t, risk * y_scale**2, w, losses * y_scale**2, names))
-        if progress is not None and progress(t, {"risk": risk * y_scale**2, "w": w.tolist()}):
-            stopped = True
-            break
-        w_next = step_w(w, rl.risk_grad_w(step.theta, w, moments, lam, grad_theta))
-        if converged(w, w_next, risk):
-            break
-        w = w_next
-    step = rl.solve_theta(moments, w, lam)
+
+    def on_round(t: int, risk: float, w: Array) -> bool:
+        return progress is not None and progress(t, {"risk": risk * y_scale**2, "w": w.tolist()})
+
+    path = exact.learn_w(
+        moments, lam, step_w, alpha=p.alpha, stability=p.stability, rounds=rounds,
+        convergence_tol=p.convergence_tol, on_round=on_round,
+    )  # fmt: skip
+    history = [_round(t, r * y_scale**2, w_t, loss * y_scale**2, names) for t, r, w_t, loss in path.rounds]
+    step, w, stopped = path.step, path.w, path.stopped
     cert = rl.certificate(step, lam)
     theta = step.theta * y_scale
     bias = y_bar * y_scale - float(z_bar @ theta)

@@ -16,6 +16,7 @@ import torch
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
+from sal_core.covariate_weights import WUpdate
 from sal_core.history import Round
 from sal_core.optim import set_linear
 from sal_core.params import Params
@@ -88,30 +89,66 @@ def fit_fixed_w(
     return ridge_solution(problem, step, lam, w, y_scale, y_mean, history, stopped)
 
 
-def fit_rounds(
-    problem: Problem, lam: float, y_scale: float, reporter: Reporter, stats: Stats, w_step: WStep[Params]
-) -> Solution:
-    """SAL's rounds at a fixed λ: θ-step, R and ∂R/∂w by implicit differentiation, the w-step."""
-    m, y_mean = stats
-    w = np.ones(problem.n_features)
-    update = w_step.update(w_step.anchor_mask(m, int(problem.y.shape[0])))
-    alpha, stability = w_step.alpha, w_step.stability
-    history = []
+@dataclass(frozen=True)
+class WPath:
+    """Where SAL's rounds at a fixed λ ended: the exact θ-step at the last w, and every round seen
+    (standardised units: multiply risks and losses by y_scale² for the target's)."""
+
+    step: rl.ThetaStep
+    w: np.ndarray  # (p,)
+    rounds: list[tuple[int, float, np.ndarray, np.ndarray]]  # (round, R, w at its start, L^e (E,))
+    stopped: bool
+
+
+OnRound = Callable[[int, float, np.ndarray], bool]
+"""``on_round(t, R, w)`` after round t (R standardised, w at the round's start): True stops."""
+
+
+def learn_w(
+    m: rl.Moments,
+    lam: float,
+    update: WUpdate,
+    *,
+    alpha: float,
+    stability: str,
+    rounds: int,
+    convergence_tol: float,
+    on_round: OnRound,
+) -> WPath:
+    """SAL's rounds at a fixed λ on p×p moments: θ-step, R and ∂R/∂w by implicit differentiation,
+    the w-step; until ``rounds``, a stop from ``on_round`` or convergence (:class:`Convergence`).
+    The in-memory fit and the chunked one (``app.datasets.outofcore``) both run this."""
+    w = np.ones(m.cross.shape[0])
+    seen = []
     stopped = False
-    converged = Convergence(w_step.convergence_tol)
-    for round_ in range(1, w_step.schedule.rounds + 1):
+    converged = Convergence(convergence_tol)
+    for t in range(1, rounds + 1):
         step = rl.solve_theta(m, w, lam)
         risk, grad_theta, losses = rl.risk_and_grad_theta(step.theta, m, alpha, stability)
-        history.append(round_of(round_, risk * y_scale**2, w, losses * y_scale**2, problem))
-        if reporter(round_, {"risk": risk * y_scale**2, "w": w.tolist()}):
+        seen.append((t, risk, w, losses))
+        if on_round(t, risk, w):
             stopped = True
             break
         w_next = update(w, rl.risk_grad_w(step.theta, w, m, lam, grad_theta))
         if converged(w, w_next, risk):
             break
         w = w_next
-    step = rl.solve_theta(m, w, lam)
-    return ridge_solution(problem, step, lam, w, y_scale, y_mean, history, stopped)
+    return WPath(rl.solve_theta(m, w, lam), w, seen, stopped)
+
+
+def fit_rounds(
+    problem: Problem, lam: float, y_scale: float, reporter: Reporter, stats: Stats, w_step: WStep[Params]
+) -> Solution:
+    """SAL's rounds at a fixed λ (:func:`learn_w`), reported and packaged as a solution."""
+    m, y_mean = stats
+    update = w_step.update(w_step.anchor_mask(m, int(problem.y.shape[0])))
+    path = learn_w(
+        m, lam, update, alpha=w_step.alpha, stability=w_step.stability, rounds=w_step.schedule.rounds,
+        convergence_tol=w_step.convergence_tol,
+        on_round=lambda t, risk, w: reporter(t, {"risk": risk * y_scale**2, "w": w.tolist()}),
+    )  # fmt: skip
+    history = [round_of(t, r * y_scale**2, w, loss * y_scale**2, problem) for t, r, w, loss in path.rounds]
+    return ridge_solution(problem, path.step, lam, path.w, y_scale, y_mean, history, path.stopped)
 
 
 def fit_auto(
