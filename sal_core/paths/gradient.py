@@ -13,6 +13,7 @@ import torch
 
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
+from sal_core.history import Round
 from sal_core.params import Params
 from sal_core.paths.common import loss_scale, rescale_output, round_of
 from sal_core.paths.w_step import WStep
@@ -65,14 +66,7 @@ def fit_fixed_w(
     losses = problem.env_means(problem.loss(model(Z), y)).detach().cpu().double().numpy() * scale
     history = [round_of(1, float(losses.mean()), None, losses, problem)]
     stopped = reporter(1, {"risk": float(losses.mean())})
-    cert = rg.certificate(
-        problem, model, Z, y, w, lam, closed_form=o.closed_form, loss_scale=scale,
-        ascent_steps=o.ascent_steps, ascent_lr=o.ascent_lr, state=state,
-    )  # fmt: skip
-    rescale_output(model, y_scale)
-    return Solution(
-        model=model, covariate_weights=w.cpu(), history=history, certificate=cert, stopped=stopped
-    )
+    return _solution(problem, model, w, lam, y_scale, o, state, history, stopped)
 
 
 def fit_rounds(
@@ -124,9 +118,25 @@ def fit_rounds(
         else:
             grad_w = rg.paper_grad_w(problem, model, y, trace, grad_r, o.theta_lr)
         w = torch.as_tensor(update(w_now, grad_w), dtype=Z.dtype, device=Z.device)
+    return _solution(problem, model, w, lam, y_scale, o, state, history, stopped)
+
+
+def _solution(
+    problem: Problem,
+    model: torch.nn.Module,
+    w: torch.Tensor,
+    lam: float,
+    y_scale: float,
+    o: ThetaOptions,
+    state: rg.AdversaryState,
+    history: list[Round],
+    stopped: bool,
+) -> Solution:
+    """The fitted model with its certificate at (w, λ), its output back in the target's units."""
     cert = rg.certificate(
-        problem, model, Z, y, w, lam, closed_form=o.closed_form, loss_scale=scale,
-        ascent_steps=o.ascent_steps, ascent_lr=o.ascent_lr, state=state,
+        problem, model, problem.Z, problem.y / y_scale, w, lam, closed_form=o.closed_form,
+        loss_scale=loss_scale(problem, y_scale), ascent_steps=o.ascent_steps, ascent_lr=o.ascent_lr,
+        state=state,
     )  # fmt: skip
     rescale_output(model, y_scale)
     return Solution(
