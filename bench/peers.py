@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import resource
+import signal
 import statistics
 import sys
 import time
@@ -182,6 +183,16 @@ class Capped:
     stopped: str = ""
 
 
+def _ending(exitcode: int | None) -> str:
+    """Why a child ended without an answer: SIGXCPU is the CPU cap, SIGABRT mostly a native allocation over the memory cap."""
+    if exitcode is not None and exitcode < 0:
+        name = signal.Signals(-exitcode).name
+        return {"SIGXCPU": "CPU limit", "SIGKILL": "wall-clock limit"}.get(
+            name, f"{name}; an allocation over the memory cap?"
+        )
+    return f"exit {exitcode}"
+
+
 def capped_seconds(fn: Fit, cpu_limit_s: int, memory_gb: float) -> Capped:
     """One call in a forked child, stopped after ``cpu_limit_s`` CPU seconds (3× that in wall clock)."""
     context = multiprocessing.get_context("fork")  # the child shares the parent's arrays, no copy
@@ -197,7 +208,7 @@ def capped_seconds(fn: Fit, cpu_limit_s: int, memory_gb: float) -> Capped:
     try:
         result = receive.recv()
     except EOFError:  # killed before it could answer
-        result = f"stopped, exit {child.exitcode}"
+        result = _ending(child.exitcode)
     if isinstance(result, float):
         return Capped(result)
     return Capped(_children_cpu() - before, result)
