@@ -29,7 +29,6 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import auth
-from app.datasets import relocate
 from app.db import migrate, tenancy
 from app.db.session import make_engine, make_sessionmaker
 from app.errors import Conflict, NotFound, UnprocessableEntity
@@ -88,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     engine = make_engine(settings.database_url)
     try:
         if args.group == "datasets" and args.command == "verify":
+            from app.datasets import relocate  # torch and the table code only for dataset commands
+
             problems = relocate.verify_storage(make_sessionmaker(engine), settings, content=args.content)
             return 1 if problems else 0
         if args.group == "datasets":
@@ -181,6 +182,8 @@ def _migrate_storage(
     kind = args.to or settings.dataset_store_kind
     if kind == "database":
         parser.error("datasets stay in the database with these settings: pass --to, or set SAL_DATASET_STORE")
+    from app.datasets import relocate  # torch and the table code only for dataset commands
+
     report = relocate.migrate_storage(sessions, settings, kind, dry_run=args.dry_run)
     print(
         f"moved {len(report.moved)} dataset(s), {report.bytes_moved} bytes, to the {kind} store; "
