@@ -1,0 +1,211 @@
+"""How lambda_='auto' would fare under other selection rules, on the development set, offline.
+
+    python -m bench.selection_rules run OUT.jsonl [--real ...] [--anti-causal 1 2] [--selection-bias ...]
+    python -m bench.selection_rules report OUT.jsonl [more.jsonl ...]
+
+``run``: for every (dataset or scenario, seed), SAL at library defaults records its selection (every
+candidate's out-of-fold score, the paired standard error of its difference to the best, in the
+order the rule reads them, most robust first); then every candidate is refitted on all training rows
+at its λ and anchor (ERM for the adversary switched off) and scored on the test environments. One
+line of JSON per unit. ``report``: replays rules on those lines, so a rule costs nothing to try, and
+prints per dataset SAL/ERM (mean and worst seed) on the real tables, Mean_Error and seeds within 10%
+of the oracle on the anti-causal scenarios, and the excess over the oracle under selection bias.
+
+Rules are tuned on development seeds and training environments only: the real tables' seeds 0-4
+(``bench.real_dev``), anti-causal dev seeds 100-139, selection-bias seeds 0-4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from bench.common import set_threads
+from sal_core import Environment, get_algorithm
+from sal_core.exact_selection import VARIANT_NAMES
+from sal_core.losses import Task
+from sal_core.metrics import evaluate
+
+Record = dict[str, Any]
+Rule = Callable[[Sequence[Record]], int]
+ANCHOR_OF = {name: key for key, name in VARIANT_NAMES.items()}
+SELECTION_BIAS: dict[str, dict[str, Any]] = {
+    "s1_r1.5": {"r": 1.5, "n": 2000, "kappa": 0.95},
+    "s1_r1.7": {"r": 1.7, "n": 2000, "kappa": 0.95},
+    "s1_r2": {"r": 2.0, "n": 2000, "kappa": 0.95},
+    "s2_n500": {"r": 1.7, "n": 500, "kappa": 0.9},
+    "s2_n1000": {"r": 1.7, "n": 1000, "kappa": 0.9},
+    "s2_n4000": {"r": 1.7, "n": 4000, "kappa": 0.975},
+    "s3_n1000": {"r": 2.0, "n": 1000, "kappa": 0.9, "n_b": 3},
+    "s3_n2000": {"r": 2.0, "n": 2000, "kappa": 0.95, "n_b": 3},
+    "s3_n4000": {"r": 2.0, "n": 4000, "kappa": 0.975, "n_b": 3},
+}
+
+
+def _mean_error(model: object, envs: Sequence[Environment]) -> float:
+    return float(evaluate(model, envs)[1].mean_error)  # type: ignore[arg-type]
+
+
+def candidates_of(
+    train: list[Environment], test: list[Environment], task: Task, seed: int
+) -> tuple[list[Record], int, float]:
+    """(every candidate with its score, se and test error; the index SAL chose; ERM's test error)."""
+    set_threads(1)
+    sal = get_algorithm("sal")(task=task, seed=seed).fit(train)
+    assert sal.selection is not None and sal.selection.lambda_ is not None
+    selection = sal.selection.lambda_
+    erm = _mean_error(get_algorithm("erm")(task=task, seed=seed).fit(train).model, test)
+    out = []
+    for i, c in enumerate(selection.candidates):
+        if c.relative is None:
+            error = erm
+        elif i == selection.chosen:
+            error = _mean_error(sal.model, test)
+        else:
+            params: dict[str, Any] = {"lambda_": c.lambda_}
+            if c.variant:
+                params["anchor"] = ANCHOR_OF[c.variant]
+            error = _mean_error(get_algorithm("sal")(params, task=task, seed=seed).fit(train).model, test)
+        out.append({"relative": c.relative, "anchor": ANCHOR_OF.get(c.variant, ""), "score": c.score,
+                    "se": c.se, "test": error})  # fmt: skip
+    return out, selection.chosen, erm
+
+
+def _oracle(train: list[Environment], test: list[Environment], stable: Sequence[int], seed: int) -> float:
+    only = lambda envs: [Environment(e.name, e.X[:, stable], e.y) for e in envs]  # noqa: E731
+    return _mean_error(get_algorithm("erm")(seed=seed).fit(only(train)).model, only(test))
+
+
+def run_unit(unit: tuple[str, str, int]) -> Record:
+    """One (kind, name, seed): its candidates, SAL's choice, ERM's and (synthetic) the oracle's error."""
+    kind, name, seed = unit
+    oracle = None
+    if kind == "real":
+        from bench import real_dev
+
+        data = real_dev.dataset(name)
+        train, test, task = real_dev.training_rows(data, seed), data.test, data.task
+    else:
+        from sal_core.synthetic import anti_causal, selection_bias
+
+        s = (
+            anti_causal(int(name), seed=seed)
+            if kind == "anti_causal"
+            else selection_bias(seed=seed, **SELECTION_BIAS[name])
+        )
+        train, test, task = s.train, s.test, "regression"
+        oracle = _oracle(train, test, s.stable, seed)
+    cands, chosen, erm = candidates_of(train, test, task, seed)
+    return {"kind": kind, "name": name, "seed": seed, "chosen": chosen, "erm": erm, "oracle": oracle,
+            "candidates": cands}  # fmt: skip
+
+
+def within_z(z: float) -> Rule:
+    """The library's rule: the most robust candidate within z standard errors of the best."""
+
+    def rule(cands: Sequence[Record]) -> int:
+        best = min(c["score"] for c in cands)
+        return next(i for i, c in enumerate(cands) if c["score"] <= best + z * c["se"])
+
+    return rule
+
+
+def within_z_and_erm(z: float) -> Rule:
+    """Within z standard errors of the best and no worse out of fold than ERM (the last candidate)."""
+
+    def rule(cands: Sequence[Record]) -> int:
+        best, erm = min(c["score"] for c in cands), cands[-1]["score"]
+        return next(i for i, c in enumerate(cands) if c["score"] <= best + z * c["se"] and c["score"] <= erm)
+
+    return rule
+
+
+RULES: dict[str, Rule] = {
+    "best (z = 0)": within_z(0.0),
+    "z = 0.5": within_z(0.5),
+    "z = 1 (default)": within_z(1.0),
+    "z = 1.5": within_z(1.5),
+    "z = 1, not worse than ERM": within_z_and_erm(1.0),
+}
+
+
+def summary(records: Sequence[Record], rule: Rule) -> str:
+    """One cell: SAL/ERM mean and worst seed (real), Mean_Error and seeds at the oracle (anti-causal),
+    or the excess over the oracle (selection bias)."""
+    errors = [r["candidates"][rule(r["candidates"])]["test"] for r in records]
+    kind = records[0]["kind"]
+    if kind == "real":
+        ratios = [e / r["erm"] for e, r in zip(errors, records, strict=True)]
+        return f"{statistics.fmean(ratios):.3f} / {max(ratios):.3f}"
+    if kind == "anti_causal":
+        at = sum(e <= 1.1 * r["oracle"] for e, r in zip(errors, records, strict=True))
+        return f"{statistics.fmean(errors):.3f}, {at}/{len(records)}"
+    excess = statistics.fmean(errors) / statistics.fmean(r["oracle"] for r in records) - 1
+    return f"{100 * excess:+.2f}%"
+
+
+def report(records: Sequence[Record], command: str) -> str:
+    groups: dict[tuple[str, str], list[Record]] = {}
+    for r in records:
+        groups.setdefault((r["kind"], r["name"]), []).append(r)
+    lines = [
+        f"`{command}`: per dataset, real tables SAL/ERM test Mean_Error (mean / worst seed); anti-causal "
+        "Mean_Error, seeds within 10% of the oracle; selection bias excess over the oracle.\n",
+        "| data | seeds | " + " | ".join(RULES) + " |",
+        "|---|---:|" + "---:|" * len(RULES),
+    ]
+    for (kind, name), rs in groups.items():
+        cells = " | ".join(summary(rs, rule) for rule in RULES.values())
+        lines.append(f"| {kind.replace('_', '-')} {name} | {len(rs)} | {cells} |")
+    return "\n".join(lines)
+
+
+def _seeds(text: str) -> list[int]:
+    low, _, high = text.partition("-")
+    return list(range(int(low), int(high or low) + 1))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.selection_rules", description=__doc__.split("\n\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="fit and record every candidate (appends to OUT)")
+    run.add_argument("out")
+    run.add_argument("--real", nargs="*", default=[], help="bench.real_dev datasets")
+    run.add_argument("--real-seeds", default="0-4")
+    run.add_argument("--anti-causal", nargs="*", default=[], choices=["1", "2"])
+    run.add_argument("--anti-causal-seeds", default="100-139")
+    run.add_argument("--selection-bias", nargs="*", default=[], choices=sorted(SELECTION_BIAS))
+    run.add_argument("--selection-bias-seeds", default="0-4")
+    run.add_argument("--jobs", type=int, default=1)
+    rep = sub.add_parser("report", help="replay the rules on recorded units")
+    rep.add_argument("files", nargs="+")
+    args = parser.parse_args(argv)
+    if args.command == "report":
+        records = []
+        for name in args.files:
+            with open(name) as f:
+                records += [json.loads(line) for line in f if line.strip()]
+        print(report(records, "python -m bench.selection_rules report " + " ".join(args.files)))
+        return 0
+    units = [("real", n, s) for n in args.real for s in _seeds(args.real_seeds)]
+    units += [("anti_causal", n, s) for n in args.anti_causal for s in _seeds(args.anti_causal_seeds)]
+    units += [
+        ("selection_bias", n, s) for n in args.selection_bias for s in _seeds(args.selection_bias_seeds)
+    ]
+    with ProcessPoolExecutor(args.jobs) as pool, open(args.out, "a") as out:
+        for record in pool.map(run_unit, units):
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            print(record["kind"], record["name"], record["seed"], file=sys.stderr, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
