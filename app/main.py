@@ -12,13 +12,13 @@ from app.api import errors
 from app.api.bodies import JsonBodyGate
 from app.api.errors import Problem
 from app.api.observe import RequestMetrics
-from app.api.ratelimit import RateLimits
+from app.api.ratelimit import RateGate, RateLimits
 from app.api.routes import admin, datasets, events, exports, jobs, meta, reports, reruns, sweeps, uploads
 from app.api.security import BrowserEdge
 from app.cache import LRUCache
 from app.datasets.schemas import DatasetCreate, DatasetUpload
 from app.datasets.uploads import UploadGate
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import engine_for, make_sessionmaker
 from app.jobs.schemas import JobEventData, WeightsJSON
 from app.jobs.watch import JobWatcher, StreamSlots
 from app.queue import JobQueue, make_celery
@@ -46,7 +46,7 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
         docs_url=None,  # served below, with its scripts pinned to one version
         redoc_url=None,
     )
-    engine = make_engine(settings.database_url)
+    engine = engine_for(settings)  # the per-process pool bound (SAL_DB_POOL_SIZE, SAL_DB_MAX_OVERFLOW)
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessionmaker = make_sessionmaker(engine)
@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None, *, queue: JobQueue | None = Non
     app.state.uploads = UploadGate(settings, app.state.sessionmaker)
     errors.install(app)
     app.add_middleware(JsonBodyGate, max_bytes=settings.max_json_body_bytes)
+    app.add_middleware(RateGate)  # a refused tenant's next 429s, before routing (app.api.ratelimit)
     app.add_middleware(BrowserEdge, settings=settings)
     app.add_middleware(RequestMetrics)
     app.include_router(uploads.router)

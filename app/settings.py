@@ -23,6 +23,23 @@ class Settings(BaseSettings):
         default=Path("var"), description="Where the embedded database and broker files live."
     )
     database_url: str = Field(default="", description="SQLAlchemy URL; empty means SQLite in data_dir.")
+    # Every process (each uvicorn process of the API, each worker process) has a pool of its own, so
+    # the server sees processes x (db_pool_size + db_max_overflow) at most: keep that under its
+    # max_connections (PostgreSQL's default 100), with room for psql, migrations and backups.
+    # compose: 2 API processes x 15 = 30, plus a few per worker (docs/deployment.md#many-tenants).
+    db_pool_size: int = Field(
+        default=10, ge=1, description="PostgreSQL connections each process keeps open once used."
+    )
+    db_max_overflow: int = Field(
+        default=5,
+        ge=0,
+        description="Connections a process may open beyond db_pool_size under load (closed when returned).",
+    )
+    db_pool_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="How long a request waits for one of its process's connections before a 503.",
+    )
     broker_url: str = Field(
         default="", description="Celery broker URL; empty means kombu's filesystem transport in data_dir."
     )

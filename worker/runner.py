@@ -30,7 +30,7 @@ from app.datasets.tables import CorruptDatasetError, Table
 from app.db import leases, tenancy
 from app.db import repository as repo
 from app.db.models import JobStatus, utcnow
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import engine_for, make_sessionmaker
 from app.jobs import artifacts, reproducibility, validation
 from app.jobs.result import (
     CertificatePublic,
@@ -203,7 +203,7 @@ class Runner:
             import torch
 
             torch.set_num_threads(settings.torch_threads)
-        return cls(make_sessionmaker(make_engine(settings.database_url)), settings)
+        return cls(make_sessionmaker(engine_for(settings)), settings)
 
     def close(self) -> None:
         bind = self.sessions.kw.get("bind")

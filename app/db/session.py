@@ -7,6 +7,24 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.settings import Settings
+
+__all__ = ["engine_for", "make_engine", "make_sessionmaker"]
+
+
+def engine_for(settings: Settings) -> Engine:
+    """The process's engine: ``settings.database_url`` with the per-process pool bound of
+    ``db_pool_size``, ``db_max_overflow`` and ``db_pool_timeout_s`` (PostgreSQL; SQLite has no
+    server to run out of connections)."""
+    if settings.is_sqlite:
+        return make_engine(settings.database_url)
+    return make_engine(
+        settings.database_url,
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+        pool_timeout=settings.db_pool_timeout_s,
+    )
+
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
     if url.startswith("sqlite"):
@@ -23,11 +41,13 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
 
         return engine
     # Sync routes run on a 40-thread pool. SQLAlchemy's default (5 kept, 10 more) made every request
-    # beyond the fifth concurrent one open and close a PostgreSQL connection of its own; keep up to
-    # 20 and allow 20 more. Connections open lazily, so an idle process (or a worker) holds few.
+    # beyond the fifth concurrent one open and close a PostgreSQL connection of its own. 20 kept and
+    # 20 more took the server from 33 to 53 connections under one tenant's flood (issue 24), two API
+    # processes of 40 against a server of 100: the bound is a setting now (engine_for), whose
+    # defaults apply here too. Connections open lazily, so an idle process (or a worker) holds few.
     if "poolclass" not in kwargs:
-        kwargs.setdefault("pool_size", 20)
-        kwargs.setdefault("max_overflow", 20)
+        kwargs.setdefault("pool_size", Settings.model_fields["db_pool_size"].default)
+        kwargs.setdefault("max_overflow", Settings.model_fields["db_max_overflow"].default)
     return create_engine(url, pool_pre_ping=True, **kwargs)
 
 
