@@ -256,7 +256,7 @@ class Settings(BaseSettings):
         ge=0,
         description=(
             "Jobs on a dataset in an object store with at least this many rows, whose fit runs from "
-            "moments (ERM, SAL on the exact path at lambda_=auto or a fixed one; linear, regression), "
+            "moments (ERM, SAL and WDRL on the exact path at lambda_=auto or a fixed one; linear, regression), "
             "read it chunk by chunk as chunk tasks on chunk_queue instead of loading it (0: never)."
         ),
     )

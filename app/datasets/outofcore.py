@@ -14,11 +14,13 @@ groups, each fanned out as chunk tasks (:mod:`app.datasets.fanout`), and solves 
 What is fitted, with sal_core's public functions only:
 
 * ``erm`` (linear, squared loss): the least-squares solve ``sal_core.optim.least_squares`` makes;
-* ``sal`` at a fixed ``lambda_`` on the exact path (``adam_log``): the rounds of
-  ``sal_core.paths.exact.fit_rounds`` (θ-step, R and ∂R/∂w by implicit differentiation, the w step);
-* ``sal`` at ``lambda_="auto"`` (the default) on the exact path: ``exact_selection.select_from_sums``
-  on the fold sums, with pass 3 as its out-of-fold scoring, then the result
-  ``sal_core.paths.exact.fit_auto`` makes of it (history, certificate, ``selection`` with w's evidence).
+* ``sal`` at a fixed ``lambda_`` on the exact path (``adam_log``): ``sal_core.paths.exact.learn_w``
+  (θ-step, R and ∂R/∂w by implicit differentiation, the w step);
+* ``wdrl`` at a fixed ``lambda_``: the exact θ-step at w ≡ 1 (``sal_core.paths.exact.fit_fixed_w``);
+* ``sal`` and ``wdrl`` at ``lambda_="auto"`` (the default) on the exact path:
+  ``exact_selection.select_from_sums`` on the fold sums, with pass 3 as its out-of-fold scoring,
+  then the result ``sal_core.paths.exact.fit_auto`` makes of it (history, certificate,
+  ``selection``; SAL's with w's evidence).
 
 The coefficients agree with the in-memory fit of the same rows to about 1e-12 relative at a fixed
 λ (tests/worker/test_chunked.py checks 1e-8): the sums are the same numbers added in another
@@ -41,6 +43,7 @@ from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
 from sal_core.algorithms.sal import SAL, SALParams, Schedule
+from sal_core.algorithms.wdrl import WDRL
 from sal_core.covariate_weights import make_w_update
 from sal_core.cross_fit import FoldSums
 from sal_core.data import Standardizer
@@ -67,10 +70,10 @@ def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: di
         return "only linear models run chunk by chunk"
     if algorithm == "erm":
         return None
-    if algorithm != "sal":
-        return f"{algorithm} does not run chunk by chunk (erm and sal do)"
+    if algorithm not in ("sal", "wdrl"):
+        return f"{algorithm} does not run chunk by chunk (erm, sal and wdrl do)"
     if params.get("gradient", AUTO) == "paper" or params.get("adversary", AUTO) == "gradient":
-        return "only SAL's exact path runs chunk by chunk"
+        return f"only {algorithm.upper()}'s exact path runs chunk by chunk"
     if params.get("w_update", AUTO) not in (AUTO, "adam_log"):
         return "only the exact path's adam_log w update runs chunk by chunk"
     return None
@@ -78,10 +81,15 @@ def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: di
 
 def total_steps(algorithm: str, params: dict[str, Any]) -> int:
     """Progress steps of the fit, as the in-memory fit counts them: SAL's rounds (twice at
-    ``lambda_="auto"``: the batched selection, then the refit), or one."""
-    if algorithm != "sal":
+    ``lambda_="auto"``: the batched selection, then the refit), WDRL's, or one."""
+    if algorithm not in ("sal", "wdrl"):
         return 1
-    return SAL(params).total_steps()
+    return _robust(algorithm, params, 0).total_steps()
+
+
+def _robust(algorithm: str, params: dict[str, Any], seed: int) -> WDRL:
+    """The SAL or WDRL whose exact path the chunked fit runs (its plan, schedule and progress)."""
+    return (SAL if algorithm == "sal" else WDRL)(params, seed=seed)
 
 
 @dataclass(frozen=True)
@@ -152,8 +160,8 @@ def fit_linear(
 
     standardizer, _, y_scale = _standardiser(timed(fanout.Pass("stats", {})), train)
     scaling = {"mean": standardizer.mean.tolist(), "scale": standardizer.scale.tolist(), "y_scale": y_scale}
-    auto = algorithm == "sal" and params.get("lambda_", AUTO) == AUTO
-    folds = {"folds": SAL(params, seed=seed).exact_plan().folds, "seed": seed} if auto else {}
+    auto = algorithm in ("sal", "wdrl") and params.get("lambda_", AUTO) == AUTO
+    folds = {"folds": _robust(algorithm, params, seed).exact_plan().folds, "seed": seed} if auto else {}
     sums = _rows_of(fanout.fold_sums_of(timed(fanout.Pass("sums", scaling | folds))), train)
     moments, z_bar, y_bar = sums.part(np.ones(sums.n_folds, dtype=bool))
     names = data.train
@@ -176,8 +184,12 @@ def fit_linear(
                 **timed(fanout.Pass("oof", scaling | folds | given | {"y_bar": fits.y_bar.tolist()}))
             )
 
-        theta, bias, w, rounds, cert, stopped, selection = _sal_auto(
-            sums, y_bar, y_scale, SAL(params, seed=seed), names, loss_stats, progress
+        theta, bias, w, rounds, cert, stopped, selection = _exact_auto(
+            sums, y_bar, y_scale, _robust(algorithm, params, seed), names, loss_stats, progress
+        )
+    elif algorithm == "wdrl":
+        theta, bias, w, rounds, cert, stopped = _wdrl_at(
+            moments, z_bar, y_bar, y_scale, params, names, progress
         )
     elif algorithm == "sal":
         theta, bias, w, rounds, cert, stopped = _sal_rounds(
@@ -205,17 +217,18 @@ def _rows_of(sums: FoldSums, envs: Sequence[int]) -> FoldSums:
     )
 
 
-def _sal_auto(
+def _exact_auto(
     sums: FoldSums,
     y_bar: float,
     y_scale: float,
-    sal: SAL,
+    sal: WDRL,
     names: Sequence[str],
     loss_stats: es.LossStatsOf,
     progress: Callable[[int, dict[str, Any]], bool] | None,
 ) -> tuple[Array, float, Array, list[dict[str, Any]], tuple[float, float], bool, ls.FitSelection | None]:
-    """SAL at ``lambda_="auto"`` as ``sal_core.paths.exact.fit_auto`` makes it of the same selection: the
-    refit's rounds (or, stopped while choosing, the watched path's), its θ, w and certificate."""
+    """SAL or WDRL at ``lambda_="auto"`` as ``sal_core.paths.exact.fit_auto`` makes it of the same
+    selection: the refit's rounds (or, stopped while choosing, the watched path's; WDRL, whose w is
+    fixed, one round: the θ-step), its θ, w and certificate."""
     shown: list[dict[str, Any]] = []
 
     def on_round(t: int, risk: float, losses: Array, w: Array) -> bool:
@@ -226,6 +239,10 @@ def _sal_auto(
     step = outcome.step
     if outcome.stopped:
         history = shown
+    elif step.risks.shape[0] == 0:  # w fixed: one round, the θ-step
+        full = sums.part(np.ones(sums.n_folds, dtype=bool))[0]
+        losses = rl.env_losses(step.theta[0], full)
+        history = [_round(1, float(losses.mean()) * y_scale**2, None, losses * y_scale**2, names)]
     else:
         history = [
             _round(
@@ -233,12 +250,9 @@ def _sal_auto(
             )
             for t in range(step.risks.shape[0])
         ]
-    last = history[-1] if history else None
-    stopped = outcome.stopped or (
-        progress is not None
-        and last is not None
-        and bool(progress(2 * sal.steps_per_fit(), {"risk": last["risk"], "w": last["w"]}))
-    )
+    # a selection with no w-path (no rounds to report) is one progress step, where a stop is seen
+    chose = not outcome.stopped and sal.steps_per_fit() == 1 and _asks_stop(progress, 1, {})
+    stopped = outcome.stopped or chose or _asks_stop(progress, 2 * sal.steps_per_fit(), _shown(history))
     theta_step = outcome.theta_step()
     cert = rl.certificate(theta_step, outcome.lambda_)
     theta = theta_step.theta * y_scale
@@ -259,6 +273,42 @@ def _round(index: int, risk: float, w: Array | None, losses: Array, names: Seque
         "env_losses": {n: float(v) for n, v in zip(names, losses, strict=True)},
         "w": None if w is None else [float(v) for v in w],
     }
+
+
+def _asks_stop(
+    progress: Callable[[int, dict[str, Any]], bool] | None, step: int, metrics: dict[str, Any]
+) -> bool:
+    return progress is not None and bool(progress(step, metrics))
+
+
+def _shown(history: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The last round's risk and w (where w is learned), as the in-memory fit reports its end."""
+    if not history:
+        return {}
+    last = history[-1]
+    return {"risk": last["risk"], **({"w": last["w"]} if last["w"] is not None else {})}
+
+
+def _wdrl_at(
+    moments: rl.Moments,
+    z_bar: Array,
+    y_bar: float,
+    y_scale: float,
+    raw: dict[str, Any],
+    names: Sequence[str],
+    progress: Callable[[int, dict[str, Any]], bool] | None,
+) -> tuple[Array, float, Array, list[dict[str, Any]], tuple[float, float], bool]:
+    """WDRL at a fixed λ: the exact θ-step at w ≡ 1, as ``sal_core.paths.exact.fit_fixed_w``."""
+    lam = float(WDRL(raw).params.lambda_)  # type: ignore[arg-type]
+    w = np.ones(moments.cross.shape[0])
+    step = rl.solve_theta(moments, w, lam)
+    risk, _, losses = rl.risk_and_grad_theta(step.theta, moments, 0.0, "std")
+    history = [_round(1, risk * y_scale**2, None, losses * y_scale**2, names)]
+    stopped = progress is not None and bool(progress(1, {"risk": risk * y_scale**2}))
+    cert = rl.certificate(step, lam)
+    theta = step.theta * y_scale
+    bias = y_bar * y_scale - float(z_bar @ theta)
+    return theta, bias, w, history, (cert.rho_hat, cert.worst_case_risk * y_scale**2), stopped
 
 
 def _sal_rounds(

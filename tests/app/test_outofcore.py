@@ -19,6 +19,7 @@ from app.datasets.tables import ENV_COLUMN
 from app.storage.local import LocalStore
 from sal_core import cross_fit, get_algorithm
 from sal_core.algorithms.sal import SAL
+from sal_core.algorithms.wdrl import WDRL
 from sal_core.data import Environment, Standardizer
 from sal_core.synthetic import selection_bias
 
@@ -69,7 +70,9 @@ def _runner(store: LocalStore, data: Any, run: str) -> outofcore.PassRunner:
     return run_pass
 
 
-def _chunked(data: Any, store: LocalStore, params: dict[str, Any], **kw: Any) -> outofcore.LinearFit:
+def _chunked(
+    data: Any, store: LocalStore, params: dict[str, Any], algorithm: str = "sal", **kw: Any
+) -> outofcore.LinearFit:
     names, train, test = data
     d = outofcore.ChunkedData(
         environments=tuple(e.name for e in [*train, *test]),
@@ -77,7 +80,8 @@ def _chunked(data: Any, store: LocalStore, params: dict[str, Any], **kw: Any) ->
         train=tuple(e.name for e in train),
         test=tuple(e.name for e in test),
     )
-    return outofcore.fit_linear(d, "sal", params, _runner(store, data, f"run-{len(kw)}"), seed=SEED, **kw)
+    run = _runner(store, data, f"run-{algorithm}-{len(params)}-{len(kw)}")
+    return outofcore.fit_linear(d, algorithm, params, run, seed=SEED, **kw)
 
 
 def _rel(a: np.ndarray, b: np.ndarray) -> float:
@@ -91,6 +95,37 @@ def test_sal_at_defaults_runs_chunk_by_chunk() -> None:
     # progress counts the in-memory fit's steps: the batched selection's rounds, then the refit's
     assert outofcore.total_steps("sal", {}) == SAL({}).total_steps() == 2 * SAL({}).schedule().rounds
     assert outofcore.total_steps("sal", {"lambda_": 0.1, "rounds": 7}) == 7
+    assert outofcore.supports("wdrl", "regression", None, {}) is None
+    assert outofcore.supports("wdrl", "regression", None, {"adversary": "gradient"}) is not None
+    assert outofcore.supports("irm", "regression", None, {}) is not None
+    assert outofcore.total_steps("wdrl", {}) == WDRL({}).total_steps()
+
+
+@pytest.mark.parametrize("params", [{}, {"lambda_": 0.1}])
+def test_wdrl_chunked_is_the_in_memory_fit(data: Any, store: LocalStore, params: dict[str, Any]) -> None:
+    """WDRL (SAL with w ≡ 1) at its defaults and at a fixed λ: the same choice, coefficients,
+    rounds and certificate as in memory."""
+    names, train, _ = data
+    memory = get_algorithm("wdrl")(params, seed=SEED).fit(train, feature_names=names)
+    steps: list[int] = []
+    chunked = _chunked(data, store, params, "wdrl", progress=lambda t, m: steps.append(t) is not None)
+    assert not chunked.stopped and steps[-1] == outofcore.total_steps("wdrl", params)
+    if params:
+        assert chunked.selection is None and memory.selection is None
+    else:
+        assert memory.selection is not None and chunked.selection is not None
+        want, got = memory.selection.to_dict(), chunked.selection.to_dict()
+        assert got["chosen"]["relative"] == want["chosen"]["relative"] and got["reason"] == want["reason"]
+        for a, b in zip(got["candidates"], want["candidates"], strict=True):
+            assert a["relative"] == b["relative"] and a["score"] == pytest.approx(b["score"], rel=1e-7)
+    assert memory.coefficients_original is not None and memory.intercept_original is not None
+    assert _rel(chunked.coef, memory.coefficients_original) < 1e-8
+    assert chunked.intercept == pytest.approx(memory.intercept_original, rel=1e-8)
+    assert chunked.w is not None and np.all(chunked.w == 1.0)
+    assert len(chunked.rounds) == len(memory.history) == 1
+    assert chunked.rounds[0]["risk"] == pytest.approx(memory.history[0].risk, rel=1e-8)
+    assert memory.certificate is not None and chunked.certificate is not None
+    assert chunked.certificate[1] == pytest.approx(memory.certificate.worst_case_risk, rel=1e-8)
 
 
 def test_the_folds_of_the_chunks_are_the_folds_in_memory(data: Any, store: LocalStore) -> None:

@@ -143,6 +143,7 @@ def _rel(a: dict[str, float], b: dict[str, float]) -> float:
     [
         ("erm", {}, 1e-8),
         ("sal", {"lambda_": 0.1}, 1e-8),
+        ("wdrl", {}, 1e-8),  # at lambda_="auto": the fold sums, the oof pass, then the θ-step
         # w ends at its cap (1e4) on 9 of 10 covariates: the θ-step's system is conditioned ~1e8, and
         # the in-memory fit itself moves by 9.5e-9 when its rows are permuted within environments
         ("sal", {"lambda_": 1.0, "anchor": "significant", "rounds": 150}, 3e-8),
@@ -157,7 +158,7 @@ def test_a_chunked_fit_is_the_in_memory_fit(
     _, memory = _run(settings.model_copy(update={"chunked_fit_min_rows": 0}), dataset_id, algorithm, params)
     assert _rel(chunked["coefficients"], memory["coefficients"]) < tol
     assert abs(chunked["intercept"] - memory["intercept"]) < tol * max(1.0, abs(memory["intercept"]))
-    if algorithm == "sal":
+    if algorithm in ("sal", "wdrl"):
         assert _rel(chunked["covariate_weights"], memory["covariate_weights"]) < 1e-8
         assert len(chunked["history"]) == len(memory["history"])
         # ρ̂ = MSE·κ/(λ − κ)² at the θ-step's fixed point, which stops at its own tolerance
