@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from app.datasets.streaming import StagedTable
-from app.datasets.tables import Table
 from app.errors import ServiceUnavailable
 from app.settings import Settings
 from app.storage import StorageError, open_store
+
+if TYPE_CHECKING:  # the table code (pandas, pyarrow, torch) only where a table is placed
+    from app.datasets.streaming import StagedTable
+    from app.datasets.tables import Table
 
 __all__ = ["Placement", "chunk_rows", "encode", "object_key", "place", "read_bytes", "remove"]
 
@@ -56,6 +59,8 @@ def place(
     """Write the table where new datasets go (``settings.dataset_store_kind``; no settings: the
     database row, as before stores existed). A staged upload's Parquet file is copied as it is,
     a part at a time, unless it goes into a row."""
+    from app.datasets.streaming import StagedTable
+
     kind = settings.dataset_store_kind if settings is not None else "database"
     if settings is None or kind == "database":
         data = table.parquet_path.read_bytes() if isinstance(table, StagedTable) else table.to_parquet()
