@@ -250,7 +250,8 @@ def _root(
     h is increasing and convex where κ < λ (``robust_linear.solve_theta``), and Newton's step is
     μ ← MSE/(λ − κ). From a feasible point left of the root that step lands right of it; from the
     right it decreases monotonically to the root. So: move right (×4) until κ < λ, take one step
-    from wherever that is, then iterate until a step is below ``CONVERGED`` (relative)."""
+    from wherever that is (every problem at once: one evaluation, not one for those left of the root
+    and another for the rest), then iterate until a step is below ``CONVERGED`` (relative)."""
     mu = np.maximum(yy / lam, 1e-300) if mu0 is None else np.maximum(mu0, 1e-300)
     fit_mse, kap = path(mu)
     for _ in range(200):  # into the feasible set
@@ -259,9 +260,12 @@ def _root(
             break
         mu = np.where(infeasible, mu * 4.0, mu)
         fit_mse, kap = path(mu)
-    left = mu * (lam - kap) < fit_mse
-    if left.any():
-        mu = np.where(left, fit_mse / (lam - kap), mu)
+    # one Newton step for every problem: from the left of the root it lands right of it, from the
+    # right it moves towards it; a problem already at its root (a warm start) stays
+    first = fit_mse / (lam - kap)
+    moved = (np.abs(first - mu) > CONVERGED * mu) & (first > 0.0)
+    if moved.any():
+        mu = np.where(moved, first, mu)
         fit_mse, kap = path(mu)
     active = np.ones_like(mu, dtype=bool)
     for _ in range(max_iter):
