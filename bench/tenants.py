@@ -6,16 +6,17 @@
 Starts its own PostgreSQL and Redis (tests/faults/servers.py; the shared 5432/6379 are never
 touched), the API in keys mode, and measures:
 
-* flood: tenant B polls ``GET /jobs/{id}`` (10/s: half the limit, so B is never refused) alone,
-  then while tenant A's ``--clients`` closed-loop clients hammer ``GET /jobs/{id}``, with the
-  per-tenant limit off (``SAL_TENANT_RATE_LIMIT=""``) and at ``--rate``: B's p50/p99, A's 429s
-  and whether each had Retry-After. Target (issue 24): B's p99 within 5x its quiet p99 or 100 ms,
-  whichever is larger. The flood runs in a process of its own (B's client never waits for its
-  event loop's GIL), at niceness 10 (on one machine A's clients would otherwise take the API's
-  CPUs: the faster its 429s, the more of them); B's requests count only inside the flood's window.
-  Also printed: the API processes' CPU time (/proc, user + system) and, on PostgreSQL, the most
-  client connections the server held. On PostgreSQL + Redis the API is two uvicorn processes
-  (compose); on SQLite one (the embedded default, counts in process memory).
+* flood: tenant B polls ``GET /jobs/{id}`` (10/s: half the limit, so B is never refused) while
+  tenant A's ``--clients`` closed-loop clients hammer ``GET /jobs/{id}`` in three windows of
+  ``--seconds``/3 each, alternating with three quiet windows as long (so both see the same
+  neighbours on a shared host), with the per-tenant limit off (``SAL_TENANT_RATE_LIMIT=""``) and
+  at ``--rate``: B's p50/p99 in the quiet and in the flood windows, A's 429s and whether each had
+  Retry-After. Target (issue 24): B's p99 within 5x its quiet p99 or 100 ms, whichever is larger.
+  The flood runs in a process of its own (B's client never waits for its event loop's GIL), at
+  niceness 10 (on one machine A's clients would otherwise take the API's CPUs: the faster its
+  429s, the more of them). Also printed: the API processes' CPU time (/proc, user + system) and,
+  on PostgreSQL, the most client connections the server held. On PostgreSQL + Redis the API is
+  two uvicorn processes (compose); on SQLite one (the embedded default, counts in process memory).
 * uploads: ``--uploads`` concurrent ``--upload-mb`` MB CSV uploads to one API process (tables to
   ``--upload-store``): its RSS above idle and ``/healthz`` p99 meanwhile. Targets: < 1.5 GB above
   idle, p99 < 250 ms (issue 24, 6 x 150 MB); one 1 GB upload < 100 MB above idle (issue 19:
@@ -70,6 +71,7 @@ TINY: dict[str, Any] = {"algorithm": "erm"}
 # limited flood's rate if that is lower, so that B itself is never refused.
 B_PER_SECOND = 15.0
 FLOOD_NICENESS = 10
+FLOOD_ROUNDS = 3  # quiet and flood windows, alternating
 
 
 def b_pace(rate: str) -> float:
@@ -130,9 +132,11 @@ def _paced(
     return out
 
 
-async def _flood(base: str, headers: dict[str, str], path: str, clients: int, seconds: float) -> Counter[str]:
+async def _flood(
+    base: str, headers: dict[str, str], path: str, clients: int, deadline: float
+) -> Counter[str]:
+    """A's ``clients`` back-to-back GETs until the monotonic ``deadline``: A's statuses."""
     seen: Counter[str] = Counter()
-    deadline = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=base, headers=headers, timeout=30, limits=limits) as client:
 
@@ -153,17 +157,30 @@ async def _flood(base: str, headers: dict[str, str], path: str, clients: int, se
 
 
 def flood_process(
-    base: str, headers: dict[str, str], path: str, clients: int, seconds: float, api_group: int
-) -> tuple[dict[str, int], float, float, float]:
-    """The flood, in a process of its own (so B's client, in the bench's process, never waits for
-    the flood's event loop to let go of the GIL): A's counts, the flood's monotonic start and end,
-    and the CPU seconds the API's processes used meanwhile."""
+    base: str, headers: dict[str, str], path: str, clients: int, windows: list[tuple[float, float]],
+    api_group: int,
+) -> tuple[dict[str, int], float]:  # fmt: skip
+    """The flood during each monotonic (start, end) of ``windows``, idle between them, in a process
+    of its own (so B's client, in the bench's process, never waits for the flood's event loop to
+    let go of the GIL): A's counts and the CPU seconds the API's processes used in the windows."""
     # A's clients would be elsewhere, not on the API's machine: here they share its CPUs, so they
     # yield them first (a closed loop answered faster would otherwise take ever more of them).
     os.nice(FLOOD_NICENESS)
-    cpu, start = _cpu_s(api_group), time.monotonic()
-    seen = asyncio.run(_flood(base, headers, path, clients, seconds))
-    return dict(seen), start, time.monotonic(), _cpu_s(api_group) - cpu
+    seen: Counter[str] = Counter()
+    cpu = 0.0
+    for start, end in windows:
+        time.sleep(max(0.0, start - time.monotonic()))
+        before = _cpu_s(api_group)
+        seen += asyncio.run(_flood(base, headers, path, clients, end))
+        cpu += _cpu_s(api_group) - before
+    return dict(seen), cpu
+
+
+def _inside(
+    timed: list[tuple[float, float, int]], windows: list[tuple[float, float]]
+) -> list[tuple[float, float, int]]:
+    """Those of B's (start, seconds, status) that began and ended inside one of ``windows``."""
+    return [r for r in timed if any(start <= r[0] and r[0] + r[1] <= end for start, end in windows)]
 
 
 def _b_during(
@@ -257,15 +274,19 @@ def _flood_once(
         for _ in range(20):  # warm: the pools' connections, first-request imports
             c.get(b_path)
         time.sleep(2)  # and out of the limit's window again
-        cpu = _cpu_s(api.popen.pid)
-        quiet_timed = _b_during(base, b, b_path, pace, seconds)
-        quiet_cpu = _cpu_s(api.popen.pid) - cpu
+        # Quiet and flood windows alternate, so that both see the same neighbours on a shared host.
+        width = seconds / FLOOD_ROUNDS
+        first = time.monotonic() + 5  # the flood's process starts meanwhile
+        quiet_windows = [(first + 2 * i * width, first + (2 * i + 1) * width) for i in range(FLOOD_ROUNDS)]
+        flood_windows = [(end, end + width) for _, end in quiet_windows]
         spawn = multiprocessing.get_context("spawn")
         with _Connections(server) as connections, ProcessPoolExecutor(1, mp_context=spawn) as pool:
-            job = pool.submit(flood_process, base, a, f"/jobs/{ids['a']}", clients, seconds, api.popen.pid)
+            job = pool.submit(
+                flood_process, base, a, f"/jobs/{ids['a']}", clients, flood_windows, api.popen.pid
+            )
             timed = _b_during(base, b, b_path, pace, 0, job.result)
-        counts, start, end, flood_cpu = job.result()
-    loud_timed = [r for r in timed if start <= r[0] and r[0] + r[1] <= end]  # inside the flood only
+        counts, flood_cpu = job.result()
+    quiet_timed, loud_timed = _inside(timed, quiet_windows), _inside(timed, flood_windows)
     quiet, loud = [r[1] for r in quiet_timed], [r[1] for r in loud_timed]
     b_statuses = Counter(str(r[2]) for r in quiet_timed + loud_timed)
     target = max(5 * _pct(quiet, 0.99), 0.100)
@@ -274,12 +295,12 @@ def _flood_once(
     return [
         (f"flood, {label}: B's GET /jobs/{{id}} quiet p50 / p99",
          f"{_pct(quiet, 0.5) * 1e3:.1f} / {_pct(quiet, 0.99) * 1e3:.1f} ms ({len(quiet)} requests at "
-         f"{pace:g}/s; API CPU {quiet_cpu / seconds:.2f} s a second; B's statuses, both phases: "
+         f"{pace:g}/s in {FLOOD_ROUNDS} windows of {width:g} s between the flood's; B's statuses, both: "
          f"{dict(b_statuses)})"),
         (f"flood, {label}: B's p50 / p99 under A's {clients}-client flood",
          f"{_pct(loud, 0.5) * 1e3:.1f} / {flooded * 1e3:.1f} ms ({len(loud)} requests; target p99 <= "
          f"{target * 1e3:.0f} ms: {'met' if flooded <= target else 'NOT met'})"),
-        (f"flood, {label}: A's requests in {seconds:g} s",
+        (f"flood, {label}: A's requests in {FLOOD_ROUNDS} x {width:g} s",
          f"{a_total}: {counts.get('200', 0)} x 200, {counts.get('429', 0)} x 429 "
          f"({counts.get('429 with Retry-After', 0)} with Retry-After, {counts.get('429 with RateLimit', 0)} "
          f"with RateLimit), {counts.get('error', 0)} errors; API CPU {flood_cpu:.1f} s, "
