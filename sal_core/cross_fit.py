@@ -91,16 +91,7 @@ class FoldSums:
             :, None
         ]
         yy = (syy - 2.0 * y_bar * sy + n * y_bar**2) / n
-        weights = n / total
-        moments = Moments(
-            gram=np.einsum("e,eij->ij", weights, gram),
-            cross=weights @ cross,
-            yy=float(weights @ yy),
-            env_gram=gram,
-            env_cross=cross,
-            env_yy=yy,
-        )
-        return moments, z_bar, float(y_bar)
+        return Moments.of_environments(gram, cross, yy, n), z_bar, float(y_bar)
 
 
 def fold_sums(

@@ -37,6 +37,19 @@ class Moments:
     env_cross: Array  # (E, p)
     env_yy: Array  # (E,)
 
+    @classmethod
+    def of_environments(cls, env_gram: Array, env_cross: Array, env_yy: Array, rows: Array) -> Moments:
+        """The per-environment moments with their pooled ones: each environment weighted by its rows."""
+        weights = rows / rows.sum()
+        return cls(
+            gram=np.einsum("e,eij->ij", weights, env_gram),
+            cross=weights @ env_cross,
+            yy=float(weights @ env_yy),
+            env_gram=env_gram,
+            env_cross=env_cross,
+            env_yy=env_yy,
+        )
+
 
 def mse(theta: Array, gram: Array, cross: Array, yy: float | Array) -> float | Array:
     return yy - 2.0 * theta @ cross + theta @ gram @ theta

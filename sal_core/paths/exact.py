@@ -44,16 +44,7 @@ def moments(problem: Problem, y_scale: float) -> Stats:
     c = torch.stack(env_cross).double().cpu().numpy()
     yy = torch.stack(env_yy).double().cpu().numpy()
     counts = np.array([env.Z.shape[0] for env in problem.envs], dtype=np.float64)
-    weights = counts / counts.sum()
-    m = rl.Moments(
-        gram=np.einsum("e,eij->ij", weights, g),
-        cross=weights @ c,
-        yy=float(weights @ yy),
-        env_gram=g,
-        env_cross=c,
-        env_yy=yy,
-    )
-    return m, float(y_mean)
+    return rl.Moments.of_environments(g, c, yy, counts), float(y_mean)
 
 
 @dataclass
