@@ -81,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     verify = datasets.add_parser("verify", help="check every dataset in a store has its object, of its size")
     verify.add_argument("--content", action="store_true", help="also decode each and check its sha256")
     args = parser.parse_args(argv)
+    if args.group == "datasets":
+        # The table code (pandas, pyarrow, torch) loads first, before any database work, as it did
+        # when this module imported it; key and tenant commands never load it.
+        import app.datasets.relocate  # noqa: F401
 
     settings = get_settings()
     migrate.upgrade(settings.database_url)  # a no-op when the schema is current
