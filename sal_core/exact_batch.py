@@ -151,8 +151,8 @@ CHOLESKY_FROM_P = 32
 """From this many covariates the θ-step factorises A = wGw + μI by Cholesky, once per round at the
 root search's first μ (extrapolated from the last rounds, :func:`next_mu`), and reaches the search's
 other μ by the shift (:func:`shifted_solve`), instead of one eigendecomposition per round. CPU time
-per round of 40 paths, steady state (``python -m bench.solver --rounds 40``): eigh / Cholesky 0.44×
-at p = 10, 1.0× at 24, 1.2× at 32, 1.8× at 48, 2.0× at 100; 3.2× at 1,000 (docs/sal.md)."""
+per round of 40 paths (``python -m bench.solver``, docs/sal.md): eigh / Cholesky 0.6× at p = 10,
+about 1.1× at 24, 1.35× at 32, 1.5× at 48, 2-2.8× at 100 and 3.5× at 1,000."""
 
 Evaluate = Callable[[Array], tuple[Array, Array]]
 """μ (B,) → (MSE(θ(μ)) (B,), κ(θ(μ)) (B,)) along the generalised-ridge path."""

@@ -42,12 +42,10 @@ from app.datasets import fanout
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
-from sal_core.algorithms.sal import SAL, SALParams, Schedule
+from sal_core.algorithms.sal import SAL
 from sal_core.algorithms.wdrl import WDRL
-from sal_core.covariate_weights import make_w_update
 from sal_core.cross_fit import FoldSums
 from sal_core.data import Standardizer
-from sal_core.exact_selection import SIGNIFICANCE
 from sal_core.loss_stats import LossStats
 from sal_core.params import AUTO
 from sal_core.paths import exact
@@ -58,8 +56,6 @@ Array = np.ndarray
 PassRunner = Callable[[fanout.Pass], fanout.Arrays]
 """Runs one pass over every chunk and returns its reduced sums (:func:`fanout.run_pass` then
 :func:`fanout.reduce_parts`, or a plain loop in tests)."""
-
-SAL_EXACT = Schedule(rounds=400, w_lr=0.1, w_update="adam_log")  # sal.EXACT_SCHEDULE
 
 
 def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: dict[str, Any]) -> str | None:
@@ -322,20 +318,13 @@ def _sal_rounds(
     progress: Callable[[int, dict[str, Any]], bool] | None,
 ) -> tuple[Array, float, Array, list[dict[str, Any]], tuple[float, float], bool]:
     """SAL's exact rounds at a fixed λ, by ``sal_core.paths.exact.learn_w``."""
-    p = SALParams.from_mapping(raw)
-    lam = float(p.lambda_)  # type: ignore[arg-type]
-    rounds = SAL_EXACT.rounds if p.rounds == AUTO else int(p.rounds)
-    lr = SAL_EXACT.w_lr if p.w_lr == AUTO else float(p.w_lr)
-    anchor = rl.significant_covariates(moments, n_rows, SIGNIFICANCE) if p.anchor == "significant" else None
-    step_w = make_w_update("adam_log", lr, p.w_max, anchor)
+    sal = SAL(raw)
+    lam = float(sal.params.lambda_)  # type: ignore[arg-type]
 
     def on_round(t: int, risk: float, w: Array) -> bool:
         return progress is not None and progress(t, {"risk": risk * y_scale**2, "w": w.tolist()})
 
-    path = exact.learn_w(
-        moments, lam, step_w, alpha=p.alpha, stability=p.stability, rounds=rounds,
-        convergence_tol=p.convergence_tol, on_round=on_round,
-    )  # fmt: skip
+    path = exact.learn_w(moments, lam, n_rows, sal.w_step(), on_round)
     history = [_round(t, r * y_scale**2, w_t, loss * y_scale**2, names) for t, r, w_t, loss in path.rounds]
     step, w, stopped = path.step, path.w, path.stopped
     cert = rl.certificate(step, lam)

@@ -16,7 +16,6 @@ import torch
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
-from sal_core.covariate_weights import WUpdate
 from sal_core.history import Round
 from sal_core.optim import set_linear
 from sal_core.params import Params
@@ -95,25 +94,18 @@ OnRound = Callable[[int, float, np.ndarray], bool]
 """``on_round(t, R, w)`` after round t (R standardised, w at the round's start): True stops."""
 
 
-def learn_w(
-    m: rl.Moments,
-    lam: float,
-    update: WUpdate,
-    *,
-    alpha: float,
-    stability: str,
-    rounds: int,
-    convergence_tol: float,
-    on_round: OnRound,
-) -> WPath:
-    """SAL's rounds at a fixed λ on p×p moments: θ-step, R and ∂R/∂w by implicit differentiation,
-    the w-step; until ``rounds``, a stop from ``on_round`` or convergence (:class:`Convergence`).
-    The in-memory fit and the chunked one (``app.datasets.outofcore``) both run this."""
+def learn_w(m: rl.Moments, lam: float, n_rows: int, w_step: WStep[Params], on_round: OnRound) -> WPath:
+    """SAL's rounds at a fixed λ on p×p moments of ``n_rows`` rows: θ-step, R and ∂R/∂w by implicit
+    differentiation, the w-step (``w_step``'s update, anchors, schedule and risk); until its rounds
+    end, ``on_round`` stops them or they converge (:class:`Convergence`). The in-memory fit and the
+    chunked one (``app.datasets.outofcore``) both run this."""
+    update = w_step.update(w_step.anchor_mask(m, n_rows))
+    alpha, stability = w_step.alpha, w_step.stability
     w = np.ones(m.cross.shape[0])
     seen = []
     stopped = False
-    converged = Convergence(convergence_tol)
-    for t in range(1, rounds + 1):
+    converged = Convergence(w_step.convergence_tol)
+    for t in range(1, w_step.schedule.rounds + 1):
         step = rl.solve_theta(m, w, lam)
         risk, grad_theta, losses = rl.risk_and_grad_theta(step.theta, m, alpha, stability)
         seen.append((t, risk, w, losses))
@@ -132,11 +124,9 @@ def fit_rounds(
 ) -> Solution:
     """SAL's rounds at a fixed λ (:func:`learn_w`), reported and packaged as a solution."""
     m, y_mean = stats
-    update = w_step.update(w_step.anchor_mask(m, int(problem.y.shape[0])))
     path = learn_w(
-        m, lam, update, alpha=w_step.alpha, stability=w_step.stability, rounds=w_step.schedule.rounds,
-        convergence_tol=w_step.convergence_tol,
-        on_round=lambda t, risk, w: reporter(t, {"risk": risk * y_scale**2, "w": w.tolist()}),
+        m, lam, int(problem.y.shape[0]), w_step,
+        lambda t, risk, w: reporter(t, {"risk": risk * y_scale**2, "w": w.tolist()}),
     )  # fmt: skip
     history = [round_of(t, r * y_scale**2, w, loss * y_scale**2, problem) for t, r, w, loss in path.rounds]
     return ridge_solution(problem, path.step, lam, path.w, y_scale, y_mean, history, path.stopped)
