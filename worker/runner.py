@@ -274,33 +274,29 @@ class Runner:
         try:
             with Heartbeat(self.sessions, job_id, attempt, self.settings):
                 return self._run_claimed(job_id, attempt)
-        except SoftTimeLimitExceeded:
-            self._fail(
-                job_id,
-                attempt,
-                "timeout",
-                f"the job exceeded the time limit of {self.settings.task_soft_time_limit} s",
-            )
+        except Exception as exc:
+            self._fail(job_id, attempt, *self._error_of(exc, job_id, worker))
             return "failed"
-        except SalError as exc:
-            message = exc.message if exc.field is None else f"{exc.field}: {exc.message}"
-            self._fail(job_id, attempt, type(exc).__name__, message)
-            return "failed"
-        except NonFiniteResult as exc:
-            self._fail(job_id, attempt, "non_finite_result", str(exc))
-            return "failed"
-        except SHOWN_TO_TENANTS as exc:
+
+    def _error_of(self, exc: Exception, job_id: str, worker: str) -> tuple[str, str]:
+        """(type, message) of a failed job, called while ``exc`` is being handled."""
+        if _timed_out(exc):
+            return "timeout", f"the job exceeded the time limit of {self.settings.task_soft_time_limit} s"
+        if isinstance(exc, SalError):
+            return type(exc).__name__, exc.message if exc.field is None else f"{exc.field}: {exc.message}"
+        if isinstance(exc, NonFiniteResult):
+            return "non_finite_result", str(exc)
+        if isinstance(exc, SHOWN_TO_TENANTS):
             log.exception("job %s failed", job_id)
-            self._fail(job_id, attempt, type(exc).__name__, str(exc) or repr(exc))
-            return "failed"
-        except Exception:
-            # A database error's text carries its SQL and parameters, and other internals are no
-            # business of a tenant: the job names only a reference into this worker's log.
-            reference = f"{worker}/{job_id}"
-            log.exception("job %s failed with an internal error (reference %s)", job_id, reference)
-            message = f"an internal error stopped the job; the operator's worker log has it under {reference}"
-            self._fail(job_id, attempt, "internal", message)
-            return "failed"
+            return type(exc).__name__, str(exc) or repr(exc)
+        # A database error's text carries its SQL and parameters, and other internals are no
+        # business of a tenant: the job names only a reference into this worker's log.
+        reference = f"{worker}/{job_id}"
+        log.exception("job %s failed with an internal error (reference %s)", job_id, reference)
+        return (
+            "internal",
+            f"an internal error stopped the job; the operator's worker log has it under {reference}",
+        )
 
     def _fail(self, job_id: str, attempt: int, type_: str, message: str) -> None:
         error = {"type": type_, "message": message[:2000]}
@@ -432,3 +428,14 @@ def _with_db_retries(store: Any, within_s: float) -> Any:
             log.warning("database unreachable while storing a result; retrying in %.1f s", delay)
             time.sleep(delay)
             delay = min(delay * 2, 5.0)
+
+
+def _timed_out(exc: BaseException | None) -> bool:
+    """Did Celery's soft time limit stop the job? Also where it fired inside code that wrapped it in
+    another exception (an import under way: Python's ``__set_name__`` re-raises it as a RuntimeError)."""
+    seen = 0
+    while exc is not None and seen < 20:
+        if isinstance(exc, SoftTimeLimitExceeded):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False

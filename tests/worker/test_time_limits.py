@@ -42,3 +42,21 @@ def test_soft_time_limit_fails_the_job_with_timeout(pg_settings: Settings, tmp_p
     finally:
         app.state.engine.dispose()
         worker.stop()
+
+
+def test_a_soft_limit_wrapped_by_the_code_it_interrupted_is_still_a_timeout() -> None:
+    """The limit can fire inside an import, where Python re-raises it as another exception (a
+    RuntimeError from ``__set_name__``, seen in CI): the job must still fail as a timeout."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from worker.runner import _timed_out
+
+    try:
+        try:
+            raise SoftTimeLimitExceeded()
+        except SoftTimeLimitExceeded as inner:
+            raise RuntimeError("Error calling __set_name__") from inner
+    except RuntimeError as wrapped:
+        assert _timed_out(wrapped)
+    assert _timed_out(SoftTimeLimitExceeded())
+    assert not _timed_out(RuntimeError("something else"))
