@@ -14,6 +14,10 @@ groups, each fanned out as chunk tasks (:mod:`app.datasets.fanout`), and solves 
 What is fitted, with sal_core's public functions only:
 
 * ``erm`` (linear, squared loss): the least-squares solve ``sal_core.optim.least_squares`` makes;
+* ``ridge``: the same solve with λI added to the Gram matrix (``least_squares(..., ridge=λ)``);
+* ``lasso``: the in-memory fit's FISTA iterations on the pooled Gram matrix
+  (``sal_core.algorithms.lasso.squared_proximal_fit``, in target units: its threshold is not
+  scale-free);
 * ``sal`` at a fixed ``lambda_`` on the exact path (``adam_log``): ``sal_core.paths.exact.learn_w``
   (θ-step, R and ∂R/∂w by implicit differentiation, the w step);
 * ``wdrl`` at a fixed ``lambda_``: the exact θ-step at w ≡ 1 (``sal_core.paths.exact.fit_fixed_w``);
@@ -31,6 +35,7 @@ coefficients to 1e-8 (tests/app/test_outofcore.py).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +47,8 @@ from app.datasets import fanout
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
+from sal_core.algorithms.lasso import ConvergenceWarning, Lasso, squared_proximal_fit
+from sal_core.algorithms.ridge import Ridge
 from sal_core.algorithms.sal import SAL
 from sal_core.algorithms.wdrl import WDRL
 from sal_core.cross_fit import FoldSums
@@ -53,6 +60,8 @@ from sal_core.paths import exact
 __all__ = ["ChunkedData", "LinearFit", "PassRunner", "fit_linear", "supports", "total_steps"]
 
 Array = np.ndarray
+POOLED = ("erm", "ridge", "lasso")
+"""Fits of the pooled training rows' moments alone (one round, no w)."""
 PassRunner = Callable[[fanout.Pass], fanout.Arrays]
 """Runs one pass over every chunk and returns its reduced sums (:func:`fanout.run_pass` then
 :func:`fanout.reduce_parts`, or a plain loop in tests)."""
@@ -64,10 +73,10 @@ def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: di
         return "only regression (squared loss) runs chunk by chunk"
     if model and model.get("kind", "linear") != "linear":
         return "only linear models run chunk by chunk"
-    if algorithm == "erm":
+    if algorithm in POOLED:
         return None
     if algorithm not in ("sal", "wdrl"):
-        return f"{algorithm} does not run chunk by chunk (erm, sal and wdrl do)"
+        return f"{algorithm} does not run chunk by chunk (erm, ridge, lasso, sal and wdrl do)"
     if params.get("gradient", AUTO) == "paper" or params.get("adversary", AUTO) == "gradient":
         return f"only {algorithm.upper()}'s exact path runs chunk by chunk"
     if params.get("w_update", AUTO) not in (AUTO, "adam_log"):
@@ -139,7 +148,8 @@ def fit_linear(
     progress: Callable[[int, dict[str, Any]], bool] | None = None,
     clock: Callable[[], float] | None = None,
 ) -> LinearFit:
-    """ERM, or SAL at a fixed λ or at ``lambda_="auto"`` (folds decided with ``seed``, the job's),
+    """ERM, Ridge, the Lasso, or SAL and WDRL at a fixed λ or at ``lambda_="auto"`` (folds decided
+    with ``seed``, the job's),
     from the passes above; ``progress(round, metrics)`` True stops the rounds."""
     import time
 
@@ -163,15 +173,11 @@ def fit_linear(
     names = data.train
     selection = None
 
-    if algorithm == "erm":
-        theta_s = np.asarray(np.linalg.solve(moments.gram, moments.cross), dtype=np.float64)
-        theta = theta_s * y_scale
-        bias = y_bar * y_scale - float(z_bar @ theta)
-        losses = rl.env_losses(theta_s, moments) * y_scale**2
-        rounds = [_round(1, float(np.sum(losses * sums.n[:, 0]) / sums.n.sum()), None, losses, names)]
+    if algorithm in POOLED:
+        theta, bias, rounds = _pooled(
+            algorithm, params, moments, z_bar, y_bar, y_scale, sums.n.sum(1), names, progress
+        )
         w, cert, stopped = None, None, False
-        if progress is not None:
-            progress(1, {"train_loss": float(losses.mean())})
     elif auto:
 
         def loss_stats(fits: es.FoldFits) -> LossStats:
@@ -204,6 +210,59 @@ def fit_linear(
     return LinearFit(
         standardizer, theta, bias, coef, intercept, w, rounds, cert, metrics, stopped, selection, timings
     )
+
+
+def _pooled(
+    algorithm: str,
+    params: dict[str, Any],
+    moments: rl.Moments,
+    z_bar: Array,
+    y_bar: float,
+    y_scale: float,
+    rows: Array,
+    names: Sequence[str],
+    progress: Callable[[int, dict[str, Any]], bool] | None,
+) -> tuple[Array, float, list[dict[str, Any]]]:
+    """ERM, Ridge or the Lasso on the pooled training rows' centred moments, as their in-memory
+    fits solve them: ERM's least squares, Ridge's (G + λI)θ = c (``sal_core.optim.least_squares``
+    with ``ridge=λ``), the Lasso's FISTA iterations (``lasso.squared_proximal_fit``, its ½·MSE + λ‖θ‖₁
+    as MSE + 2λ‖θ‖₁). θ (target units), b, and the one round the in-memory fit reports."""
+    gram = torch.as_tensor(moments.gram)
+    if algorithm == "erm":
+        theta_s = np.asarray(np.linalg.solve(moments.gram, moments.cross), dtype=np.float64)
+        penalty = 0.0
+    elif algorithm == "ridge":
+        lam = float(Ridge(params).params.lambda_)
+        eye = torch.eye(gram.shape[0], dtype=torch.float64)
+        theta_s = torch.linalg.solve(gram + lam * eye, torch.as_tensor(moments.cross)).numpy()
+        penalty = lam * float(theta_s @ theta_s) * y_scale**2
+    else:  # in target units: the Lasso's threshold is not scale-free
+        lasso = Lasso(params).params
+        solved, iterations, converged = squared_proximal_fit(
+            gram, torch.as_tensor(moments.cross * y_scale), l1=2.0 * lasso.lambda_, max_iter=lasso.max_iter
+        )
+        if not converged:
+            warnings.warn(
+                f"proximal gradient stopped after {iterations} iterations before converging; "
+                "raise max_iter or the penalty",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        theta_s = solved.numpy() / y_scale
+        penalty = 2.0 * lasso.lambda_ * float(np.abs(solved.numpy()).sum())
+    theta = theta_s * y_scale
+    bias = y_bar * y_scale - float(z_bar @ theta)
+    losses = rl.env_losses(theta_s, moments) * y_scale**2
+    pooled = float(np.sum(losses * rows) / rows.sum())
+    metrics = {"train_loss": float(losses.mean())}
+    if algorithm == "erm":
+        risk = pooled
+    else:  # the round's risk is the objective (the Lasso's with scikit-learn's ½)
+        risk = (pooled + penalty) / (2.0 if algorithm == "lasso" else 1.0)
+        metrics["objective"] = risk
+    if progress is not None:
+        progress(1, metrics)
+    return theta, bias, [_round(1, risk, None, losses, names)]
 
 
 def _rows_of(sums: FoldSums, envs: Sequence[int]) -> FoldSums:

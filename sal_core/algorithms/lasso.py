@@ -14,6 +14,7 @@ number in both libraries.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -78,25 +79,65 @@ def linear_proximal_fit(
         Zc = Z - z_mean
         gram = Zc.T @ Zc / n
         corr = Zc.T @ (y - y_mean) / n
+        theta, iterations, converged = squared_proximal_fit(
+            gram, corr, l1=l1, l2=l2, tol=tol, max_iter=max_iter, check_every=check_every
+        )
+        return ProximalResult(theta, y_mean - z_mean @ theta, iterations, converged)
 
-        def grad(x: torch.Tensor) -> torch.Tensor:
-            # x = θ only: the optimal intercept is ȳ - z̄ᵀθ for any θ.
-            return 2.0 * (gram @ x - corr) + 2.0 * l2 * x
+    A = torch.cat([Z, torch.ones(n, 1, dtype=dtype, device=device)], dim=1)
+    ridge_mask = torch.ones(p + 1, dtype=dtype, device=device)
+    ridge_mask[p] = 0.0
 
-        lipschitz = 2.0 * float(torch.linalg.eigvalsh(gram)[-1]) + 2.0 * l2
-        x = torch.zeros(p, dtype=dtype, device=device)
-    else:
-        A = torch.cat([Z, torch.ones(n, 1, dtype=dtype, device=device)], dim=1)
-        ridge_mask = torch.ones(p + 1, dtype=dtype, device=device)
-        ridge_mask[p] = 0.0
+    def grad(x: torch.Tensor) -> torch.Tensor:
+        # x = (θ, b): the intercept is the last coordinate and is not penalised.
+        return A.T @ (torch.sigmoid(A @ x) - y) / n + 2.0 * l2 * ridge_mask * x
 
-        def grad(x: torch.Tensor) -> torch.Tensor:
-            # x = (θ, b): the intercept is the last coordinate and is not penalised.
-            return A.T @ (torch.sigmoid(A @ x) - y) / n + 2.0 * l2 * ridge_mask * x
+    lipschitz = float(torch.linalg.eigvalsh(A.T @ A)[-1]) / (4.0 * n) + 2.0 * l2
+    x = torch.zeros(p + 1, dtype=dtype, device=device)
+    x, iterations, converged = _fista(grad, lipschitz, x, p, l1, tol, max_iter, check_every)
+    return ProximalResult(x[:p].clone(), x[p].clone(), iterations, converged)
 
-        lipschitz = float(torch.linalg.eigvalsh(A.T @ A)[-1]) / (4.0 * n) + 2.0 * l2
-        x = torch.zeros(p + 1, dtype=dtype, device=device)
 
+def squared_proximal_fit(
+    gram: torch.Tensor,
+    corr: torch.Tensor,
+    *,
+    l1: float = 0.0,
+    l2: float = 0.0,
+    tol: float | None = None,
+    max_iter: int = 100_000,
+    check_every: int = 25,
+) -> tuple[torch.Tensor, int, bool]:
+    """The squared-loss case of :func:`linear_proximal_fit` from the centred moments alone:
+    argmin_θ θᵀGθ − 2cᵀθ + l2·‖θ‖² + l1·‖θ‖₁ with ``gram`` G = Zcᵀ Zc / n (p, p) and ``corr``
+    c = Zcᵀ (y − ȳ) / n (p,), Zc the covariates centred on their mean (the intercept is then
+    ȳ − z̄ᵀθ). The same FISTA iterations, so a fit whose moments were added up elsewhere (chunk by
+    chunk) runs what the fit in memory runs. Returns (θ (p,), iterations, converged)."""
+    p = corr.shape[0]
+    if tol is None:
+        tol = 1e-12 if gram.dtype == torch.float64 else 1e-6
+
+    def grad(x: torch.Tensor) -> torch.Tensor:
+        # x = θ only: the optimal intercept is ȳ - z̄ᵀθ for any θ.
+        return 2.0 * (gram @ x - corr) + 2.0 * l2 * x
+
+    lipschitz = 2.0 * float(torch.linalg.eigvalsh(gram)[-1]) + 2.0 * l2
+    x = torch.zeros(p, dtype=gram.dtype, device=gram.device)
+    return _fista(grad, lipschitz, x, p, l1, tol, max_iter, check_every)
+
+
+def _fista(
+    grad: Callable[[torch.Tensor], torch.Tensor],
+    lipschitz: float,
+    x: torch.Tensor,
+    p: int,
+    l1: float,
+    tol: float,
+    max_iter: int,
+    check_every: int,
+) -> tuple[torch.Tensor, int, bool]:
+    """FISTA with adaptive restart from ``x``; the first ``p`` coordinates carry the L1 penalty."""
+    dtype, device = x.dtype, x.device
     step = 1.0 / max(lipschitz, 1e-12)
 
     def prox(v: torch.Tensor) -> torch.Tensor:
@@ -120,10 +161,7 @@ def linear_proximal_fit(
             converged = float(change.abs().max()) <= tol * max(1.0, float(x.abs().max()))
             if converged:
                 break
-
-    if loss == "squared":
-        return ProximalResult(x, y_mean - z_mean @ x, iterations, converged)
-    return ProximalResult(x[:p].clone(), x[p].clone(), iterations, converged)
+    return x, iterations, converged
 
 
 def weight_penalty(model: nn.Module, kind: str) -> torch.Tensor:
@@ -234,4 +272,5 @@ __all__ = [
     "Lasso",
     "LassoParams",
     "linear_proximal_fit",
+    "squared_proximal_fit",
 ]

@@ -108,7 +108,12 @@ def test_wdrl_chunked_is_the_in_memory_fit(data: Any, store: LocalStore, params:
     names, train, _ = data
     memory = get_algorithm("wdrl")(params, seed=SEED).fit(train, feature_names=names)
     steps: list[int] = []
-    chunked = _chunked(data, store, params, "wdrl", progress=lambda t, m: steps.append(t) is not None)
+
+    def progress(step: int, metrics: dict[str, Any]) -> bool:
+        steps.append(step)
+        return False
+
+    chunked = _chunked(data, store, params, "wdrl", progress=progress)
     assert not chunked.stopped and steps[-1] == outofcore.total_steps("wdrl", params)
     if params:
         assert chunked.selection is None and memory.selection is None
@@ -196,3 +201,37 @@ def test_a_stop_while_choosing_ends_the_chunked_fit(data: Any, store: LocalStore
     assert fit.stopped and fit.selection is None
     assert seen == [1, 2, 3, 4, 5] and len(fit.rounds) == 5
     assert "oof" not in fit.passes  # stopped before the candidates were scored
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "params"),
+    [("ridge", {}), ("ridge", {"lambda_": 3.0}), ("lasso", {}), ("lasso", {"lambda_": 0.2})],
+)
+def test_ridge_and_lasso_chunked_are_the_in_memory_fit(
+    data: Any, store: LocalStore, algorithm: str, params: dict[str, Any]
+) -> None:
+    """Ridge's closed form and the Lasso's FISTA iterations on the pooled moments: the in-memory
+    fit's coefficients to 1e-8 relative, and its one round (the objective) to 1e-8."""
+    names, train, _ = data
+    assert outofcore.supports(algorithm, "regression", {"kind": "linear"}, params) is None
+    memory = get_algorithm(algorithm)(params, seed=SEED).fit(train, feature_names=names)
+    seen: list[dict[str, Any]] = []
+
+    def progress(step: int, metrics: dict[str, Any]) -> bool:
+        seen.append(metrics)
+        return False
+
+    chunked = _chunked(data, store, params, algorithm, progress=progress)
+    assert memory.coefficients_original is not None and memory.intercept_original is not None
+    assert _rel(chunked.coef, memory.coefficients_original) < 1e-8
+    assert chunked.intercept == pytest.approx(memory.intercept_original, rel=1e-8)
+    if algorithm == "lasso" and params:  # a penalty that drops covariates drops the same ones
+        assert np.array_equal(chunked.coef == 0.0, memory.coefficients_original == 0.0)
+        assert np.any(chunked.coef == 0.0)
+    assert chunked.w is None and chunked.certificate is None and not chunked.stopped
+    assert len(chunked.rounds) == len(memory.history) == 1
+    assert chunked.rounds[0]["risk"] == pytest.approx(memory.history[0].risk, rel=1e-8)
+    for env, loss in memory.history[0].env_losses.items():
+        assert chunked.rounds[0]["env_losses"][env] == pytest.approx(loss, rel=1e-8)
+    assert seen[-1]["objective"] == pytest.approx(memory.history[0].risk, rel=1e-8)
+    assert set(chunked.passes) == {"stats", "sums", "metrics"}

@@ -142,6 +142,8 @@ def _rel(a: dict[str, float], b: dict[str, float]) -> float:
     ("algorithm", "params", "tol"),
     [
         ("erm", {}, 1e-8),
+        ("ridge", {"lambda_": 0.5}, 1e-8),
+        ("lasso", {"lambda_": 0.05}, 1e-8),
         ("sal", {"lambda_": 0.1}, 1e-8),
         ("wdrl", {}, 1e-8),  # at lambda_="auto": the fold sums, the oof pass, then the θ-step
         # w ends at its cap (1e4) on 9 of 10 covariates: the θ-step's system is conditioned ~1e8, and
