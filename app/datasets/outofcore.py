@@ -18,6 +18,10 @@ What is fitted, with sal_core's public functions only:
 * ``lasso``: the in-memory fit's FISTA iterations on the pooled Gram matrix
   (``sal_core.algorithms.lasso.squared_proximal_fit``, in target units: its threshold is not
   scale-free);
+* ``irm`` (IRMv1): the in-memory fit's damped Newton solve on each training environment's
+  uncentred moments (``sal_core.algorithms.irm.irm_newton``, in target units), its one round from
+  the same moments (``irm_terms``); a solve that runs out of Newton steps is warned about
+  (``ConvergenceWarning``), since where it stops then depends on the moments' last digits;
 * ``sal`` at a fixed ``lambda_`` on the exact path (``adam_log``): ``sal_core.paths.exact.learn_w``
   (θ-step, R and ∂R/∂w by implicit differentiation, the w step);
 * ``wdrl`` at a fixed ``lambda_``: the exact θ-step at w ≡ 1 (``sal_core.paths.exact.fit_fixed_w``);
@@ -47,6 +51,7 @@ from app.datasets import fanout
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
+from sal_core.algorithms.irm import IRM, irm_newton, irm_terms
 from sal_core.algorithms.lasso import ConvergenceWarning, Lasso, squared_proximal_fit
 from sal_core.algorithms.ridge import Ridge
 from sal_core.algorithms.sal import SAL
@@ -73,10 +78,10 @@ def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: di
         return "only regression (squared loss) runs chunk by chunk"
     if model and model.get("kind", "linear") != "linear":
         return "only linear models run chunk by chunk"
-    if algorithm in POOLED:
+    if algorithm in (*POOLED, "irm"):
         return None
     if algorithm not in ("sal", "wdrl"):
-        return f"{algorithm} does not run chunk by chunk (erm, ridge, lasso, sal and wdrl do)"
+        return f"{algorithm} does not run chunk by chunk (erm, ridge, lasso, irm, sal and wdrl do)"
     if params.get("gradient", AUTO) == "paper" or params.get("adversary", AUTO) == "gradient":
         return f"only {algorithm.upper()}'s exact path runs chunk by chunk"
     if params.get("w_update", AUTO) not in (AUTO, "adam_log"):
@@ -86,7 +91,10 @@ def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: di
 
 def total_steps(algorithm: str, params: dict[str, Any]) -> int:
     """Progress steps of the fit, as the in-memory fit counts them: SAL's rounds (twice at
-    ``lambda_="auto"``: the batched selection, then the refit), WDRL's, or one."""
+    ``lambda_="auto"``: the batched selection, then the refit), WDRL's, IRM's (of which its
+    Newton solve reports the first), or one."""
+    if algorithm == "irm":  # Newton reports one round of these
+        return IRM(params).total_steps()
     if algorithm not in ("sal", "wdrl"):
         return 1
     return _robust(algorithm, params, 0).total_steps()
@@ -178,6 +186,9 @@ def fit_linear(
             algorithm, params, moments, z_bar, y_bar, y_scale, sums.n.sum(1), names, progress
         )
         w, cert, stopped = None, None, False
+    elif algorithm == "irm":
+        theta, bias, rounds, stopped = _irm(params, sums, moments, z_bar, y_bar, y_scale, names, progress)
+        w, cert = None, None
     elif auto:
 
         def loss_stats(fits: es.FoldFits) -> LossStats:
@@ -263,6 +274,49 @@ def _pooled(
     if progress is not None:
         progress(1, metrics)
     return theta, bias, [_round(1, risk, None, losses, names)]
+
+
+def _irm(
+    params: dict[str, Any],
+    sums: FoldSums,
+    moments: rl.Moments,
+    z_bar: Array,
+    y_bar: float,
+    y_scale: float,
+    names: Sequence[str],
+    progress: Callable[[int, dict[str, Any]], bool] | None,
+) -> tuple[Array, float, list[dict[str, Any]], bool]:
+    """IRMv1 (linear, squared loss) as ``sal_core.algorithms.irm.linear_irm_newton`` fits it in
+    memory: damped Newton (``irm_newton``) on each training environment's uncentred moments
+    G_e = E[z̃z̃ᵀ], c_e = E[z̃y], E[y²] of z̃ = [z, 1], in target units (the penalty is not
+    scale-free), from the pooled least-squares fit; then the one round the in-memory fit reports
+    (risks and penalties per environment, ``irm_terms``). θ (target units), b, rounds, stopped."""
+    irm = IRM(params).params
+    n = sums.n.sum(1)  # (E,)
+    sz, szz = sums.z.sum(1), sums.zz.sum(1)
+    e, p = sz.shape
+    gram = np.empty((e, p + 1, p + 1))
+    gram[:, :p, :p], gram[:, :p, p], gram[:, p, :p], gram[:, p, p] = szz, sz, sz, n
+    cross = np.concatenate([sums.zy.sum(1), sums.y.sum(1)[:, None]], axis=1) * y_scale
+    yy = sums.yy.sum(1) * y_scale**2
+    g, c, y2 = (torch.as_tensor(a / n.reshape(-1, *[1] * (a.ndim - 1))) for a in (gram, cross, yy))
+    theta_ls = torch.linalg.solve(torch.as_tensor(moments.gram), torch.as_tensor(moments.cross)) * y_scale
+    start = torch.cat([theta_ls, (y_bar * y_scale - torch.as_tensor(z_bar) @ theta_ls).reshape(1)])
+    t, converged = irm_newton(g, c, y2, start, irm.penalty_weight, anneal=irm.anneal_steps > 0)
+    if not converged:  # the in-memory fit stops there too, silently; its iterate may differ
+        warnings.warn(
+            "IRM's Newton solve stopped before its gradient tolerance; the chunked and in-memory fits "
+            "may then differ beyond rounding (try anneal_steps > 0, or a smaller penalty_weight)",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    risks, penalties = irm_terms(t, g, c, y2)
+    value = float((risks + irm.penalty_weight * penalties).mean())
+    penalty = float(penalties.mean())
+    rounds = [_round(1, value, None, risks.numpy(), names) | {"penalty": penalty}]
+    metrics = {"train_loss": float(risks.mean()), "penalty": penalty, "objective": value}
+    stopped = _asks_stop(progress, 1, metrics)
+    return t[:-1].numpy(), float(t[-1]), rounds, stopped
 
 
 def _rows_of(sums: FoldSums, envs: Sequence[int]) -> FoldSums:

@@ -31,7 +31,8 @@ PAPER_LAMBDA_GRID = (1e-3, 1e-2, 1e-1, 1e0, 1e1)
 
 
 class ConvergenceWarning(UserWarning):
-    """The proximal-gradient solver stopped at ``max_iter`` before reaching its tolerance."""
+    """An iterative solver stopped at ``max_iter`` before reaching its tolerance (the proximal
+    gradient here; IRM's Newton solve in a chunked fit)."""
 
 
 @dataclass

@@ -144,6 +144,7 @@ def _rel(a: dict[str, float], b: dict[str, float]) -> float:
         ("erm", {}, 1e-8),
         ("ridge", {"lambda_": 0.5}, 1e-8),
         ("lasso", {"lambda_": 0.05}, 1e-8),
+        ("irm", {"penalty_weight": 100.0}, 1e-8),
         ("sal", {"lambda_": 0.1}, 1e-8),
         ("wdrl", {}, 1e-8),  # at lambda_="auto": the fold sums, the oof pass, then the θ-step
         # w ends at its cap (1e4) on 9 of 10 covariates: the θ-step's system is conditioned ~1e8, and
@@ -167,6 +168,12 @@ def test_a_chunked_fit_is_the_in_memory_fit(
         assert chunked["certificate"]["rho_hat"] == pytest.approx(memory["certificate"]["rho_hat"], rel=1e-6)
     else:
         assert chunked["covariate_weights"] is None
+        assert len(chunked["history"]) == len(memory["history"]) == 1
+        assert chunked["history"][0]["risk"] == pytest.approx(memory["history"][0]["risk"], rel=1e-8)
+        if algorithm == "irm":  # the round carries IRM's mean invariance penalty
+            assert chunked["history"][0]["penalty"] == pytest.approx(
+                memory["history"][0]["penalty"], rel=1e-6
+            )
     by_name = {e["name"]: e for e in memory["environments"]}
     for env in chunked["environments"]:
         other = by_name[env["name"]]
