@@ -7,9 +7,10 @@ for 400 rounds, plus the refit; every round is a θ-step (a root search for μ o
 path of A = wGw + μI) and an implicit gradient. This bench times rounds of that batch with the θ-step
 forced onto each factorisation, in one run: one eigendecomposition per round (``eigh``) against one
 Cholesky factorisation per round at the extrapolated μ, the root search's other μ reached by the
-shift (``cholesky``), and
-prints their ratio (CPU time of this process: the machines are shared), the per-path cost and the selection's projected time (400 rounds of 40 paths +
-one refit) with the factorisation the library picks at that p (``CHOLESKY_FROM_P``). Above p = 100 it
+shift, each solve either two triangular solves or a product with the explicit inverse, and prints
+the ratio of eigh to the θ-step the library picks at that p (``CHOLESKY_FROM_P``, ``INVERSE_BELOW_P``;
+CPU time of this process: the machines are shared) and the selection's projected time (400 rounds
+of 40 paths + one refit) with it. Above p = 100 it
 times 4 paths, not 40 (the per-path cost is what scales), and projects from that. Data: two Gaussian
 environments with a spurious half (:func:`bench.speed.gaussian_environments`).
 """
@@ -48,13 +49,18 @@ def _batch(m: rl.Moments, b: int) -> eb.BatchMoments:
     )  # fmt: skip
 
 
-def seconds_per_round(m: eb.BatchMoments, yy: float, rounds: int, cholesky_from: int) -> float:
-    """Median over three runs of ``rounds`` rounds, per round, with the θ-step's threshold forced."""
+def seconds_per_round(
+    m: eb.BatchMoments, yy: float, rounds: int, cholesky_from: int, inverse_below: int | None = None
+) -> float:
+    """Median over three runs of ``rounds`` rounds, per round, with the θ-step's thresholds forced
+    (``inverse_below``: below this p a Cholesky factor solves through its explicit inverse; None
+    keeps the library's)."""
     b, p = m.cross.shape
     lam = np.resize([1e-3, 1e-2, 1e-1, 1.0], b) * yy
     settings = eb.PathSettings(rounds=rounds, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
-    saved = eb.CHOLESKY_FROM_P
+    saved, saved_inverse = eb.CHOLESKY_FROM_P, eb.INVERSE_BELOW_P
     eb.CHOLESKY_FROM_P = cholesky_from
+    eb.INVERSE_BELOW_P = saved_inverse if inverse_below is None else inverse_below
     try:
         times = []
         for _ in range(3):
@@ -63,7 +69,16 @@ def seconds_per_round(m: eb.BatchMoments, yy: float, rounds: int, cholesky_from:
             times.append((time.process_time() - started) / rounds)
         return float(np.median(times))
     finally:
-        eb.CHOLESKY_FROM_P = saved
+        eb.CHOLESKY_FROM_P, eb.INVERSE_BELOW_P = saved, saved_inverse
+
+
+def _picked(p: int, eigh: float, triangular: float, inverse: float) -> tuple[str, float]:
+    """The θ-step the library runs at p (``CHOLESKY_FROM_P``, ``INVERSE_BELOW_P``) and its time."""
+    if p < eb.CHOLESKY_FROM_P:
+        return "eigh", eigh
+    if p < eb.INVERSE_BELOW_P:
+        return "Cholesky, inverse", inverse
+    return "Cholesky, triangular", triangular
 
 
 def report(ps: Sequence[int], rounds: int, command: str) -> str:
@@ -72,21 +87,22 @@ def report(ps: Sequence[int], rounds: int, command: str) -> str:
         "",
         f"`{command}`; {machine_line('cpu')}",
         "",
-        "| p | paths timed | eigh ms/round | cholesky ms/round | eigh / cholesky | library picks | "
-        "projected selection + refit (s) |",
-        "|---:|---:|---:|---:|---:|---|---:|",
+        "| p | paths timed | eigh ms/round | Cholesky, triangular solves | Cholesky, explicit inverse | "
+        "eigh / library's | library picks | projected selection + refit (s) |",
+        "|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     for p in ps:
         m = _moments_of(p)
         b = SELECTION_PATHS if p <= 100 else 4
         batch = _batch(m, b)
         eigh = seconds_per_round(batch, float(m.yy), rounds, cholesky_from=10**9)
-        chol = seconds_per_round(batch, float(m.yy), rounds, cholesky_from=1)
-        picked = "cholesky" if p >= eb.CHOLESKY_FROM_P else "eigh"
-        per_round = chol if picked == "cholesky" else eigh
+        triangular = seconds_per_round(batch, float(m.yy), rounds, cholesky_from=1, inverse_below=1)
+        inverse = seconds_per_round(batch, float(m.yy), rounds, cholesky_from=1, inverse_below=10**9)
+        picked, per_round = _picked(p, eigh, triangular, inverse)
         projected = per_round * (SELECTION_PATHS / b) * SELECTION_ROUNDS * (1 + 1 / SELECTION_PATHS)
         lines.append(
-            f"| {p} | {b} | {eigh * 1e3:.2f} | {chol * 1e3:.2f} | {eigh / chol:.2f}× | {picked} | {projected:.1f} |"
+            f"| {p} | {b} | {eigh * 1e3:.2f} | {triangular * 1e3:.2f} | {inverse * 1e3:.2f} | "
+            f"{eigh / per_round:.2f}× | {picked} | {projected:.1f} |"
         )
     lines += [
         "",

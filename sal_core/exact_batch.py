@@ -4,7 +4,8 @@
 of hundreds of rounds on p×p moments (:mod:`sal_core.robust_linear` has the math for one problem).
 The paths are independent and run the same number of rounds, so here they run side by side: every
 array carries a leading batch axis B, and each round is one stacked factorisation (an ``eigh`` below
-:data:`CHOLESKY_FROM_P` covariates, a Cholesky from there), a few stacked solves and a few dozen
+:data:`CHOLESKY_FROM_P` covariates, a Cholesky from there, solved through its explicit inverse below
+:data:`INVERSE_BELOW_P`), a few stacked solves and a few dozen
 vectorised operations, whatever B is. On the paper setting (p = 10) a round of 30 paths costs about
 what a round of one did with the per-problem loop.
 
@@ -79,16 +80,8 @@ class EigFactor:
         return out
 
 
-@dataclass(frozen=True)
-class CholFactor:
-    """A = L Lᵀ + δ·I from the Cholesky factor L of A − δ·I (torch, float64): a θ-step factorises
-    once per round and reaches the other μ of its root search by the shift δ (:func:`shifted_solve`)."""
-
-    chol: torch.Tensor  # (B, p, p) lower
-    shift: Array  # (B,) δ = μ − μ at the factorisation
-
-    def solve(self, x: Array) -> Array:
-        return shifted_solve(self.chol, self.shift, x)
+Solve = Callable[[Array], Array]
+"""x (B, p, k) → A⁻¹x for a factorised A."""
 
 
 def triangular_solve(chol: torch.Tensor, x: Array) -> Array:
@@ -99,6 +92,29 @@ def triangular_solve(chol: torch.Tensor, x: Array) -> Array:
     return out
 
 
+def base_solve(chol: torch.Tensor) -> Solve:
+    """A⁻¹· from A's Cholesky factor L: below :data:`INVERSE_BELOW_P` covariates through the
+    explicit inverse (one more O(p³) call per round, then every solve is one batched product: on
+    small matrices a call's overhead, not its arithmetic, is the cost), from there by two triangular
+    solves per call."""
+    if chol.shape[-1] < INVERSE_BELOW_P:
+        inverse = torch.cholesky_inverse(chol).numpy()
+        return lambda x: np.matmul(inverse, x)
+    return lambda x: triangular_solve(chol, x)
+
+
+@dataclass(frozen=True)
+class CholFactor:
+    """A = L Lᵀ + δ·I from the Cholesky factor L of A − δ·I: a θ-step factorises once per round
+    and reaches the other μ of its root search by the shift δ (:func:`shifted_solve`)."""
+
+    base: Solve  # (L Lᵀ)⁻¹·
+    shift: Array  # (B,) δ = μ − μ at the factorisation
+
+    def solve(self, x: Array) -> Array:
+        return shifted_solve(self.base, self.shift, x)
+
+
 SHIFT_TERMS = 40
 """Most terms of :func:`shifted_solve`'s series; a θ-step refactorises where δ is too large for it."""
 SHIFT_REUSE = 1e-2
@@ -107,16 +123,23 @@ A ⪰ μ·I, so each term of the series shrinks by at least |δ|/μ (1e-2: at mo
 |δ|/μ is usually below 1e-4, 4 terms)."""
 
 
-def shifted_solve(chol: torch.Tensor, shift: Array, x: Array) -> Array:
-    """(L Lᵀ + δ·I)⁻¹x for x (B, p, k) by the Neumann series Σ_k (−δ·(L Lᵀ)⁻¹)^k (L Lᵀ)⁻¹x, summed
-    until every path's last term is below 1e-16 of its sum (largest entries)."""
-    term = triangular_solve(chol, x)
+def shifted_solve(base: Solve, shift: Array, x: Array, powers: list[Array] | None = None) -> Array:
+    """(A + δ·I)⁻¹x for x (B, p, k) by the Neumann series Σ_k (−δ)^k A^-(k+1) x, summed until every
+    path's last term is below 1e-16 of its sum (largest entries). ``powers`` caches A^-(k+1) x
+    across calls with the same x: a root search evaluates several δ on one right-hand side, and
+    each later δ then costs products with the powers already solved, not new solves."""
+    powers = [base(x)] if powers is None else powers
+    if not powers:
+        powers.append(base(x))
     if not shift.any():
-        return term
-    out = term.copy()
-    minus = -shift[:, None, None]
-    for _ in range(SHIFT_TERMS):
-        term = triangular_solve(chol, minus * term)
+        return powers[0].copy()
+    out = powers[0].copy()
+    coef = np.ones_like(shift)
+    for k in range(1, SHIFT_TERMS + 1):
+        if k == len(powers):
+            powers.append(base(powers[-1]))
+        coef = -shift * coef
+        term = coef[:, None, None] * powers[k]
         out += term
         if np.all(np.abs(term).max((1, 2)) <= 1e-16 * np.abs(out).max((1, 2))):
             break
@@ -147,12 +170,17 @@ class PathResult:
     stopped: bool = False  # on_round asked to stop; w is where the paths were then
 
 
-CHOLESKY_FROM_P = 32
+CHOLESKY_FROM_P = 16
 """From this many covariates the θ-step factorises A = wGw + μI by Cholesky, once per round at the
 root search's first μ (extrapolated from the last rounds, :func:`next_mu`), and reaches the search's
 other μ by the shift (:func:`shifted_solve`), instead of one eigendecomposition per round. CPU time
-per round of 40 paths (``python -m bench.solver``, docs/sal.md): eigh / Cholesky 0.6× at p = 10,
-about 1.1× at 24, 1.35× at 32, 1.5× at 48, 2-2.8× at 100 and 3.5× at 1,000."""
+per round of 40 paths, eigh / the Cholesky step picked (``python -m bench.solver``, docs/sal.md):
+0.75× at p = 10 (eigh kept), about 1× at 16, 1.4× at 24, 1.9× at 48, 2.4× at 100, 3.5× at 1,000;
+whole default fits at p = 16-17 (real tables) took 0.41-0.47 s against 0.54-0.57 s with eigh."""
+INVERSE_BELOW_P = 64
+"""Below this many covariates a factorised A solves through its explicit inverse (:func:`base_solve`):
+a round of 40 paths at p = 24 took 1.8 ms against 2.4 ms by triangular solves, at p = 48 about the
+same, at p = 100 14.5 ms against 13.1 ms (``python -m bench.solver``)."""
 
 Evaluate = Callable[[Array], tuple[Array, Array]]
 """μ (B,) → (MSE(θ(μ)) (B,), κ(θ(μ)) (B,)) along the generalised-ridge path."""
@@ -208,15 +236,15 @@ def _solve_theta_cholesky(
         chol, info = torch.linalg.cholesky_ex(torch.from_numpy(wg))
         if bool((info != 0).any()):
             raise _NotPositiveDefinite
-        state.update(chol=chol, mu_f=mu.copy())
+        state.update(base=base_solve(chol), mu_f=mu.copy(), powers=[])
 
     def path(mu: Array) -> tuple[Array, Array]:
         mu_f = state.get("mu_f")
         if not isinstance(mu_f, np.ndarray) or np.any(np.abs(mu - mu_f) > SHIFT_REUSE * mu_f):
             factor(mu)
-        chol, mu_f = state["chol"], state["mu_f"]
-        assert isinstance(chol, torch.Tensor) and isinstance(mu_f, np.ndarray)
-        u = shifted_solve(chol, mu - mu_f, rhs)[:, :, 0]
+        base, mu_f, powers = state["base"], state["mu_f"], state["powers"]
+        assert callable(base) and isinstance(mu_f, np.ndarray) and isinstance(powers, list)
+        u = shifted_solve(base, mu - mu_f, rhs, powers)[:, :, 0]
         kap = (u * u).sum(1)
         state["u"] = u
         return m.yy - (b * u).sum(1) - mu * kap, kap
@@ -226,9 +254,9 @@ def _solve_theta_cholesky(
     except _NotPositiveDefinite:
         np.einsum("bii->bi", wg)[...] = diagonal
         return None
-    u, chol, mu_f = state["u"], state["chol"], state["mu_f"]
-    assert isinstance(u, np.ndarray) and isinstance(chol, torch.Tensor) and isinstance(mu_f, np.ndarray)
-    return ThetaBatch(theta=w * u, mu=mu, mse=fit_mse, kappa=kap, factor=CholFactor(chol, mu - mu_f))
+    u, base, mu_f = state["u"], state["base"], state["mu_f"]
+    assert isinstance(u, np.ndarray) and callable(base) and isinstance(mu_f, np.ndarray)
+    return ThetaBatch(theta=w * u, mu=mu, mse=fit_mse, kappa=kap, factor=CholFactor(base, mu - mu_f))
 
 
 class _NotPositiveDefinite(Exception):

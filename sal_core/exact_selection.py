@@ -129,7 +129,7 @@ def _take(result: eb.PathResult, i: int) -> eb.PathResult:
     )  # fmt: skip
 
 
-REFIT_IN_BATCH_BELOW_P = eb.CHOLESKY_FROM_P
+REFIT_IN_BATCH_BELOW_P = 32
 """Below this many covariates a round's cost is mostly per call, not per path, so 48 paths cost
 about what 40 do and the refits join the selection's batch instead of running 400 more
 rounds afterwards; above it the extra paths would cost more than one separate refit."""

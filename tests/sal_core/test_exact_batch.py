@@ -98,20 +98,30 @@ def test_a_singular_gram_falls_back_from_cholesky_to_the_eigendecomposition(
     np.testing.assert_allclose(step.theta, eb.solve_theta(bm, w, lam).theta)
 
 
+@pytest.mark.parametrize("inverse_below_p", [1, 10**9])
 @pytest.mark.parametrize("relative", [0.0, 1e-6, 3e-4, -8e-4])
-def test_a_solve_by_the_shift_equals_a_solve_of_the_shifted_matrix(relative: float) -> None:
+def test_a_solve_by_the_shift_equals_a_solve_of_the_shifted_matrix(
+    relative: float, inverse_below_p: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A θ-step factorises A once per round and reaches nearby μ through the Neumann series in the
-    shift δ: the answer must be the shifted matrix's own solve, to rounding."""
+    shift δ, solving by two triangular solves or (few covariates) by the explicit inverse: the
+    answer must be the shifted matrix's own solve, to rounding, and a second shift on the same
+    right-hand side must reuse the cached powers A^-k x and still be exact."""
     import torch
 
+    monkeypatch.setattr(eb, "INVERSE_BELOW_P", inverse_below_p)
     rng = np.random.default_rng(1)
     x = rng.standard_normal((3, 40, 12))
     mu = np.array([0.05, 1.0, 3.0])
     a = x.transpose(0, 2, 1) @ x / 40 + mu[:, None, None] * np.eye(12)
     rhs = rng.standard_normal((3, 12, 3))
-    shift = relative * mu
-    out = eb.shifted_solve(torch.linalg.cholesky(torch.from_numpy(a)), shift, rhs)
-    np.testing.assert_allclose(out, np.linalg.solve(a + shift[:, None, None] * np.eye(12), rhs), rtol=1e-11)
+    base = eb.base_solve(torch.linalg.cholesky(torch.from_numpy(a)))
+    powers: list[np.ndarray] = []
+    for shift in (relative * mu, -0.5 * relative * mu):
+        out = eb.shifted_solve(base, shift, rhs, powers)
+        want = np.linalg.solve(a + shift[:, None, None] * np.eye(12), rhs)
+        np.testing.assert_allclose(out, want, rtol=1e-11)
+    assert len(powers) >= (1 if relative == 0.0 else 3)
 
 
 def test_mu_starts_from_the_last_rounds_and_never_far_from_the_last() -> None:
