@@ -5,6 +5,13 @@ on any worker that consumes ``chunk_queue``, their sums reduced here, the solve 
 A job takes this path when its dataset is in an object store with at least
 ``chunked_fit_min_rows`` rows (0: never) and its fit is one that runs from moments
 (:func:`outofcore.supports`); otherwise the runner loads the table as before.
+
+A cancel is seen as the in-memory fit sees it, in the rounds (the progress writer), and also
+between the passes and before each part the job's worker computes (:class:`CancelCheck`, the
+job's row read at most every ``progress_min_interval_s``): a pass before the solve then stops
+with :class:`fanout.PassStopped`, the run's scratch objects are removed, and the runner ends the
+job ``cancelled`` with no result. Once a model is there (its rounds ended, or were stopped) the
+last pass scores it whole and the job keeps it, as a cancelled in-memory fit keeps its own.
 """
 
 from __future__ import annotations
@@ -18,9 +25,12 @@ from typing import Any
 
 import numpy as np
 import torch
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
 
 from app.datasets import chunks, fanout, outofcore
-from app.db.models import Dataset, Job
+from app.db import repository as repo
+from app.db.models import Dataset, Job, JobStatus
 from app.jobs import artifacts
 from app.jobs.result import (
     CertificatePublic,
@@ -39,7 +49,7 @@ from sal_core.metrics import error_of, summarize, summary_metric
 from sal_core.models import ModelSpec
 from sal_core.optim import set_linear
 
-__all__ = ["CHUNK_PART", "ChunkedJob", "plan", "run"]
+__all__ = ["CHUNK_PART", "CancelCheck", "ChunkedJob", "plan", "run"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +64,47 @@ class ChunkedJob:
     n_groups: int
     data: outofcore.ChunkedData
     rows: dict[str, int]  # per environment
+
+
+class CancelCheck:
+    """``stop`` for the passes: True once the job is no longer this attempt's ``running`` job or
+    a cancel was requested (what :func:`repo.report_progress` refuses on), read from the job's row
+    at most every ``min_interval_s`` (``run_pass`` asks at every step of its polling). A read
+    that fails because the database is briefly away answers False: the fit goes on."""
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        job_id: str,
+        attempt: int,
+        min_interval_s: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._sessions = sessions
+        self._job_id = job_id
+        self._attempt = attempt
+        self._min_interval_s = min_interval_s
+        self._clock = clock
+        self._last: float | None = None
+        self.stopped = False
+
+    def __call__(self) -> bool:
+        now = self._clock()
+        if self.stopped or (self._last is not None and now - self._last < self._min_interval_s):
+            return self.stopped
+        self._last = now
+        try:
+            with self._sessions() as session:
+                state = repo.job_states(session, [self._job_id]).get(self._job_id)
+        except (OperationalError, InterfaceError) as exc:
+            log.warning("cancel check of job %s skipped: %s", self._job_id, exc)
+            return False
+        self.stopped = state is None or (state[0], state[3], state[4]) != (
+            JobStatus.RUNNING,
+            self._attempt,
+            False,
+        )
+        return self.stopped
 
 
 def plan(job: Job, dataset: Dataset, settings: Settings) -> ChunkedJob | None:
@@ -86,8 +137,11 @@ def run(
     settings: Settings,
     send: Callable[[fanout.Part], None] | None,
     progress: Callable[[int, dict[str, Any]], bool] | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> tuple[JobResult, bytes, str, bool]:
-    """Fit the job chunk by chunk: (result, weights, their sha256, stopped)."""
+    """Fit the job chunk by chunk: (result, weights, their sha256, stopped). ``stop`` is asked
+    between the passes and their parts (a :class:`CancelCheck`); True before the model is solved
+    raises :class:`fanout.PassStopped`, with the run's scratch objects removed."""
     started = time.perf_counter()
     d = plan_.data
     run_id = f"{job.id}-{attempt}"  # a later attempt starts afresh (this one's run may be closed)
@@ -97,7 +151,9 @@ def run(
             plan_.n_groups, settings.chunk_groups_per_task, run_id, what, storage=plan_.storage,
             key=plan_.key, environments=d.environments, feature_names=d.feature_names, target=target,
         )  # fmt: skip
-        results = fanout.run_pass(plan_.store, parts, send, stall_s=settings.chunk_stall_s)
+        results = fanout.run_pass(
+            plan_.store, parts, send, stall_s=settings.chunk_stall_s, stop=stop if what.stoppable else _never
+        )
         return fanout.reduce_parts(results, what.name)
 
     try:
@@ -143,6 +199,10 @@ def run(
         selection=None if fit.selection is None else Selection.model_validate(fit.selection.to_dict()),
     )
     return result, weights, hashlib.sha256(weights).hexdigest(), fit.stopped
+
+
+def _never() -> bool:
+    return False
 
 
 def coefficients_close(a: np.ndarray, b: np.ndarray) -> float:

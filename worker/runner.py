@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app import logs, metrics
 from app.cache import LRUCache
-from app.datasets import objects, outofcore
+from app.datasets import fanout, objects, outofcore
 from app.datasets.tables import CorruptDatasetError, Table
 from app.db import leases, tenancy
 from app.db import repository as repo
@@ -387,13 +387,26 @@ class Runner:
             self.sessions, job.id, self.settings.progress_min_interval_s, attempt, plan.data.feature_names
         )
         total = outofcore.total_steps(job.algorithm, dict(job.params or {}))
-        result, weights, sha, _ = chunked.run(
-            job, attempt, target, plan, self.settings, send, lambda step, m: writer(step, total, m)
-        )
+        check = chunked.CancelCheck(self.sessions, job.id, attempt, self.settings.progress_min_interval_s)
+        try:
+            result, weights, sha, _ = chunked.run(
+                job, attempt, target, plan, self.settings, send, lambda step, m: writer(step, total, m), check
+            )
+        except fanout.PassStopped:
+            # cancelled (or taken over) before the solve: nothing to keep, nothing was written
+            return _with_db_retries(lambda: self._end_cancelled(job.id, attempt), self.settings.lease_s)
         status = _with_db_retries(
             lambda: self._finish(job.id, attempt, result.to_json(), weights, sha), self.settings.lease_s
         )
         return status or "stopped"
+
+    def _end_cancelled(self, job_id: str, attempt: int) -> str:
+        with self.sessions() as session:
+            ended = repo.end_cancelled(session, job_id, attempt=attempt)
+            session.commit()
+        if not ended:
+            log.info("job %s left `running` during its passes; storing nothing", job_id)
+        return "cancelled" if ended else "stopped"
 
     def _finish(
         self, job_id: str, attempt: int, result: dict[str, Any], weights: bytes, sha: str

@@ -52,6 +52,7 @@ from sal_core.loss_stats import LossStats
 __all__ = [
     "Part",
     "Pass",
+    "PassStopped",
     "compute_part",
     "merge_stats",
     "plan_parts",
@@ -118,10 +119,16 @@ def scratch_prefix(run: str) -> str:
 
 @dataclass(frozen=True)
 class Pass:
-    """A pass to run: its name and its inputs."""
+    """A pass to run: its name, its inputs, and whether a cancel may stop it (the passes before
+    the model is solved; the last one, which scores a model already there, runs to its end)."""
 
     name: str
     params: dict[str, Any]
+    stoppable: bool = True
+
+
+class PassStopped(InterruptedError):
+    """:func:`run_pass` was asked to stop (the job was cancelled, or is no longer this worker's)."""
 
 
 def plan_parts(
@@ -357,10 +364,12 @@ def run_pass(
     """Run a pass: send every part (``send``: None keeps it all here), help with parts no task has
     started (``help_``), redo any part stalled for ``stall_s``, and return the parts' sums in
     order. One listing of the pass's objects per step (one request on S3), so waiting on many
-    parts costs no more than on one. ``stop`` is asked at each step (a cancel); it raises
-    :class:`InterruptedError`."""
+    parts costs no more than on one. ``stop`` is asked before anything is sent and then at each
+    step, so before each part computed here (a cancel): True raises :class:`PassStopped`."""
     if not parts:
         return []
+    if stop():
+        raise PassStopped(f"pass {parts[0].pass_name} was stopped before it started")
     if send is not None:
         for part in parts:
             send(part)
@@ -369,7 +378,7 @@ def run_pass(
     checked = clock()
     while pending:
         if stop():
-            raise InterruptedError("the pass was stopped")
+            raise PassStopped(f"pass {parts[0].pass_name} was stopped")
         listed = {o.key for o in store.list(prefix)}
         pending = [p for p in pending if p.result_key not in listed]
         if not pending:

@@ -212,7 +212,8 @@ def fit_linear(
         raise ValueError(f"{algorithm} does not run chunk by chunk")
 
     coef, intercept = standardizer.coefficients_to_original(theta, bias)
-    m = timed(fanout.Pass("metrics", {"coef": coef.tolist(), "intercept": intercept}))
+    # a model is there (rounds stopped by a cancel keep theirs, as in memory): it is scored whole
+    m = timed(fanout.Pass("metrics", {"coef": coef.tolist(), "intercept": intercept}, stoppable=False))
     metrics = {}
     for name in (*data.train, *data.test):
         e = index[name]

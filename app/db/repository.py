@@ -456,6 +456,18 @@ def finish_job(
     return None
 
 
+def end_cancelled(session: Session, job_id: str, *, attempt: int | None = None) -> bool:
+    """running with a cancel requested -> cancelled, with no result row: a fit stopped before it
+    had a model to keep (a chunked fit cancelled in the passes before its solve). False if the job
+    left `running`, another attempt owns it, or no cancel was requested."""
+    result = session.execute(
+        update(Job)
+        .where(*_mine(job_id, attempt), Job.cancel_requested_at.is_not(None))
+        .values(status=JobStatus.CANCELLED, finished_at=utcnow(), lease_expires_at=None)
+    )
+    return _rowcount(result) == 1
+
+
 def fail_job(
     session: Session,
     job_id: str,

@@ -276,3 +276,22 @@ def test_an_irm_newton_solve_that_does_not_converge_is_said(data: Any, store: Lo
     with pytest.warns(ConvergenceWarning, match="Newton"):
         fit = _chunked(data, store, {"penalty_weight": 1e4, "anneal_steps": 0}, "irm")
     assert np.all(np.isfinite(fit.coef))
+
+
+def test_a_stopped_pass_sends_and_computes_nothing(data: Any, store: LocalStore) -> None:
+    """``stop`` is asked before the parts are sent and before each part computed here."""
+    names, train, test = data
+    envs = tuple(e.name for e in [*train, *test])
+    parts = fanout.plan_parts(
+        4, 1, "stopped", fanout.Pass("stats", {}), storage="local", key=KEY, environments=envs,
+        feature_names=tuple(names), target="y",
+    )  # fmt: skip
+    sent: list[int] = []
+    with pytest.raises(fanout.PassStopped):
+        fanout.run_pass(store, parts, lambda p: sent.append(p.index), stall_s=60, stop=lambda: True)
+    asked = iter([False, False, True])  # before sending, before the first part, before the second
+    with pytest.raises(fanout.PassStopped):
+        fanout.run_pass(store, parts, None, stall_s=60, stop=lambda: next(asked))
+    assert sent == []
+    done = [o.key for o in store.list("scratch/stopped/stats/") if o.key.endswith(".npz")]
+    assert done == ["scratch/stopped/stats/3.npz"]  # the last part first, then the stop

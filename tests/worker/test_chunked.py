@@ -20,6 +20,7 @@ import redis
 from sqlalchemy import select
 
 from app.datasets import chunks, fanout, objects, streaming
+from app.db import repository as repo
 from app.db.models import DEFAULT_TENANT_ID, Dataset, Job, JobResultRow
 from app.queue import make_celery, worker_command
 from app.settings import Settings
@@ -98,32 +99,38 @@ def _dataset(settings: Settings, seed: int) -> tuple[str, int]:
         runner.close()
 
 
+def _job(runner: Runner, dataset_id: str, algorithm: str, params: dict[str, Any]) -> str:
+    """A queued chunkable job on the dataset (as the API would have stored it)."""
+    job_id = str(uuid.uuid4())
+    with runner.sessions() as s:
+        s.add(
+            Job(
+                id=job_id,
+                tenant_id=DEFAULT_TENANT_ID,
+                dataset_id=dataset_id,
+                status="queued",
+                algorithm=algorithm,
+                task="regression",
+                params=params,
+                model={"kind": "linear"},
+                seed=0,
+                device="cpu",
+                queue="sal",
+                train_environments=TRAIN,
+                test_environments=TEST,
+                progress_step=0,
+            )  # fmt: skip
+        )
+        s.commit()
+    return job_id
+
+
 def _run(
     settings: Settings, dataset_id: str, algorithm: str, params: dict[str, Any]
 ) -> tuple[str, dict[str, Any]]:
     runner = Runner.from_settings(settings)
     try:
-        job_id = str(uuid.uuid4())
-        with runner.sessions() as s:
-            s.add(
-                Job(
-                    id=job_id,
-                    tenant_id=DEFAULT_TENANT_ID,
-                    dataset_id=dataset_id,
-                    status="queued",
-                    algorithm=algorithm,
-                    task="regression",
-                    params=params,
-                    model={"kind": "linear"},
-                    seed=0,
-                    device="cpu",
-                    queue="sal",
-                    train_environments=TRAIN,
-                    test_environments=TEST,
-                    progress_step=0,
-                )  # fmt: skip
-            )
-            s.commit()
+        job_id = _job(runner, dataset_id, algorithm, params)
         assert runner.run(job_id) == "succeeded"
         with runner.sessions() as s:
             result = s.scalar(select(JobResultRow.result).where(JobResultRow.job_id == job_id))
@@ -280,3 +287,62 @@ def test_a_chunk_task_killed_mid_pass_is_retried_to_the_same_bits(
     assert f"pid:{pid} exited" in proc.log()
     for name in calm:
         assert calm[name].tobytes() == again[name].tobytes(), name
+
+
+# --- a cancel between the passes and their parts ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("during", "kept"),
+    [
+        (("stats", 0), False),  # the pass's last part here: seen before the sums pass sends a part
+        (("sums", None), False),  # its first part here: seen before the next one
+        (("metrics", None), True),  # the model is there: scored whole and kept, as in memory
+    ],
+)
+def test_a_cancel_stops_a_chunked_fit_between_its_parts(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, during: tuple[str, int | None], kept: bool
+) -> None:
+    """The cancel is requested while the job's worker computes a part (no chunk worker runs: it
+    computes every part, from the last backwards). Before the solve the fit stops at its next
+    step, the job ends `cancelled` with no result and no scratch object left; in the last pass
+    it ends `cancelled` with its whole result, as a cancelled in-memory fit keeps its own."""
+    mine = settings.model_copy(update={"progress_min_interval_s": 0.0})  # the row read at every step
+    dataset_id, _ = _dataset(mine, seed=1)
+    runner = Runner.from_settings(mine)
+    job_id = _job(runner, dataset_id, "sal", {"lambda_": 0.1})
+    computed: list[tuple[str, int]] = []
+    compute = fanout.compute_part
+
+    def cancelling(store: Any, part: fanout.Part) -> fanout.Arrays:
+        first = not any(name == part.pass_name for name, _ in computed)
+        computed.append((part.pass_name, part.index))
+        if part.pass_name == during[0] and (part.index == during[1] if during[1] is not None else first):
+            with runner.sessions() as s:
+                assert repo.cancel_job(s, job_id, tenant_id=DEFAULT_TENANT_ID)[1] == "requested"
+                s.commit()
+        return compute(store, part)
+
+    monkeypatch.setattr(fanout, "compute_part", cancelling)
+    try:
+        assert runner.run(job_id) == "cancelled"
+        with runner.sessions() as s:
+            job = s.get(Job, job_id)
+            result = s.scalar(select(JobResultRow.result).where(JobResultRow.job_id == job_id))
+        assert job is not None and job.status == "cancelled" and job.error is None
+    finally:
+        runner.close()
+    passes = [name for name, _ in computed]
+    n_parts = passes.count("stats")
+    if during[0] == "stats":
+        assert "sums" not in passes and n_parts > 1
+    elif during[0] == "sums":
+        assert passes.count("sums") == 1 and "metrics" not in passes
+    else:
+        assert passes.count("metrics") == n_parts == passes.count("sums")
+    if kept:
+        assert result is not None and len(result["coefficients"]) == 10
+    else:
+        assert result is None
+    left = [o.key for o in open_store(mine, "local").list(f"scratch/{job_id}-")]
+    assert left == [f"scratch/{job_id}-1/closed"]
