@@ -13,7 +13,9 @@ groups, each fanned out as chunk tasks (:mod:`app.datasets.fanout`), and solves 
 
 What is fitted, with sal_core's public functions only:
 
-* ``erm`` (linear, squared loss): the least-squares solve ``sal_core.optim.least_squares`` makes;
+All of them for a linear model with squared loss (regression):
+
+* ``erm``: the least-squares solve ``sal_core.optim.least_squares`` makes;
 * ``ridge``: the same solve with λI added to the Gram matrix (``least_squares(..., ridge=λ)``);
 * ``lasso``: the in-memory fit's FISTA iterations on the pooled Gram matrix
   (``sal_core.algorithms.lasso.squared_proximal_fit``, in target units: its threshold is not
@@ -32,8 +34,14 @@ What is fitted, with sal_core's public functions only:
 
 The coefficients agree with the in-memory fit of the same rows to about 1e-12 relative at a fixed
 λ (tests/worker/test_chunked.py checks 1e-8): the sums are the same numbers added in another
-order. At ``lambda_="auto"`` the choice is the in-memory one, its scores agree to ~1e-12 and the
+order. ERM, Ridge, the Lasso and IRM agree to ~1e-15 (tests/app/test_outofcore.py checks 1e-8).
+At ``lambda_="auto"`` the choice is the in-memory one, its scores agree to ~1e-12 and the
 coefficients to 1e-8 (tests/app/test_outofcore.py).
+
+A cancel: the rounds see it through ``progress`` as in memory (True stops them, the fit returns
+``stopped``); the passes see it through their :data:`PassRunner`, which raises
+:class:`fanout.PassStopped` out of :func:`fit_linear` in any pass before the solve. The metrics
+pass is built ``stoppable=False``: a model that is there is scored whole and kept.
 """
 
 from __future__ import annotations
@@ -69,7 +77,8 @@ POOLED = ("erm", "ridge", "lasso")
 """Fits of the pooled training rows' moments alone (one round, no w)."""
 PassRunner = Callable[[fanout.Pass], fanout.Arrays]
 """Runs one pass over every chunk and returns its reduced sums (:func:`fanout.run_pass` then
-:func:`fanout.reduce_parts`, or a plain loop in tests)."""
+:func:`fanout.reduce_parts`, or a plain loop in tests); may raise :class:`fanout.PassStopped` for
+a pass whose ``stoppable`` is True."""
 
 
 def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: dict[str, Any]) -> str | None:
@@ -156,9 +165,9 @@ def fit_linear(
     progress: Callable[[int, dict[str, Any]], bool] | None = None,
     clock: Callable[[], float] | None = None,
 ) -> LinearFit:
-    """ERM, Ridge, the Lasso, or SAL and WDRL at a fixed λ or at ``lambda_="auto"`` (folds decided
-    with ``seed``, the job's),
-    from the passes above; ``progress(round, metrics)`` True stops the rounds."""
+    """ERM, Ridge, the Lasso, IRM, or SAL and WDRL at a fixed λ or at ``lambda_="auto"`` (folds
+    decided with ``seed``, the job's), from the passes above; ``progress(round, metrics)`` True
+    stops the rounds; a stopped pass (``fanout.PassStopped``) ends the fit before its solve."""
     import time
 
     tick = clock or time.perf_counter
