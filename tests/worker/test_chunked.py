@@ -27,7 +27,7 @@ from app.settings import Settings
 from app.storage import open_store
 from sal_core.synthetic import selection_bias
 from tests.conftest import Proc, _wait_for, service_env
-from worker.chunked import CHUNK_PART
+from worker.chunked import CHUNK_PART, CancelCheck
 from worker.runner import Runner
 
 pytestmark = pytest.mark.services
@@ -346,3 +346,33 @@ def test_a_cancel_stops_a_chunked_fit_between_its_parts(
         assert result is None
     left = [o.key for o in open_store(mine, "local").list(f"scratch/{job_id}-")]
     assert left == [f"scratch/{job_id}-1/closed"]
+
+
+def test_the_cancel_check_reads_the_row_at_most_every_interval(settings: Settings) -> None:
+    dataset_id, _ = _dataset(settings, seed=1)
+    runner = Runner.from_settings(settings)
+    try:
+        job_id = _job(runner, dataset_id, "sal", {"lambda_": 0.1})
+        with runner.sessions() as s:
+            attempt = repo.claim_job(s, job_id, worker="test:1")
+            s.commit()
+        assert attempt is not None
+        now = [0.0]
+        check = CancelCheck(runner.sessions, job_id, attempt, 5.0, clock=lambda: now[0])
+        assert not check()
+        with runner.sessions() as s:
+            assert repo.cancel_job(s, job_id, tenant_id=DEFAULT_TENANT_ID)[1] == "requested"
+            s.commit()
+        now[0] = 4.9
+        assert not check()  # not read again yet
+        now[0] = 5.0
+        assert check() and check.stopped
+        calm = _job(runner, dataset_id, "sal", {"lambda_": 0.1})
+        with runner.sessions() as s:
+            mine = repo.claim_job(s, calm, worker="test:1")
+            s.commit()
+        assert mine is not None
+        assert not CancelCheck(runner.sessions, calm, mine, 0.0)()
+        assert CancelCheck(runner.sessions, calm, mine + 1, 0.0)()  # not that attempt's job
+    finally:
+        runner.close()
