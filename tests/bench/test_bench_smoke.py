@@ -155,3 +155,16 @@ def test_paper_mlp_unit_and_report() -> None:
     assert all(0 < v < 10 for v in unit.mean_error.values()) and unit.w_protects_stable is not None
     text = paper_mlp.render([unit], [tiny], command="python -m bench.paper_mlp --test", machine="test")
     assert "| tiny selection bias | 1 |" in text and "worst SAL-MLP / ERM-MLP" in text
+
+
+def test_variants_scores_sal_erm_and_the_oracle_on_a_variant_never_tuned_on() -> None:
+    from bench import variants
+
+    name = "selection bias, r = 2.5"
+    outcome = variants.one(name, 300)
+    # a strong tie (r = 2.5) that flips at test time: ERM pays for V, the oracle does not
+    assert outcome.oracle < outcome.erm and outcome.sal < outcome.erm
+    text = variants.report([outcome], [name], [300], "python -m bench.variants")
+    row = next(line for line in text.splitlines() if line.startswith(f"| {name} |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert float(cells[4]) == round(outcome.sal / outcome.erm, 3) and cells[6] in ("0/1", "1/1")
