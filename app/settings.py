@@ -255,9 +255,11 @@ class Settings(BaseSettings):
         default=0,
         ge=0,
         description=(
-            "Jobs on a dataset in an object store with at least this many rows, whose fit runs from "
-            "moments (ERM, SAL and WDRL on the exact path at lambda_=auto or a fixed one; linear, regression), "
-            "read it chunk by chunk as chunk tasks on chunk_queue instead of loading it (0: never)."
+            "Jobs on a dataset in an object store with at least this many rows read it chunk by chunk "
+            "instead of loading it (0: never): linear regression fits (ERM, Ridge, Lasso, IRM; SAL and WDRL "
+            "on the exact path, at lambda_=auto or a fixed one) from moments, as chunk tasks on chunk_queue; "
+            "MLP regression fits (ERM; SAL at a fixed lambda_ under the linear path's w) from minibatches "
+            "streamed from the row groups."
         ),
     )
     chunk_queue: str = Field(

@@ -33,6 +33,14 @@ re-ascended to the tolerance when its row is drawn again. R, the environment los
 certificate use at most ``eval_rows`` rows (a fixed draw), the w-gradient at most ``implicit_rows``
 (a fresh draw each round).
 
+Streamed (``batches`` given: a table read chunk by chunk, :mod:`sal_core.minibatches`): every θ-step
+takes the stream's next minibatch instead, and ``problem`` holds only the fixed evaluation sample
+(R, the environment losses, the certificate, the w-gradient's rows). No row bank is kept for the
+streamed rows (it would be the table's size): each minibatch's u starts at 0 and takes
+``newton_steps`` Newton steps at the current θ before its θ-step (exact in one step inside a ReLU
+region for the squared loss), so a streamed adversarial step costs ``newton_steps + 1`` passes over
+its minibatch instead of one.
+
 Regression targets arrive divided by nothing: this module divides them by ``y_scale`` (so λ is
 unit-free, as on the linear path), reports risks and the certificate in the target's units and
 rescales the network's last layer on the way out.
@@ -41,7 +49,7 @@ rescales the network's last layer on the way out.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,6 +103,7 @@ def fit_deep_sal(
     initial_w: torch.Tensor | None = None,
     adversary: bool = True,
     ticks: int = 1,
+    batches: Iterable[tuple[torch.Tensor, torch.Tensor]] | None = None,
 ) -> Solution:
     """Fit SAL (``w_update`` given) or one θ fit at a fixed w (``w_update=None``: ``initial_w``, else
     w ≡ 1, i.e. WDRL) on ``problem``; ``adversary=False`` makes that fixed-w fit plain ERM with the
@@ -107,9 +116,13 @@ def fit_deep_sal(
     after its final steps) and the certificate of Theorem 1. A fixed-w fit reports progress ``ticks``
     times (its final steps in as many chunks; the round's metrics come with the last), so a long fit
     can be watched and stopped between chunks.
+
+    ``batches``: the θ-steps' minibatches (Z (b, p) standardised, y (b,) in the target's units) from
+    a stream (:class:`sal_core.minibatches.ShuffledChunks`) instead of ``problem``'s rows, which are
+    then the evaluation sample only (see "Streamed" above).
     """
     opts = options or DeepSALOptions()
-    fit = _DeepFit(problem, lambda_, y_scale, opts)
+    fit = _DeepFit(problem, lambda_, y_scale, opts, None if batches is None else iter(batches))
     if initial_w is not None:
         fit.w = initial_w.to(dtype=fit.Z.dtype, device=fit.Z.device).clone()
     learns = w_update is not None
@@ -160,8 +173,16 @@ def fit_deep_sal(
 class _DeepFit:
     """The state one fit carries between steps: model, optimiser, w and every row's u."""
 
-    def __init__(self, problem: Problem, lam: float, y_scale: float, opts: DeepSALOptions) -> None:
+    def __init__(
+        self,
+        problem: Problem,
+        lam: float,
+        y_scale: float,
+        opts: DeepSALOptions,
+        stream: Iterator[tuple[torch.Tensor, torch.Tensor]] | None = None,
+    ) -> None:
         self.problem, self.lam, self.opts = problem, lam, opts
+        self.stream = stream  # streamed θ-step minibatches; then problem holds the evaluation rows
         self.Z = problem.Z
         self.y = problem.y / y_scale
         self.y_scale = y_scale
@@ -202,6 +223,11 @@ class _DeepFit:
             return self.Z, self.y, self.u
         return self.Z[index], self.y[index], self.u[index]
 
+    def _streamed(self) -> tuple[torch.Tensor, torch.Tensor]:
+        assert self.stream is not None
+        x, y = next(self.stream)
+        return x.to(self.Z.device, self.Z.dtype), y.to(self.Z.device, self.Z.dtype) / self.y_scale
+
     def _row_loss(self, y: torch.Tensor) -> Callable[[torch.Tensor], torch.Tensor]:
         return lambda x_tilde: self.problem.loss(self.model(x_tilde), y)
 
@@ -209,8 +235,10 @@ class _DeepFit:
     def erm_steps(self, steps: int) -> None:
         """Adam steps on the plain loss (no adversary): one pass each, the warm-up's start for θ."""
         for _ in range(steps):
-            index = self._next_batch()
-            x, y, _ = self._rows(index)
+            if self.stream is not None:
+                x, y = self._streamed()
+            else:
+                x, y, _ = self._rows(self._next_batch())
             with torch.enable_grad():
                 rows = self.problem.loss(self.model(x), y)
                 grads = torch.autograd.grad(rows.mean(), self.params)
@@ -220,6 +248,11 @@ class _DeepFit:
 
     def theta_steps(self, steps: int) -> None:
         for _ in range(steps):
+            if self.stream is not None:  # no bank: u from 0, solved at the current θ first
+                x, y = self._streamed()
+                u, _ = self._solve_u(x, y, torch.zeros_like(x), self.opts.newton_steps)
+                self._theta_step(x, y, u)
+                continue
             index = self._next_batch()
             if index is None:
                 self.u = self._theta_step(self.Z, self.y, self.u)

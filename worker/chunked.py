@@ -3,8 +3,9 @@ on any worker that consumes ``chunk_queue``, their sums reduced here, the solve 
 (:mod:`app.datasets.outofcore`). The job's result and weights have the in-memory fit's form.
 
 A job takes this path when its dataset is in an object store with at least
-``chunked_fit_min_rows`` rows (0: never) and its fit is one that runs from moments
-(:func:`outofcore.supports`); otherwise the runner loads the table as before.
+``chunked_fit_min_rows`` rows (0: never) and its fit is one that runs from moments or, for an MLP,
+from minibatches streamed from the row groups (:func:`outofcore.supports`,
+:func:`outofcore.fit_network`); otherwise the runner loads the table as before.
 
 A cancel is seen as the in-memory fit sees it, in the rounds (the progress writer), and also
 between the passes and before each part the job's worker computes (:class:`CancelCheck`, the
@@ -156,18 +157,31 @@ def run(
         )
         return fanout.reduce_parts(results, what.name)
 
+    params, network = dict(job.params or {}), bool(job.model and job.model.get("kind", "linear") != "linear")
     try:
-        fit = outofcore.fit_linear(
-            d, job.algorithm, dict(job.params or {}), run_pass, seed=int(job.seed), progress=progress
-        )
+        if network:
+            fit: outofcore.LinearFit | outofcore.NetworkFit = outofcore.fit_network(
+                d, job.algorithm, params, dict(job.model or {}), run_pass,
+                outofcore.train_reader(outofcore.group_reader(plan_.store, plan_.key, d, target), d, stop), plan_.n_groups,
+                seed=int(job.seed), progress=progress,
+            )  # fmt: skip
+        else:
+            fit = outofcore.fit_linear(
+                d, job.algorithm, params, run_pass, seed=int(job.seed), progress=progress
+            )
     finally:
         fanout.clean(plan_.store, run_id)
     log.info("chunked fit of job %s: %d row groups, passes %s", job.id, plan_.n_groups, fit.passes)
     names = d.feature_names
-    model = ModelSpec().build(len(names)).double()
-    set_linear(model, torch.as_tensor(fit.theta), torch.as_tensor(fit.bias, dtype=torch.float64))
-    state = {k: v.detach().to("cpu", torch.float64).clone() for k, v in model.state_dict().items()}
-    fitted = FittedModel("regression", ModelSpec(), names, fit.standardizer, state, fit.w)
+    if isinstance(fit, outofcore.NetworkFit):
+        fitted, coefficients, intercept = fit.model, None, None
+    else:
+        model = ModelSpec().build(len(names)).double()
+        set_linear(model, torch.as_tensor(fit.theta), torch.as_tensor(fit.bias, dtype=torch.float64))
+        state = {k: v.detach().to("cpu", torch.float64).clone() for k, v in model.state_dict().items()}
+        fitted = FittedModel("regression", ModelSpec(), names, fit.standardizer, state, fit.w)
+        coefficients = {n: float(v) for n, v in zip(names, fit.coef, strict=True)}
+        intercept = float(fit.intercept)
     weights = artifacts.pack(fitted, {"job_id": job.id, "algorithm": job.algorithm})
     n_rows = plan_.rows
     environments = [
@@ -187,8 +201,8 @@ def run(
     result = JobResult(
         environments=environments,
         summary=summary,
-        coefficients={n: float(v) for n, v in zip(names, fit.coef, strict=True)},
-        intercept=float(fit.intercept),
+        coefficients=coefficients,
+        intercept=intercept,
         covariate_weights=None if fit.w is None else {n: float(v) for n, v in zip(names, fit.w, strict=True)},
         history=[RoundResult.of(r) for r in thin_history(rounds)],
         certificate=None

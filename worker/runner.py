@@ -386,7 +386,7 @@ class Runner:
         writer = ProgressWriter(
             self.sessions, job.id, self.settings.progress_min_interval_s, attempt, plan.data.feature_names
         )
-        total = outofcore.total_steps(job.algorithm, dict(job.params or {}))
+        total = outofcore.total_steps(job.algorithm, dict(job.params or {}), job.model)
         check = chunked.CancelCheck(self.sessions, job.id, attempt, self.settings.progress_min_interval_s)
         try:
             result, weights, sha, _ = chunked.run(

@@ -23,7 +23,8 @@ Passes (each returns arrays per environment of the dataset, all environments, bu
     oof      sal_core.loss_stats.LossStats of the candidates' out-of-fold losses under the fold
              fits in ``theta``, ``z_bar``, ``y_bar`` (sal_core.exact_selection.FoldFits), per
              training environment (``train``, in that order)
-    metrics  n, sum of squared and of absolute residuals of a linear model in original units
+    metrics  n, sum of squared and of absolute residuals of a linear model in original units, or
+             of an MLP (its weights in the parameters)
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import torch
 from numpy.typing import NDArray
 from threadpoolctl import threadpool_limits
 
@@ -46,8 +48,11 @@ from app.datasets import chunks
 from app.storage import ObjectNotFound, ObjectStore, check_key
 from sal_core import cross_fit
 from sal_core.cross_fit import FoldSums
+from sal_core.data import Standardizer
 from sal_core.exact_selection import FoldFits, oof_losses
+from sal_core.fitted import FittedModel
 from sal_core.loss_stats import LossStats
+from sal_core.models import ModelSpec
 
 __all__ = [
     "Part",
@@ -264,13 +269,28 @@ def _arrays_of(stats: LossStats) -> Arrays:
 
 
 def _metrics(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays:
-    coef, intercept = np.asarray(params["coef"]), float(params["intercept"])
-    resid = chunk.y - (chunk.X @ coef + intercept)
+    """Per environment: n, Σr², Σ|r| of a linear model's residuals (``coef``, ``intercept``, original
+    units), or of a network's (``model``, its ``state`` and the standardiser's ``mean``, ``scale``)."""
+    if "state" in params:
+        resid = chunk.y - _network(params).predict(chunk.X)
+    else:
+        coef, intercept = np.asarray(params["coef"]), float(params["intercept"])
+        resid = chunk.y - (chunk.X @ coef + intercept)
     return {
         "n": np.bincount(chunk.env_index, minlength=n_envs).astype(np.float64),
         "sq": np.bincount(chunk.env_index, weights=resid**2, minlength=n_envs).astype(np.float64),
         "abs": np.bincount(chunk.env_index, weights=np.abs(resid), minlength=n_envs).astype(np.float64),
     }
+
+
+def _network(params: dict[str, Any]) -> FittedModel:
+    """The network a metrics pass scores, from its parameters (JSON: floats round-trip exactly)."""
+    mean = np.asarray(params["mean"], dtype=np.float64)
+    state = {k: torch.as_tensor(v, dtype=torch.float64) for k, v in params["state"].items()}
+    names = tuple(f"x{j}" for j in range(mean.shape[0]))
+    spec = ModelSpec.from_mapping(params["model"])
+    scaling = Standardizer(mean=mean, scale=np.asarray(params["scale"], dtype=np.float64))
+    return FittedModel("regression", spec, names, scaling, state, None)
 
 
 def _add(a: Arrays, b: Arrays, pass_name: str) -> Arrays:

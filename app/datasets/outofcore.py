@@ -42,10 +42,29 @@ A cancel: the rounds see it through ``progress`` as in memory (True stops them, 
 ``stopped``); the passes see it through their :data:`PassRunner`, which raises
 :class:`fanout.PassStopped` out of :func:`fit_linear` in any pass before the solve. The metrics
 pass is built ``stoppable=False``: a model that is there is scored whole and kept.
+
+MLPs (regression; :func:`fit_network`) are not moment fits: their Adam steps take minibatches
+streamed from the row groups (:class:`sal_core.minibatches.ShuffledChunks`, ``CHUNKS_AT_ONCE``
+row groups held at a time, drawn from the job's seed), in the job's worker; the stats and metrics
+passes fan out as above. What runs so:
+
+* ``erm``: ERM's Adam steps (its ``steps`` and ``lr``) on the plain loss, each on one minibatch
+  (in memory: full batch);
+* ``sal`` at a fixed ``lambda_`` under the linear path's w (``w_source="auto"``/``"linear"``): w
+  from the linear fit SAL's ``w_seeder`` makes (:func:`fit_linear` at ``lambda_="auto"``, equal to
+  the in-memory seeder's to ~1e-15), then the seeded path's network fit at that w
+  (``sal_core.paths.deep``'s schedule, ``sal_core.deep_sal`` with ``batches``).
+
+Not bit for bit the in-memory fit (other minibatches; a streamed row's adversary starts from 0 at
+each visit): on tests/app/test_outofcore_network.py's table the streamed fit's test RMSE is
+0.93-1.05 of the in-memory SAL's and 1.01-1.08 of the in-memory ERM's (seeds 0 and 1). A cancel is
+seen at the network's progress ticks (the fit keeps its partial network, as in memory) and before
+each row group the stream reads (:func:`train_reader`'s ``stop``: :class:`fanout.PassStopped`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -53,24 +72,48 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 import torch
 
-from app.datasets import fanout
+from app.datasets import chunks, fanout
+from app.datasets.tables import ENV_COLUMN
+from app.storage import ObjectStore, RangeFile
+from sal_core import deep_sal
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
+from sal_core import minibatches as mb
 from sal_core import robust_linear as rl
+from sal_core.algorithms.erm import ERM
 from sal_core.algorithms.irm import IRM, irm_newton, irm_terms
 from sal_core.algorithms.lasso import ConvergenceWarning, Lasso, squared_proximal_fit
 from sal_core.algorithms.ridge import Ridge
-from sal_core.algorithms.sal import SAL
+from sal_core.algorithms.sal import SAL, SALParams
 from sal_core.algorithms.wdrl import WDRL
 from sal_core.cross_fit import FoldSums
 from sal_core.data import Standardizer
+from sal_core.fitted import FittedModel
+from sal_core.history import Round
 from sal_core.loss_stats import LossStats
+from sal_core.models import ModelSpec
 from sal_core.params import AUTO
 from sal_core.paths import exact
+from sal_core.paths.deep import SEEDED_OPTIONS, SEEDED_TICKS
+from sal_core.problem import EnvTensors, Problem, Reporter, RoundMetrics, Solution
 
-__all__ = ["ChunkedData", "LinearFit", "PassRunner", "fit_linear", "supports", "total_steps"]
+__all__ = [
+    "ChunkedData",
+    "LinearFit",
+    "NetworkFit",
+    "PassRunner",
+    "fit_linear",
+    "fit_network",
+    "group_reader",
+    "supports",
+    "total_steps",
+    "train_reader",
+]
 
 Array = np.ndarray
 POOLED = ("erm", "ridge", "lasso")
@@ -86,7 +129,7 @@ def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: di
     if task != "regression":
         return "only regression (squared loss) runs chunk by chunk"
     if model and model.get("kind", "linear") != "linear":
-        return "only linear models run chunk by chunk"
+        return _network_supports(algorithm, params)
     if algorithm in (*POOLED, "irm"):
         return None
     if algorithm not in ("sal", "wdrl"):
@@ -98,10 +141,27 @@ def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: di
     return None
 
 
-def total_steps(algorithm: str, params: dict[str, Any]) -> int:
+def _network_supports(algorithm: str, params: dict[str, Any]) -> str | None:
+    """MLPs: ERM, and SAL at a given λ under the linear path's w (the ``seeded`` path)."""
+    if algorithm == "erm":
+        return None
+    if algorithm != "sal":
+        return "of the MLP fits only ERM's and SAL's run chunk by chunk"
+    if params.get("lambda_", AUTO) == AUTO:
+        return (
+            "an MLP's lambda_='auto' (a held-out choice among network fits) does not run chunk by chunk yet"
+        )
+    if params.get("gradient", AUTO) != AUTO or params.get("w_source", AUTO) == "network":
+        return "only SAL's MLP fit under the linear path's w (w_source='linear') runs chunk by chunk"
+    return supports("sal", "regression", None, _seeder_params(params))
+
+
+def total_steps(algorithm: str, params: dict[str, Any], model: dict[str, Any] | None = None) -> int:
     """Progress steps of the fit, as the in-memory fit counts them: SAL's rounds (twice at
     ``lambda_="auto"``: the batched selection, then the refit), WDRL's, IRM's (of which its
-    Newton solve reports the first), or one."""
+    Newton solve reports the first), or one; an MLP's SAL, its linear w-seeder's then its ticks."""
+    if model and model.get("kind", "linear") != "linear":
+        return SAL(params, model=model).total_steps() if algorithm == "sal" else 1
     if algorithm == "irm":  # Newton reports one round of these
         return IRM(params).total_steps()
     if algorithm not in ("sal", "wdrl"):
@@ -164,10 +224,12 @@ def fit_linear(
     seed: int = 0,
     progress: Callable[[int, dict[str, Any]], bool] | None = None,
     clock: Callable[[], float] | None = None,
+    score: bool = True,
 ) -> LinearFit:
     """ERM, Ridge, the Lasso, IRM, or SAL and WDRL at a fixed λ or at ``lambda_="auto"`` (folds
     decided with ``seed``, the job's), from the passes above; ``progress(round, metrics)`` True
-    stops the rounds; a stopped pass (``fanout.PassStopped``) ends the fit before its solve."""
+    stops the rounds; a stopped pass (``fanout.PassStopped``) ends the fit before its solve.
+    ``score=False`` skips the metrics pass (``metrics`` empty): an MLP's w-seeder."""
     import time
 
     tick = clock or time.perf_counter
@@ -221,16 +283,26 @@ def fit_linear(
         raise ValueError(f"{algorithm} does not run chunk by chunk")
 
     coef, intercept = standardizer.coefficients_to_original(theta, bias)
+    if not score:
+        return LinearFit(
+            standardizer, theta, bias, coef, intercept, w, rounds, cert, {}, stopped, selection, timings
+        )
     # a model is there (rounds stopped by a cancel keep theirs, as in memory): it is scored whole
     m = timed(fanout.Pass("metrics", {"coef": coef.tolist(), "intercept": intercept}, stoppable=False))
+    metrics = _env_metrics(m, data, index)
+    return LinearFit(
+        standardizer, theta, bias, coef, intercept, w, rounds, cert, metrics, stopped, selection, timings
+    )
+
+
+def _env_metrics(m: fanout.Arrays, data: ChunkedData, index: dict[str, int]) -> dict[str, dict[str, float]]:
+    """mse, rmse and mae of every train and test environment from the metrics pass's sums."""
     metrics = {}
     for name in (*data.train, *data.test):
         e = index[name]
         mse = float(m["sq"][e] / m["n"][e])
         metrics[name] = {"mse": mse, "rmse": math.sqrt(mse), "mae": float(m["abs"][e] / m["n"][e])}
-    return LinearFit(
-        standardizer, theta, bias, coef, intercept, w, rounds, cert, metrics, stopped, selection, timings
-    )
+    return metrics
 
 
 def _pooled(
@@ -454,6 +526,247 @@ def _sal_rounds(
     theta = step.theta * y_scale
     bias = y_bar * y_scale - float(z_bar @ theta)
     return theta, bias, w, history, (cert.rho_hat, cert.worst_case_risk * y_scale**2), stopped
+
+
+# ------------------------------------------------------------------------------------ MLPs
+CHUNKS_AT_ONCE = 4
+"""Row groups a streamed network fit holds at once (its shuffle buffer, :mod:`sal_core.minibatches`):
+with the store's ~20,000-row groups, 80,000 rows, ten 8,192-row minibatches."""
+
+
+@dataclass
+class NetworkFit:
+    """An MLP fitted from minibatches streamed from the chunks: the job's result's parts."""
+
+    model: FittedModel
+    w: Array | None
+    rounds: list[dict[str, Any]]
+    certificate: tuple[float, float] | None
+    metrics: dict[str, dict[str, float]]
+    stopped: bool = False
+    selection: ls.FitSelection | None = None
+    passes: dict[str, float] = field(default_factory=dict)
+    peak_rows: int = 0  # the most streamed rows held at once (K row groups and a leftover)
+
+
+def group_reader(
+    store: ObjectStore, key: str, data: ChunkedData, target: str
+) -> Callable[[int], chunks.Chunk]:
+    """Row group i of the stored table, alone, by byte ranges, as :func:`chunks.iter_chunks` decodes
+    it; the footer is read once (a new handle per read cost a footer fetch each: on the local store
+    1.2 ms against 0.65 ms a 300-row group, on S3 a round trip)."""
+    handle = pq.ParquetFile(RangeFile(store, key))
+    known = pa.array(list(data.environments), pa.string())
+    columns = [ENV_COLUMN, *data.feature_names, target]
+
+    def read(i: int) -> chunks.Chunk:
+        part = handle.read_row_group(i, columns=columns)
+        found = pc.index_in(part.column(ENV_COLUMN), value_set=known)
+        if found.null_count:
+            raise KeyError(f"row group {i} names an environment the dataset does not list")
+        X = np.column_stack([part.column(c).to_numpy() for c in data.feature_names]).astype(np.float64)
+        y = part.column(target).to_numpy().astype(np.float64)
+        return chunks.Chunk(env_index=found.to_numpy().astype(np.int64), X=X, y=y)
+
+    return read
+
+
+def train_reader(
+    read_group: Callable[[int], chunks.Chunk], data: ChunkedData, stop: Callable[[], bool] = lambda: False
+) -> mb.ChunkReader:
+    """Row group i's training rows (environments renumbered in ``data.train``'s order); ``stop``
+    is asked before each read: True raises :class:`fanout.PassStopped` (a cancel while streaming)."""
+    index = {name: i for i, name in enumerate(data.environments)}
+    to_train = np.full(len(data.environments), -1, dtype=np.int64)
+    for j, name in enumerate(data.train):
+        to_train[index[name]] = j
+
+    def read(i: int) -> mb.ChunkRows:
+        if stop():
+            raise fanout.PassStopped("the network fit was stopped while streaming its minibatches")
+        chunk = read_group(i)
+        env = to_train[chunk.env_index]
+        keep = env >= 0
+        return mb.ChunkRows(env[keep], chunk.X[keep], chunk.y[keep])
+
+    return read
+
+
+def fit_network(
+    data: ChunkedData,
+    algorithm: str,
+    params: dict[str, Any],
+    model: dict[str, Any],
+    run_pass: PassRunner,
+    read: mb.ChunkReader,
+    n_groups: int,
+    *,
+    seed: int = 0,
+    progress: Callable[[int, dict[str, Any]], bool] | None = None,
+    chunks_at_once: int = CHUNKS_AT_ONCE,
+    batch_rows: int = deep_sal.DeepSALOptions().batch_rows,
+) -> NetworkFit:
+    """ERM or SAL (at a given λ, under the linear path's w) for an MLP, its θ-steps on minibatches
+    streamed from the row groups (``read``: :func:`train_reader`), as :mod:`sal_core.deep_sal`
+    fits them in memory from 10⁵ rows (ERM's, there full-batch, with the same Adam steps and rate):
+
+    1. the stats pass: the standardiser and y's scale, as in memory;
+    2. SAL only: w, by the linear fit SAL's ``w_seeder`` makes (``lambda_="auto"`` on the exact
+       path), chunk by chunk (:func:`fit_linear`, its passes fanned out);
+    3. the evaluation sample (at most ``DeepSALOptions.eval_rows`` rows, one pass,
+       :func:`sal_core.minibatches.sample_rows`): the round's environment losses, the certificate;
+    4. the θ-steps, each on the stream's next minibatch (:class:`sal_core.minibatches.ShuffledChunks`,
+       ``chunks_at_once`` row groups held at a time, ``batch_rows`` rows a step, drawn from ``seed``);
+    5. the metrics pass (fanned out) with the network's weights.
+    """
+    stats_cache: dict[str, fanout.Arrays] = {}
+
+    def cached(what: fanout.Pass) -> fanout.Arrays:  # the seeder's stats pass is the network's
+        if what.name != "stats":
+            return run_pass(what)
+        if "stats" not in stats_cache:
+            stats_cache["stats"] = run_pass(what)
+        return stats_cache["stats"]
+
+    import time
+
+    started = time.perf_counter()
+    index = {name: i for i, name in enumerate(data.environments)}
+    train = [index[n] for n in data.train]
+    stats = cached(fanout.Pass("stats", {}))
+    standardizer, _, y_scale = _standardiser(stats, train)
+    spec = ModelSpec.from_mapping(model)
+    offset = 0
+    w: torch.Tensor | None = None
+    seeded: LinearFit | None = None
+    if algorithm == "sal":
+        seeder = SAL(_seeder_params(params), seed=seed)
+        seeded = fit_linear(
+            data, "sal", _seeder_params(params), cached, seed=seed, progress=progress, score=False
+        )
+        offset = seeder.total_steps()
+        assert seeded.w is not None
+        w = torch.as_tensor(seeded.w)
+    n_train = int(sum(float(stats["n"][e]) for e in train))
+    problem = _sample_problem(data, standardizer, spec, read, n_groups, n_train, seed)
+    peak = 0
+    if seeded is not None and seeded.stopped:  # cancelled while learning w: the network is untrained
+        solution = Solution(model=problem.new_model(), covariate_weights=w, stopped=True)
+        rounds = seeded.rounds
+    else:
+        batches = mb.ShuffledChunks(
+            read, n_groups, mean=standardizer.mean, scale=standardizer.scale,
+            batch_rows=batch_rows, chunks_at_once=chunks_at_once, seed=seed,
+        )  # fmt: skip
+        reporter = _reporter(progress, offset, erm=algorithm == "erm")
+        solution = _streamed_fit(algorithm, params, problem, y_scale, w, reporter, batches)
+        rounds = [_round_of(r, erm=algorithm == "erm") for r in solution.history]
+        peak = batches.peak_rows
+    fitted_w = (
+        None if algorithm == "erm" or solution.covariate_weights is None else solution.covariate_weights
+    )
+    state = {k: v.detach().to("cpu", torch.float64).clone() for k, v in solution.model.state_dict().items()}
+    w_out = None if fitted_w is None else fitted_w.detach().cpu().double().numpy()
+    fitted = FittedModel("regression", spec, data.feature_names, standardizer, state, w_out)
+    m = run_pass(
+        fanout.Pass(
+            "metrics",
+            {"model": {"kind": spec.kind, "hidden": list(spec.hidden), "activation": spec.activation},
+             "state": {k: v.tolist() for k, v in state.items()},
+             "mean": standardizer.mean.tolist(), "scale": standardizer.scale.tolist()},
+            stoppable=False,
+        )
+    )  # fmt: skip
+    cert = None if algorithm == "erm" else solution.certificate  # ERM's has no adversary to certify
+    selection = None
+    if seeded is not None and w_out is not None:
+        selection = ls.FitSelection(
+            covariate_weights=ls.SeededW(
+                source="SAL's exact path on a linear model of the same rows, then held fixed",
+                w=tuple(float(v) for v in w_out),
+                selection=seeded.selection,
+            )
+        )
+    return NetworkFit(
+        fitted, w_out, rounds, None if cert is None else (cert.rho_hat, cert.worst_case_risk),
+        _env_metrics(m, data, index), solution.stopped, selection,
+        {"total": time.perf_counter() - started}, peak,
+    )  # fmt: skip
+
+
+def _seeder_params(params: dict[str, Any]) -> dict[str, Any]:
+    """The linear fit that learns an MLP's w (``LearnedW.seeder_params``: λ, the gradient, the
+    adversary and w's source back to 'auto')."""
+    return {**params, "lambda_": AUTO, "gradient": AUTO, "adversary": AUTO, "w_source": AUTO}
+
+
+def _sample_problem(
+    data: ChunkedData,
+    standardizer: Standardizer,
+    spec: ModelSpec,
+    read: mb.ChunkReader,
+    n_groups: int,
+    n_train: int,
+    seed: int,
+) -> Problem:
+    """The evaluation sample as a :class:`Problem` (standardised, CPU, float64, the job's seed)."""
+    rows = mb.sample_rows(read, n_groups, n_train, deep_sal.DeepSALOptions().eval_rows, seed)
+    Z = torch.as_tensor((rows.X - standardizer.mean) / standardizer.scale)
+    y, env = torch.as_tensor(rows.y), torch.as_tensor(rows.env)
+    envs = [EnvTensors(name, Z[env == j], y[env == j]) for j, name in enumerate(data.train)]
+    generator = torch.Generator().manual_seed(seed)
+    return Problem(envs, Z, y, env, "regression", "squared", spec, generator, seed)
+
+
+def _streamed_fit(
+    algorithm: str,
+    params: dict[str, Any],
+    problem: Problem,
+    y_scale: float,
+    w: torch.Tensor | None,
+    reporter: Reporter,
+    batches: mb.ShuffledChunks,
+) -> Solution:
+    """The network's θ-steps on the stream: ERM's Adam steps on the plain loss (its own steps and
+    rate, y unscaled as in memory), or SAL's seeded fit at λ under w (``sal_core.paths.deep``'s
+    schedule: 300 warm-up and 800 adversarial steps, ``SEEDED_TICKS`` progress ticks)."""
+    if algorithm == "erm":
+        erm = ERM(params).params
+        options = dataclasses.replace(
+            SEEDED_OPTIONS, theta_lr=erm.lr, warmup_steps=0, final_steps=erm.steps, minibatch_from=0
+        )
+        scale, ticks, lam, adversary, alpha, stability = 1.0, 1, 0.0, False, 0.0, "std"
+    else:
+        sal = SAL(params).params
+        assert isinstance(sal, SALParams)
+        options = dataclasses.replace(SEEDED_OPTIONS, theta_lr=sal.theta_lr)
+        scale, ticks, lam, adversary = y_scale, SEEDED_TICKS, float(sal.lambda_), True  # type: ignore[arg-type]
+        alpha, stability = sal.alpha, sal.stability
+    return deep_sal.fit_deep_sal(
+        problem, lambda_=lam, alpha=alpha, stability=stability, rounds=1, w_update=None, reporter=reporter,
+        y_scale=scale, options=options, initial_w=w if adversary else None, adversary=adversary, ticks=ticks,
+        batches=batches,
+    )  # fmt: skip
+
+
+def _reporter(progress: Callable[[int, dict[str, Any]], bool] | None, offset: int, *, erm: bool) -> Reporter:
+    """The deep fit's progress as the job counts it: after the w-seeder's ``offset`` steps; ERM's
+    one step as its in-memory fit reports it (``train_loss``, no w)."""
+
+    def callback(step: int, total: int, metrics: RoundMetrics) -> bool:
+        if progress is None:
+            return False
+        shown = dict(metrics)
+        if erm:
+            shown = {"train_loss": shown["risk"]} if "risk" in shown else {}
+        return bool(progress(step + offset, shown))
+
+    return Reporter(callback, 0)
+
+
+def _round_of(r: Round, *, erm: bool) -> dict[str, Any]:
+    """A deep fit's round as :func:`_round` writes them (ERM's without w)."""
+    return {"round": r.round, "risk": r.risk, "env_losses": dict(r.env_losses), "w": None if erm else r.w}
 
 
 def as_tensor(a: Array) -> torch.Tensor:

@@ -1,0 +1,163 @@
+"""MLPs fitted from minibatches streamed from a stored table's row groups (issue 19): the
+worker holds a few row groups at a time, never the table; the fit is deterministic for its seed;
+its test error is close to the in-memory fit's; progress and cancel work as for the other
+chunked fits."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import torch
+
+from app.datasets import chunks, fanout, outofcore
+from app.datasets.tables import ENV_COLUMN
+from app.storage.local import LocalStore
+from sal_core import get_algorithm
+from sal_core.algorithms.sal import SAL
+from sal_core.data import Environment
+from sal_core.synthetic import selection_bias
+
+KEY = "t.parquet"
+GROUP_ROWS = 300
+MLP = {"kind": "mlp", "hidden": [16]}
+K = 2  # row groups held at once
+
+
+@pytest.fixture(scope="module")
+def data() -> Any:
+    s = selection_bias(r=1.7, n=3000, seed=4, n_test=1000)
+    train = [Environment(e.name, e.X * 3.0 + 5.0, e.y) for e in s.train]
+    test = [Environment(e.name, e.X * 3.0 + 5.0, e.y) for e in s.test[:1]]
+    return s.feature_names, train, test
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory, data: Any) -> LocalStore:
+    """The rows shuffled across environments, in row groups of 300 (14 groups)."""
+    names, train, test = data
+    envs = [*train, *test]
+    X = np.concatenate([e.X for e in envs])
+    y = np.concatenate([e.y for e in envs])
+    env = np.concatenate([[e.name] * e.n_rows for e in envs])
+    order = np.random.default_rng(0).permutation(len(y))
+    columns = {ENV_COLUMN: pa.array(env[order].tolist(), pa.string())}
+    columns |= {n: pa.array(X[order, j], pa.float64()) for j, n in enumerate(names)}
+    columns["y"] = pa.array(y[order], pa.float64())
+    sink = io.BytesIO()
+    pq.write_table(pa.table(columns), sink, row_group_size=GROUP_ROWS)
+    store = LocalStore(Path(tmp_path_factory.mktemp("network")) / "objects")
+    store.put(KEY, sink.getvalue())
+    return store
+
+
+class _Fit:
+    """One streamed fit's inputs, with every row group it reads counted."""
+
+    def __init__(self, data: Any, store: LocalStore, run: str) -> None:
+        names, train, test = data
+        self.data = outofcore.ChunkedData(
+            environments=tuple(e.name for e in [*train, *test]),
+            feature_names=tuple(names),
+            train=tuple(e.name for e in train),
+            test=tuple(e.name for e in test),
+        )
+        self.store, self.run = store, run
+        self.n_groups = chunks.n_chunks(store, KEY)
+        self.reads: list[int] = []
+        self._read = outofcore.group_reader(store, KEY, self.data, "y")
+        self.progress: list[tuple[int, dict[str, Any]]] = []
+
+    def run_pass(self, what: fanout.Pass) -> fanout.Arrays:
+        d = self.data
+        parts = fanout.plan_parts(
+            self.n_groups, 3, self.run, what, storage="local", key=KEY, environments=d.environments,
+            feature_names=d.feature_names, target="y",
+        )  # fmt: skip
+        return fanout.reduce_parts(fanout.run_pass(self.store, parts, None, stall_s=60), what.name)
+
+    def read_group(self, i: int) -> chunks.Chunk:
+        self.reads.append(i)
+        return self._read(i)
+
+    def fit(self, algorithm: str, params: dict[str, Any], **kw: Any) -> outofcore.NetworkFit:
+        stop = kw.pop("stop", lambda: False)
+        progress = kw.pop("progress", None)
+
+        def on_progress(step: int, metrics: dict[str, Any]) -> bool:
+            self.progress.append((step, metrics))
+            return bool(progress(step, metrics)) if progress is not None else False
+
+        reader = outofcore.train_reader(self.read_group, self.data, stop)
+        return outofcore.fit_network(
+            self.data, algorithm, params, MLP, self.run_pass, reader, self.n_groups, seed=0,
+            progress=on_progress, chunks_at_once=K, **kw,
+        )  # fmt: skip
+
+
+def _rmse(model: Any, env: Environment) -> float:
+    return float(np.sqrt(np.mean((model.predict(env.X) - env.y) ** 2)))
+
+
+def test_streamed_sal_mlp_is_close_to_the_in_memory_fit_in_bounded_memory(
+    data: Any, store: LocalStore
+) -> None:
+    names, train, test = data
+    params = {"lambda_": 0.1}
+    fit = _Fit(data, store, "sal-net")
+    streamed = fit.fit("sal", params, batch_rows=256)
+    memory = get_algorithm("sal")(params, model=MLP, seed=0).fit(train, feature_names=names)
+    # w is the linear path's, computed chunk by chunk: the in-memory seeder's to 1e-8
+    assert streamed.w is not None and memory.covariate_weights is not None
+    assert np.max(np.abs(np.log(streamed.w) - np.log(memory.covariate_weights))) < 1e-8
+    # measured 0.934 (0.3378 against 0.3618) on this table; seed 1: 1.046
+    ratio = _rmse(streamed.model, test[0]) / _rmse(memory.model, test[0])
+    assert ratio < 1.15
+    # the metrics pass scored the network on every row of every environment
+    for env in [*train, *test]:
+        assert streamed.metrics[env.name]["rmse"] == pytest.approx(_rmse(streamed.model, env), rel=1e-10)
+    # the stream read row groups one at a time, over and over, holding at most K (and a leftover)
+    epochs = (300 + 800) * 256 / 3000
+    assert len(fit.reads) > 0.5 * epochs * fit.n_groups
+    assert streamed.peak_rows <= K * GROUP_ROWS + 256
+    # progress: the w-seeder's steps, then the network's ticks, to the in-memory fit's total
+    steps = [s for s, _ in fit.progress]
+    assert steps[-1] == outofcore.total_steps("sal", params, MLP) == SAL(params, model=MLP).total_steps()
+    assert steps == sorted(steps)
+    assert streamed.rounds and streamed.certificate is not None and not streamed.stopped
+    assert streamed.selection is not None and streamed.selection.covariate_weights is not None
+
+
+def test_a_streamed_erm_mlp_is_deterministic_for_its_seed(data: Any, store: LocalStore) -> None:
+    """Same seed and schedule, same bits; another minibatch size, another fit. (Its test error
+    against the in-memory ERM's full-batch steps, at ERM's default 2000 steps, 512-row minibatches
+    on this table: measured 1.010 and 1.080 of it on seeds 0 and 1; docs/scale.md.)"""
+    a = _Fit(data, store, "erm-a").fit("erm", {"steps": 60}, batch_rows=512)
+    b = _Fit(data, store, "erm-b").fit("erm", {"steps": 60}, batch_rows=512)
+    c = _Fit(data, store, "erm-c").fit("erm", {"steps": 60}, batch_rows=256)
+    for k, v in a.model.state.items():
+        assert torch.equal(v, b.model.state[k])
+    assert any(not torch.equal(v, c.model.state[k]) for k, v in a.model.state.items())
+    assert a.w is None and a.certificate is None and a.rounds[0]["w"] is None
+
+
+def test_a_cancel_while_streaming_stops_the_fit(data: Any, store: LocalStore) -> None:
+    fit = _Fit(data, store, "erm-stop")
+    with pytest.raises(fanout.PassStopped):
+        fit.fit("erm", {"steps": 500}, batch_rows=512, stop=lambda: len(fit.reads) >= 40)
+    assert len(fit.reads) == 40  # the sample's pass and a few epochs, then nothing more
+
+
+def test_a_stop_at_a_progress_tick_keeps_the_partial_network(data: Any, store: LocalStore) -> None:
+    params = {"lambda_": 0.1, "rounds": 20}
+    offset = SAL({**params, "lambda_": "auto"}).total_steps()
+    fit = _Fit(data, store, "sal-stop")
+    stopped = fit.fit("sal", params, batch_rows=256, progress=lambda step, m: step > offset)
+    assert stopped.stopped
+    assert [s for s, _ in fit.progress][-1] == offset + 1  # the network's first tick
+    assert stopped.w is not None and set(stopped.metrics) == set(fit.data.environments)
