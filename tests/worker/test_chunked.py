@@ -19,7 +19,7 @@ import pytest
 import redis
 from sqlalchemy import select
 
-from app.datasets import chunks, fanout, objects, streaming
+from app.datasets import chunks, fanout, objects, outofcore, streaming
 from app.db import repository as repo
 from app.db.models import DEFAULT_TENANT_ID, Dataset, Job, JobResultRow
 from app.queue import make_celery, worker_command
@@ -375,6 +375,49 @@ def test_a_cancel_stops_a_chunked_fit_between_its_parts(
         assert result is not None and len(result["coefficients"]) == 10
     else:
         assert result is None
+    left = [o.key for o in open_store(mine, "local").list(f"scratch/{job_id}-")]
+    assert left == [f"scratch/{job_id}-1/closed"]
+
+
+def test_a_cancel_stops_a_streamed_mlp_fit_between_its_reads(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cancel requested while an MLP job streams its minibatches: the stream asks the job's row
+    before each row group it reads, stops at the next one, and the job ends `cancelled` with no
+    result and its scratch objects removed (the network's progress ticks would keep a partial
+    network; the reads see the cancel first)."""
+    mine = settings.model_copy(update={"progress_min_interval_s": 0.0})  # the row read at every step
+    dataset_id, groups = _dataset(mine, seed=1)
+    runner = Runner.from_settings(mine)
+    job_id = _job(runner, dataset_id, "erm", {"steps": 500}, {"kind": "mlp", "hidden": [8]})
+    reads: list[int] = []
+    reader = outofcore.group_reader
+    at = groups + 5  # the evaluation sample's pass read every group; a few minibatch reads after it
+
+    def cancelling(*args: Any) -> Any:
+        read = reader(*args)
+
+        def counted(i: int) -> chunks.Chunk:
+            reads.append(i)
+            if len(reads) == at:
+                with runner.sessions() as s:
+                    assert repo.cancel_job(s, job_id, tenant_id=DEFAULT_TENANT_ID)[1] == "requested"
+                    s.commit()
+            return read(i)
+
+        return counted
+
+    monkeypatch.setattr(outofcore, "group_reader", cancelling)
+    try:
+        assert runner.run(job_id) == "cancelled"
+        with runner.sessions() as s:
+            job = s.get(Job, job_id)
+            result = s.scalar(select(JobResultRow.result).where(JobResultRow.job_id == job_id))
+        assert job is not None and job.status == "cancelled" and job.error is None
+    finally:
+        runner.close()
+    assert result is None
+    assert len(reads) == at  # no row group read after the cancel
     left = [o.key for o in open_store(mine, "local").list(f"scratch/{job_id}-")]
     assert left == [f"scratch/{job_id}-1/closed"]
 
