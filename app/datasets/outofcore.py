@@ -647,13 +647,15 @@ def fit_network(
         offset = seeder.total_steps()
         assert seeded.w is not None
         w = torch.as_tensor(seeded.w)
-    n_train = int(sum(float(stats["n"][e]) for e in train))
-    problem = _sample_problem(data, standardizer, spec, read, n_groups, n_train, seed)
     peak = 0
     if seeded is not None and seeded.stopped:  # cancelled while learning w: the network is untrained
-        solution = Solution(model=problem.new_model(), covariate_weights=w, stopped=True)
+        torch.manual_seed(seed)  # as Problem.new_model draws it; no row is read
+        untrained = spec.build(len(data.feature_names)).double()
+        solution = Solution(model=untrained, covariate_weights=w, stopped=True)
         rounds = seeded.rounds
     else:
+        n_train = int(sum(float(stats["n"][e]) for e in train))
+        problem = _sample_problem(data, standardizer, spec, read, n_groups, n_train, seed)
         batches = mb.ShuffledChunks(
             read, n_groups, mean=standardizer.mean, scale=standardizer.scale,
             batch_rows=batch_rows, chunks_at_once=chunks_at_once, seed=seed,

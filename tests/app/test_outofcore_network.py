@@ -21,11 +21,13 @@ from app.storage.local import LocalStore
 from sal_core import get_algorithm
 from sal_core.algorithms.sal import SAL
 from sal_core.data import Environment
+from sal_core.models import ModelSpec
 from sal_core.synthetic import selection_bias
 
 KEY = "t.parquet"
 GROUP_ROWS = 300
 MLP = {"kind": "mlp", "hidden": [16]}
+MLP_SPEC = ModelSpec.from_mapping(MLP)
 K = 2  # row groups held at once
 
 
@@ -161,3 +163,17 @@ def test_a_stop_at_a_progress_tick_keeps_the_partial_network(data: Any, store: L
     assert stopped.stopped
     assert [s for s, _ in fit.progress][-1] == offset + 1  # the network's first tick
     assert stopped.w is not None and set(stopped.metrics) == set(fit.data.environments)
+
+
+def test_a_stop_while_w_is_learned_reads_no_row_group_and_keeps_an_untrained_network(
+    data: Any, store: LocalStore
+) -> None:
+    """As in memory (WDRL._fit_seeded): cancelled while the linear path learns w, the network is
+    returned untrained with that fit's rounds; the stream never starts."""
+    fit = _Fit(data, store, "sal-stop-w")
+    stopped = fit.fit("sal", {"lambda_": 0.1, "rounds": 20}, batch_rows=256, progress=lambda step, m: True)
+    assert stopped.stopped and stopped.rounds
+    assert fit.reads == [] and stopped.peak_rows == 0
+    torch.manual_seed(0)
+    fresh = MLP_SPEC.build(10).double().state_dict()
+    assert all(torch.equal(v, fresh[k]) for k, v in stopped.model.state.items())
