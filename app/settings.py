@@ -258,7 +258,7 @@ class Settings(BaseSettings):
             "Jobs on a dataset in an object store with at least this many rows read it chunk by chunk "
             "instead of loading it (0: never): linear regression fits (ERM, Ridge, Lasso, IRM; SAL and WDRL "
             "on the exact path, at lambda_=auto or a fixed one) from moments, as chunk tasks on chunk_queue; "
-            "MLP regression fits (ERM; SAL at a fixed lambda_ under the linear path's w) from minibatches "
+            "MLP regression fits (ERM; SAL under the linear path's w, at lambda_=auto or a fixed one) from minibatches "
             "streamed from the row groups."
         ),
     )

@@ -50,10 +50,12 @@ passes fan out as above. What runs so:
 
 * ``erm``: ERM's Adam steps (its ``steps`` and ``lr``) on the plain loss, each on one minibatch
   (in memory: full batch);
-* ``sal`` at a fixed ``lambda_`` under the linear path's w (``w_source="auto"``/``"linear"``): w
-  from the linear fit SAL's ``w_seeder`` makes (:func:`fit_linear` at ``lambda_="auto"``, equal to
-  the in-memory seeder's to ~1e-15), then the seeded path's network fit at that w
-  (``sal_core.paths.deep``'s schedule, ``sal_core.deep_sal`` with ``batches``).
+* ``sal`` under the linear path's w (``w_source="auto"``/``"linear"``): w from the linear fit
+  SAL's ``w_seeder`` makes (:func:`fit_linear` at ``lambda_="auto"``, equal to the in-memory
+  seeder's to ~1e-15), then the seeded path's network fit at that w (``sal_core.paths.deep``'s
+  schedule, ``sal_core.deep_sal`` with ``batches``): at a fixed ``lambda_`` one fit; at
+  ``lambda_="auto"`` the in-memory held-out choice (:func:`_seeded_auto`: fold 0 held out, a
+  streamed network per candidate, their held-out losses as :class:`LossStats` sums, the refit).
 
 Not bit for bit the in-memory fit (other minibatches; a streamed row's adversary starts from 0 at
 each visit): on tests/app/test_outofcore_network.py's table the streamed fit's test RMSE is
@@ -80,7 +82,7 @@ import torch
 from app.datasets import chunks, fanout
 from app.datasets.tables import ENV_COLUMN
 from app.storage import ObjectStore, RangeFile
-from sal_core import deep_sal
+from sal_core import cross_fit, deep_sal, loss_stats
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import minibatches as mb
@@ -90,7 +92,7 @@ from sal_core.algorithms.irm import IRM, irm_newton, irm_terms
 from sal_core.algorithms.lasso import ConvergenceWarning, Lasso, squared_proximal_fit
 from sal_core.algorithms.ridge import Ridge
 from sal_core.algorithms.sal import SAL, SALParams
-from sal_core.algorithms.wdrl import WDRL
+from sal_core.algorithms.wdrl import REFIT_SLACK, WDRL
 from sal_core.cross_fit import FoldSums
 from sal_core.data import Standardizer
 from sal_core.fitted import FittedModel
@@ -99,7 +101,9 @@ from sal_core.loss_stats import LossStats
 from sal_core.models import ModelSpec
 from sal_core.params import AUTO
 from sal_core.paths import exact
+from sal_core.paths.common import protection
 from sal_core.paths.deep import SEEDED_OPTIONS, SEEDED_TICKS
+from sal_core.paths.gradient import ERM_STEPS
 from sal_core.problem import EnvTensors, Problem, Reporter, RoundMetrics, Solution
 
 __all__ = [
@@ -142,15 +146,12 @@ def supports(algorithm: str, task: str, model: dict[str, Any] | None, params: di
 
 
 def _network_supports(algorithm: str, params: dict[str, Any]) -> str | None:
-    """MLPs: ERM, and SAL at a given λ under the linear path's w (the ``seeded`` path)."""
+    """MLPs: ERM, and SAL under the linear path's w (the ``seeded`` path), at ``lambda_="auto"``
+    or a given λ."""
     if algorithm == "erm":
         return None
     if algorithm != "sal":
         return "of the MLP fits only ERM's and SAL's run chunk by chunk"
-    if params.get("lambda_", AUTO) == AUTO:
-        return (
-            "an MLP's lambda_='auto' (a held-out choice among network fits) does not run chunk by chunk yet"
-        )
     if params.get("gradient", AUTO) != AUTO or params.get("w_source", AUTO) == "network":
         return "only SAL's MLP fit under the linear path's w (w_source='linear') runs chunk by chunk"
     return supports("sal", "regression", None, _seeder_params(params))
@@ -606,7 +607,7 @@ def fit_network(
     chunks_at_once: int = CHUNKS_AT_ONCE,
     batch_rows: int = deep_sal.DeepSALOptions().batch_rows,
 ) -> NetworkFit:
-    """ERM or SAL (at a given λ, under the linear path's w) for an MLP, its θ-steps on minibatches
+    """ERM or SAL (under the linear path's w) for an MLP, its θ-steps on minibatches
     streamed from the row groups (``read``: :func:`train_reader`), as :mod:`sal_core.deep_sal`
     fits them in memory from 10⁵ rows (ERM's, there full-batch, with the same Adam steps and rate):
 
@@ -617,16 +618,18 @@ def fit_network(
        :func:`sal_core.minibatches.sample_rows`): the round's environment losses, the certificate;
     4. the θ-steps, each on the stream's next minibatch (:class:`sal_core.minibatches.ShuffledChunks`,
        ``chunks_at_once`` row groups held at a time, ``batch_rows`` rows a step, drawn from ``seed``);
+       SAL at ``lambda_="auto"``: a network per candidate on the rows outside fold 0, their scores
+       on fold 0, the refit (:func:`_seeded_auto`);
     5. the metrics pass (fanned out) with the network's weights.
     """
-    stats_cache: dict[str, fanout.Arrays] = {}
+    kept: dict[str, fanout.Arrays] = {}
 
-    def cached(what: fanout.Pass) -> fanout.Arrays:  # the seeder's stats pass is the network's
-        if what.name != "stats":
+    def cached(what: fanout.Pass) -> fanout.Arrays:  # the seeder's stats and fold sums serve the network
+        if what.name not in ("stats", "sums"):
             return run_pass(what)
-        if "stats" not in stats_cache:
-            stats_cache["stats"] = run_pass(what)
-        return stats_cache["stats"]
+        if what.name not in kept:
+            kept[what.name] = run_pass(what)
+        return kept[what.name]
 
     import time
 
@@ -648,6 +651,7 @@ def fit_network(
         assert seeded.w is not None
         w = torch.as_tensor(seeded.w)
     peak = 0
+    chose: ls.FitSelection | None = None  # lambda_="auto": the candidates, the choice, the refit
     if seeded is not None and seeded.stopped:  # cancelled while learning w: the network is untrained
         torch.manual_seed(seed)  # as Problem.new_model draws it; no row is read
         untrained = spec.build(len(data.feature_names)).double()
@@ -656,14 +660,33 @@ def fit_network(
     else:
         n_train = int(sum(float(stats["n"][e]) for e in train))
         problem = _sample_problem(data, standardizer, spec, read, n_groups, n_train, seed)
-        batches = mb.ShuffledChunks(
-            read, n_groups, mean=standardizer.mean, scale=standardizer.scale,
-            batch_rows=batch_rows, chunks_at_once=chunks_at_once, seed=seed,
-        )  # fmt: skip
-        reporter = _reporter(progress, offset, erm=algorithm == "erm")
-        solution = _streamed_fit(algorithm, params, problem, y_scale, w, reporter, batches)
+        streams: list[mb.ShuffledChunks] = []
+
+        def stream(reader: mb.ChunkReader) -> mb.ShuffledChunks:
+            streams.append(
+                mb.ShuffledChunks(
+                    reader,
+                    n_groups,
+                    mean=standardizer.mean,
+                    scale=standardizer.scale,
+                    batch_rows=batch_rows,
+                    chunks_at_once=chunks_at_once,
+                    seed=seed,
+                )  # fmt: skip
+            )
+            return streams[-1]
+
+        if algorithm == "sal" and params.get("lambda_", AUTO) == AUTO:
+            sums = _rows_of(fanout.fold_sums_of(kept["sums"]), train)
+            held = _HeldOut(data, standardizer, spec, read, n_groups, seed)
+            solution, chose = _seeded_auto(
+                SAL(params), sums, problem, y_scale, w, held, stream, progress, offset
+            )
+        else:
+            reporter = _reporter(progress, offset, erm=algorithm == "erm")
+            solution = _streamed_fit(algorithm, params, problem, y_scale, w, reporter, stream(read))
         rounds = [_round_of(r, erm=algorithm == "erm") for r in solution.history]
-        peak = batches.peak_rows
+        peak = max(s.peak_rows for s in streams)
     fitted_w = (
         None if algorithm == "erm" or solution.covariate_weights is None else solution.covariate_weights
     )
@@ -682,12 +705,13 @@ def fit_network(
     cert = None if algorithm == "erm" else solution.certificate  # ERM's has no adversary to certify
     selection = None
     if seeded is not None and w_out is not None:
-        selection = ls.FitSelection(
+        selection = dataclasses.replace(
+            chose or ls.FitSelection(),
             covariate_weights=ls.SeededW(
                 source="SAL's exact path on a linear model of the same rows, then held fixed",
                 w=tuple(float(v) for v in w_out),
                 selection=seeded.selection,
-            )
+            ),
         )
     return NetworkFit(
         fitted, w_out, rounds, None if cert is None else (cert.rho_hat, cert.worst_case_risk),
@@ -741,14 +765,161 @@ def _streamed_fit(
     else:
         sal = SAL(params).params
         assert isinstance(sal, SALParams)
-        options = dataclasses.replace(SEEDED_OPTIONS, theta_lr=sal.theta_lr)
-        scale, ticks, lam, adversary = y_scale, SEEDED_TICKS, float(sal.lambda_), True  # type: ignore[arg-type]
-        alpha, stability = sal.alpha, sal.stability
+        return _seeded_fit(sal, problem, y_scale, w, reporter, batches, float(sal.lambda_), adversary=True)  # type: ignore[arg-type]
     return deep_sal.fit_deep_sal(
         problem, lambda_=lam, alpha=alpha, stability=stability, rounds=1, w_update=None, reporter=reporter,
         y_scale=scale, options=options, initial_w=w if adversary else None, adversary=adversary, ticks=ticks,
         batches=batches,
     )  # fmt: skip
+
+
+def _seeded_fit(
+    sal: SALParams,
+    problem: Problem,
+    y_scale: float,
+    w: torch.Tensor | None,
+    reporter: Reporter,
+    batches: mb.ShuffledChunks,
+    lam: float,
+    *,
+    adversary: bool,
+) -> Solution:
+    """``sal_core.paths.deep.fit_seeded`` on the stream: the network under w at λ (300 warm-up, 800
+    adversarial steps), or, without the adversary, ERM's 2000 steps (w = 1) on the same schedule."""
+    if adversary:
+        options = dataclasses.replace(SEEDED_OPTIONS, theta_lr=sal.theta_lr)
+    else:
+        options = dataclasses.replace(
+            SEEDED_OPTIONS, theta_lr=sal.theta_lr, warmup_steps=0, final_steps=ERM_STEPS
+        )
+    return deep_sal.fit_deep_sal(
+        problem, lambda_=lam, alpha=sal.alpha, stability=sal.stability, rounds=1, w_update=None,
+        reporter=reporter, y_scale=y_scale, options=options, initial_w=w if adversary else None,
+        adversary=adversary, ticks=SEEDED_TICKS, batches=batches,
+    )  # fmt: skip
+
+
+class _HeldOut:
+    """lambda_="auto"'s split of the training rows (fold 0 of ``folds`` held out, by each row's
+    content and the seed, as ``lambda_selection.row_folds`` splits them in memory): readers of
+    either part, the fit part's evaluation sample, and the held-out losses of networks."""
+
+    def __init__(
+        self,
+        data: ChunkedData,
+        standardizer: Standardizer,
+        spec: ModelSpec,
+        read: mb.ChunkReader,
+        n_groups: int,
+        seed: int,
+    ) -> None:
+        self.data, self.standardizer, self.spec = data, standardizer, spec
+        self.read, self.n_groups, self.seed = read, n_groups, seed
+
+    def reader(self, k: int, *, held: bool) -> mb.ChunkReader:
+        def read(i: int) -> mb.ChunkRows:
+            rows = self.read(i)
+            in_fold = cross_fit.folds_of(cross_fit.row_keys(rows.X, rows.y), self.seed, k) == 0
+            keep = in_fold if held else ~in_fold
+            return mb.ChunkRows(rows.env[keep], rows.X[keep], rows.y[keep])
+
+        return read
+
+    def sample(self, k: int, n_rows: int) -> Problem:
+        return _sample_problem(
+            self.data,
+            self.standardizer,
+            self.spec,
+            self.reader(k, held=False),
+            self.n_groups,
+            n_rows,
+            self.seed,
+        )
+
+    def losses(self, models: Sequence[torch.nn.Module], k: int) -> LossStats:
+        """Each model's squared error on every held-out row, as sums per training environment (one
+        pass; the in-memory ``ls.row_losses`` keeps them per row)."""
+        read, total = self.reader(k, held=True), None
+        n_envs = len(self.data.train)
+        for i in range(self.n_groups):
+            rows = read(i)
+            Z = torch.as_tensor((rows.X - self.standardizer.mean) / self.standardizer.scale)
+            y = torch.as_tensor(rows.y)
+            with torch.no_grad():
+                per_row = torch.stack([(m(Z).reshape(-1) - y) ** 2 for m in models], 1).numpy()
+            one = LossStats.of_rows([per_row[rows.env == e] for e in range(n_envs)])
+            total = one if total is None else total + one
+        assert total is not None
+        return total
+
+
+def _seeded_auto(
+    sal_: SAL,
+    sums: FoldSums,
+    problem: Problem,
+    y_scale: float,
+    w: torch.Tensor | None,
+    held: _HeldOut,
+    stream: Callable[[mb.ChunkReader], mb.ShuffledChunks],
+    progress: Callable[[int, dict[str, Any]], bool] | None,
+    offset: int,
+) -> tuple[Solution, ls.FitSelection | None]:
+    """SAL-MLP at ``lambda_="auto"`` as ``WDRL._fit_heldout_auto`` fits it in memory: every λ of the
+    seeded grid (× the fit part's pooled OLS MSE, from the fold sums) and the adversary switched off,
+    each a network streamed from the rows outside fold 0, scored on fold 0 (worst environment's
+    RMSE, paired standard errors: :mod:`sal_core.loss_stats`), the choice, then the refit on all
+    rows, kept unless it scores worse than ``REFIT_SLACK`` above the chosen candidate."""
+    sal = sal_.params
+    assert isinstance(sal, SALParams)
+    k = sal.folds
+    fit_part = np.arange(sums.n_folds) != 0
+    base = es.ols_mse(sums.part(fit_part)[0])
+    fit_problem = held.sample(k, int(sums.n[:, fit_part].sum()))
+    grid = sal_.grids["seeded"]
+    solutions: list[Solution] = []
+    for i, relative in enumerate(grid):
+        reporter = _reporter(progress, offset + i * SEEDED_TICKS, erm=False)
+        batches = stream(held.reader(k, held=False))
+        lam = ls.candidate_lambda(relative, base)
+        solution = _seeded_fit(
+            sal, fit_problem, y_scale, w, reporter, batches, lam, adversary=relative != ls.OFF
+        )
+        if solution.stopped:  # the in-memory fit returns the candidate's partial solution
+            return solution, None
+        solutions.append(solution)
+    stats = held.losses([s.model for s in solutions], k)
+    candidates = []
+    for i, relative in enumerate(grid):
+        score, per_env = loss_stats.score_of(stats, i, True)
+        candidates.append(
+            ls.Candidate(
+                None if relative == ls.OFF else relative,
+                ls.candidate_lambda(relative, base),
+                score,
+                dict(zip(held.data.train, per_env, strict=True)),
+                protection=protection(solutions[i]),
+            )  # fmt: skip
+        )
+    candidates = loss_stats.with_paired_se(candidates, stats, range(len(grid)), True)
+    chosen, best, reason = ls.choose(candidates, sal.selection_se, sal_.prefer)
+    selection = ls.Selection(
+        criterion="worst_env_validation_rmse", prefer=sal_.prefer, z=sal.selection_se,
+        scoring=f"one held-out fold of {k} within each training environment", rows_scored=int(stats.n.sum()),
+        base=base, candidates=tuple(candidates), chosen=chosen, best=best, reason=reason,
+    )  # fmt: skip
+    lam = selection.lambda_
+    reporter = _reporter(progress, offset + len(grid) * SEEDED_TICKS, erm=False)
+    refit = _seeded_fit(
+        sal, problem, y_scale, w, reporter, stream(held.read), lam, adversary=lam != ls.OFF_LAMBDA
+    )
+    refit_score = loss_stats.score_of(held.losses([refit.model], k), 0, True)[0]
+    keep = refit_score <= (1 + REFIT_SLACK) * candidates[chosen].score or refit.stopped
+    final = (
+        "refit on all rows"
+        if keep
+        else "the chosen candidate, fitted without the held-out fold (the refit on all rows scored worse)"
+    )
+    return (refit if keep else solutions[chosen]), ls.FitSelection(selection, ls.Refit(refit_score, final))
 
 
 def _reporter(progress: Callable[[int, dict[str, Any]], bool] | None, offset: int, *, erm: bool) -> Reporter:

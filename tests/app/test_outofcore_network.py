@@ -5,6 +5,7 @@ chunked fits."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 from typing import Any
@@ -17,11 +18,17 @@ import torch
 
 from app.datasets import chunks, fanout, outofcore
 from app.datasets.tables import ENV_COLUMN
+from app.jobs.result import Selection
 from app.storage.local import LocalStore
+from sal_core import exact_selection as es
 from sal_core import get_algorithm
+from sal_core import lambda_selection as ls
 from sal_core.algorithms.sal import SAL
-from sal_core.data import Environment
+from sal_core.data import Environment, Standardizer
 from sal_core.models import ModelSpec
+from sal_core.paths import exact
+from sal_core.paths.common import target_scale
+from sal_core.paths.deep import SEEDED_OPTIONS
 from sal_core.synthetic import selection_bias
 
 KEY = "t.parquet"
@@ -177,3 +184,45 @@ def test_a_stop_while_w_is_learned_reads_no_row_group_and_keeps_an_untrained_net
     torch.manual_seed(0)
     fresh = MLP_SPEC.build(10).double().state_dict()
     assert all(torch.equal(v, fresh[k]) for k, v in stopped.model.state.items())
+
+
+def test_sal_mlp_at_lambda_auto_holds_out_fold_0_scores_the_candidates_and_refits(
+    data: Any, store: LocalStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The selection's machinery on a short schedule (the network fits' steps cut tenfold: the
+    test error at the real schedule is in docs/scale.md): the grid's unit is the in-memory fit's
+    (the fit part's pooled OLS MSE), fold 0 is the in-memory fit's held-out fold, the refit's
+    score is its network's worst held-out RMSE, the progress reaches the in-memory total."""
+    names, train, _ = data
+    short = dataclasses.replace(SEEDED_OPTIONS, warmup_steps=30, final_steps=80)
+    monkeypatch.setattr(outofcore, "SEEDED_OPTIONS", short)
+    monkeypatch.setattr(outofcore, "ERM_STEPS", 100)
+    fit = _Fit(data, store, "sal-auto")
+    got = fit.fit("sal", {}, batch_rows=256)
+    assert got.selection is not None and got.selection.lambda_ is not None and got.selection.refit is not None
+    chose = got.selection.lambda_
+
+    sal = SAL({}, model=MLP, seed=0)
+    raw = [torch.as_tensor(e.X) for e in train]
+    problem = sal._problem(train, Standardizer.fit_tensors(raw), raw)
+    y_scale = target_scale(problem)
+    fit_part, held = ls.fold_split(problem, ls.row_folds(problem, 5), 0)
+    assert chose.base == pytest.approx(es.ols_mse(exact.moments(fit_part, y_scale)[0]), rel=1e-10)
+    assert chose.rows_scored == sum(int(e.y.shape[0]) for e in held)
+    assert [c.lambda_ for c in chose.candidates] == [
+        ls.candidate_lambda(r, chose.base) for r in SAL.grids["seeded"]
+    ]
+    assert chose.chosen == ls.choose(chose.candidates, 1.0, "robust")[0]
+    module = got.model.module()
+    with torch.no_grad():
+        worst = max(float(torch.sqrt(((module(e.Z).reshape(-1) - e.y) ** 2).mean())) for e in held)
+    if got.selection.refit.final_model == "refit on all rows":
+        assert got.selection.refit.score == pytest.approx(worst, rel=1e-10)
+    else:
+        assert chose.candidates[chose.chosen].score == pytest.approx(worst, rel=1e-10)
+    steps = [s for s, _ in fit.progress]
+    assert steps[-1] == SAL({}, model=MLP).total_steps() and steps == sorted(steps)
+    assert got.selection.covariate_weights is not None and not got.stopped
+    # the job's result document takes it as the in-memory selection (worker.chunked.run)
+    doc = Selection.model_validate(got.selection.to_dict())
+    assert doc.chosen is not None and doc.covariate_weights is not None
