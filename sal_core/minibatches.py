@@ -10,7 +10,8 @@ minibatches of standardised rows:
   generator) and cut into minibatches; what is left (< ``batch_rows`` rows) waits for the next K;
 * an epoch's last leftover rows are dropped, as the in-memory schedule drops the tail of its
   permutation (:mod:`sal_core.deep_sal`), unless the epoch gave no minibatch at all (a table smaller
-  than one minibatch: then its rows are the minibatch, full batch);
+  than one minibatch: then its rows are the minibatch, full batch, held from then on rather than
+  read again for every step: fewer than ``batch_rows`` rows);
 * at most K chunks plus one leftover are held at once (``peak_rows`` records the most rows held),
   whatever the table's size.
 
@@ -87,17 +88,21 @@ class ShuffledChunks:
         self._dtype, self._device = dtype, torch.device(device)
         self.peak_rows = 0  # the most rows held at once (the K chunks and the leftover)
         self.epochs = 0  # epochs started
+        self._whole: tuple[torch.Tensor, torch.Tensor] | None = None  # a table under one minibatch
 
     def __iter__(self) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
         epoch = 0
         while True:
             self.epochs = epoch + 1
-            yielded = False
+            batches = 0
             for Z, y in self._epoch(epoch):
-                yielded = True
+                batches += 1
                 yield Z, y
-            if not yielded:
+            if batches == 0:
                 raise ValueError("the chunks hold no rows")
+            if self._whole is not None:  # under one minibatch: held (< batch_rows rows), not re-read
+                while True:
+                    yield self._whole
             epoch += 1
 
     def _epoch(self, epoch: int) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
@@ -120,7 +125,8 @@ class ShuffledChunks:
                 yield self._tensors(X[rows], y[rows])
             left_X, left_y = X[perm[whole:]], y[perm[whole:]]
         if not yielded and left_y.shape[0] > 0:  # smaller than one minibatch: full batch
-            yield self._tensors(left_X, left_y)
+            self._whole = self._tensors(left_X, left_y)
+            yield self._whole
 
     def _tensors(self, X: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[torch.Tensor, torch.Tensor]:
         Z = torch.as_tensor((X - self._mean) / self._scale, dtype=self._dtype).to(self._device)

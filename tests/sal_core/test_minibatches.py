@@ -76,6 +76,15 @@ def test_rows_are_standardised_and_a_small_table_is_one_full_batch() -> None:
     assert np.allclose(np.sort(y.numpy()), np.sort(np.concatenate([t.y for t in table])))
 
 
+def test_a_table_under_one_minibatch_is_read_once_and_then_held() -> None:
+    table = _table(n_chunks=3, rows=10)
+    reads = _Reads(table)
+    source = _source(reads, 3, chunks_at_once=1)  # 30 rows, minibatches of 40
+    batches = _take(source, 5)
+    assert sorted(reads.log) == [0, 1, 2]  # one epoch's reads, not one per step
+    assert all(torch.equal(z, batches[0][0]) for z, _ in batches) and batches[0][0].shape == (30, 3)
+
+
 def test_the_sample_is_bounded_fixed_and_spread_over_the_chunks() -> None:
     table = _table(n_chunks=10, rows=100)
     whole = mb.sample_rows(_Reads(table), 10, 1000, 5000, seed=1)
