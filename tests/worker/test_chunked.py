@@ -229,8 +229,9 @@ def test_an_mlp_job_streams_its_minibatches_from_the_chunks(settings: Settings) 
     """An ERM MLP job on a chunked dataset: the stats and metrics passes fan out, the Adam steps
     take minibatches read from the row groups (tests/app/test_outofcore_network.py checks the
     bound, the seed, SAL and a table larger than a minibatch). Here the 6,000 training rows are
-    fewer than a minibatch (8,192), so each step streams them all, one full batch: the in-memory
-    fit's Adam steps, the rows summed in another order (measured: equal to ~1e-16)."""
+    fewer than a minibatch (8,192), so the stream reads them once and holds them, one full batch
+    a step: the in-memory fit's Adam steps, the rows summed in another order (measured: equal to
+    ~1e-16)."""
     dataset_id, _ = _dataset(settings, seed=1)
     mlp, params = {"kind": "mlp", "hidden": [8]}, {"steps": 10}
     job_id, chunked = _run(settings, dataset_id, "erm", params, mlp)
