@@ -1,11 +1,12 @@
 """A job fitted chunk by chunk (issue 19): its dataset's row groups read in parts by chunk tasks
 on any worker that consumes ``chunk_queue``, their sums reduced here, the solve run once
-(:mod:`app.datasets.outofcore`). The job's result and weights have the in-memory fit's form.
+(:mod:`app.datasets.outofcore`; an MLP's from minibatches, :mod:`app.datasets.outofcore_network`).
+The job's result and weights have the in-memory fit's form.
 
 A job takes this path when its dataset is in an object store with at least
 ``chunked_fit_min_rows`` rows (0: never) and its fit is one that runs from moments or, for an MLP,
 from minibatches streamed from the row groups (:func:`outofcore.supports`,
-:func:`outofcore.fit_network`); otherwise the runner loads the table as before.
+:func:`outofcore_network.fit_network`); otherwise the runner loads the table as before.
 
 A cancel is seen as the in-memory fit sees it, in the rounds (the progress writer), and also
 between the passes and before each part the job's worker computes (:class:`CancelCheck`, the
@@ -29,7 +30,7 @@ import torch
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.datasets import chunks, fanout, outofcore
+from app.datasets import chunks, fanout, outofcore, outofcore_network
 from app.db import repository as repo
 from app.db.models import Dataset, Job, JobStatus
 from app.jobs import artifacts
@@ -160,9 +161,10 @@ def run(
     params, network = dict(job.params or {}), bool(job.model and job.model.get("kind", "linear") != "linear")
     try:
         if network:
-            fit: outofcore.LinearFit | outofcore.NetworkFit = outofcore.fit_network(
+            read_group = outofcore_network.group_reader(plan_.store, plan_.key, d, target)
+            fit: outofcore.LinearFit | outofcore_network.NetworkFit = outofcore_network.fit_network(
                 d, job.algorithm, params, dict(job.model or {}), run_pass,
-                outofcore.train_reader(outofcore.group_reader(plan_.store, plan_.key, d, target), d, stop), plan_.n_groups,
+                outofcore_network.train_reader(read_group, d, stop), plan_.n_groups,
                 seed=int(job.seed), progress=progress,
             )  # fmt: skip
         else:
@@ -173,7 +175,7 @@ def run(
         fanout.clean(plan_.store, run_id)
     log.info("chunked fit of job %s: %d row groups, passes %s", job.id, plan_.n_groups, fit.passes)
     names = d.feature_names
-    if isinstance(fit, outofcore.NetworkFit):
+    if isinstance(fit, outofcore_network.NetworkFit):
         fitted, coefficients, intercept = fit.model, None, None
     else:
         model = ModelSpec().build(len(names)).double()

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 import torch
 
-from app.datasets import chunks, fanout, outofcore
+from app.datasets import chunks, fanout, outofcore, outofcore_network
 from app.datasets.tables import ENV_COLUMN
 from app.jobs.result import Selection
 from app.storage.local import LocalStore
@@ -79,7 +79,7 @@ class _Fit:
         self.store, self.run = store, run
         self.n_groups = chunks.n_chunks(store, KEY)
         self.reads: list[int] = []
-        self._read = outofcore.group_reader(store, KEY, self.data, "y")
+        self._read = outofcore_network.group_reader(store, KEY, self.data, "y")
         self.progress: list[tuple[int, dict[str, Any]]] = []
 
     def run_pass(self, what: fanout.Pass) -> fanout.Arrays:
@@ -94,7 +94,7 @@ class _Fit:
         self.reads.append(i)
         return self._read(i)
 
-    def fit(self, algorithm: str, params: dict[str, Any], **kw: Any) -> outofcore.NetworkFit:
+    def fit(self, algorithm: str, params: dict[str, Any], **kw: Any) -> outofcore_network.NetworkFit:
         stop = kw.pop("stop", lambda: False)
         progress = kw.pop("progress", None)
 
@@ -102,8 +102,8 @@ class _Fit:
             self.progress.append((step, metrics))
             return bool(progress(step, metrics)) if progress is not None else False
 
-        reader = outofcore.train_reader(self.read_group, self.data, stop)
-        return outofcore.fit_network(
+        reader = outofcore_network.train_reader(self.read_group, self.data, stop)
+        return outofcore_network.fit_network(
             self.data, algorithm, params, MLP, self.run_pass, reader, self.n_groups, seed=0,
             progress=on_progress, chunks_at_once=K, **kw,
         )  # fmt: skip
@@ -195,8 +195,8 @@ def test_sal_mlp_at_lambda_auto_holds_out_fold_0_scores_the_candidates_and_refit
     score is its network's worst held-out RMSE, the progress reaches the in-memory total."""
     names, train, _ = data
     short = dataclasses.replace(SEEDED_OPTIONS, warmup_steps=30, final_steps=80)
-    monkeypatch.setattr(outofcore, "SEEDED_OPTIONS", short)
-    monkeypatch.setattr(outofcore, "ERM_STEPS", 100)
+    monkeypatch.setattr(outofcore_network, "SEEDED_OPTIONS", short)
+    monkeypatch.setattr(outofcore_network, "ERM_STEPS", 100)
     fit = _Fit(data, store, "sal-auto")
     got = fit.fit("sal", {}, batch_rows=256)
     assert got.selection is not None and got.selection.lambda_ is not None and got.selection.refit is not None

@@ -19,7 +19,7 @@ import pytest
 import redis
 from sqlalchemy import select
 
-from app.datasets import chunks, fanout, objects, outofcore, streaming
+from app.datasets import chunks, fanout, objects, outofcore_network, streaming
 from app.db import repository as repo
 from app.db.models import DEFAULT_TENANT_ID, Dataset, Job, JobResultRow
 from app.queue import make_celery, worker_command
@@ -392,7 +392,7 @@ def test_a_cancel_stops_a_streamed_mlp_fit_between_its_reads(
     runner = Runner.from_settings(mine)
     job_id = _job(runner, dataset_id, "erm", {"steps": 500}, {"kind": "mlp", "hidden": [8]})
     reads: list[int] = []
-    reader = outofcore.group_reader
+    reader = outofcore_network.group_reader
     at = groups + 5  # the evaluation sample's pass read every group; a few minibatch reads after it
 
     def cancelling(*args: Any) -> Any:
@@ -408,7 +408,7 @@ def test_a_cancel_stops_a_streamed_mlp_fit_between_its_reads(
 
         return counted
 
-    monkeypatch.setattr(outofcore, "group_reader", cancelling)
+    monkeypatch.setattr(outofcore_network, "group_reader", cancelling)
     try:
         assert runner.run(job_id) == "cancelled"
         with runner.sessions() as s:
