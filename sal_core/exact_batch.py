@@ -14,6 +14,7 @@ Shapes: B paths, E environments, p covariates. Everything is float64 numpy.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -110,9 +111,10 @@ class CholFactor:
 
     base: Solve  # (L Lᵀ)⁻¹·
     shift: Array  # (B,) δ = μ − μ at the factorisation
+    mu_f: Array  # (B,) μ at the factorisation: L Lᵀ ⪰ μ_f·I
 
     def solve(self, x: Array) -> Array:
-        return shifted_solve(self.base, self.shift, x)
+        return shifted_solve(self.base, self.shift, x, self.mu_f)
 
 
 SHIFT_TERMS = 40
@@ -121,28 +123,35 @@ SHIFT_REUSE = 1e-2
 """Largest |δ|/μ at which a θ-step solves at a new μ by the shift instead of a new factorisation:
 A ⪰ μ·I, so each term of the series shrinks by at least |δ|/μ (1e-2: at most 8 terms; on a w-path
 |δ|/μ is usually below 1e-4, 4 terms)."""
+SHIFT_PRECISION = 1e-16
+"""The series stops where the bound on its next term, (|δ|/μ)^k times the first, is below this."""
 
 
-def shifted_solve(base: Solve, shift: Array, x: Array, powers: list[Array] | None = None) -> Array:
-    """(A + δ·I)⁻¹x for x (B, p, k) by the Neumann series Σ_k (−δ)^k A^-(k+1) x, summed until every
-    path's last term is below 1e-16 of its sum (largest entries). ``powers`` caches A^-(k+1) x
-    across calls with the same x: a root search evaluates several δ on one right-hand side, and
-    each later δ then costs products with the powers already solved, not new solves."""
-    powers = [base(x)] if powers is None else powers
-    if not powers:
-        powers.append(base(x))
-    if not shift.any():
+def terms_needed(shift: Array, mu: Array) -> int:
+    """Terms of (A + δI)⁻¹ = Σ_k (−δ)^k A^-(k+1) after which every path's next term is below
+    :data:`SHIFT_PRECISION` of the first: A ⪰ μ·I (A = wGw + μI, wGw ⪰ 0), so term k is at most
+    (|δ|/μ)^k times the first, for every path of the batch at once."""
+    ratio = float(np.max(np.abs(shift) / mu))
+    if ratio == 0.0:
+        return 1
+    if ratio >= 1.0:
+        return SHIFT_TERMS
+    return min(SHIFT_TERMS, 1 + math.ceil(math.log(SHIFT_PRECISION) / math.log(ratio)))
+
+
+def shifted_solve(base: Solve, shift: Array, x: Array, mu: Array, powers: list[Array] | None = None) -> Array:
+    """(A + δ·I)⁻¹x for x (B, p, k) by the Neumann series Σ_k (−δ)^k A^-(k+1) x over the terms
+    :func:`terms_needed` bounds (A ⪰ ``mu``·I). ``powers`` caches A^-(k+1) x across calls with the
+    same x: a root search evaluates several δ on one right-hand side, and each later δ then costs
+    one weighted sum of the powers already solved, not new solves."""
+    powers = [] if powers is None else powers
+    count = terms_needed(shift, mu)
+    while len(powers) < count:
+        powers.append(base(powers[-1] if powers else x))
+    if count == 1:
         return powers[0].copy()
-    out = powers[0].copy()
-    coef = np.ones_like(shift)
-    for k in range(1, SHIFT_TERMS + 1):
-        if k == len(powers):
-            powers.append(base(powers[-1]))
-        coef = -shift * coef
-        term = coef[:, None, None] * powers[k]
-        out += term
-        if np.all(np.abs(term).max((1, 2)) <= 1e-16 * np.abs(out).max((1, 2))):
-            break
+    coefs = (-shift)[None, :] ** np.arange(count)[:, None]  # (K, B)
+    out: Array = np.einsum("kb,kbpj->bpj", coefs, np.stack(powers[:count]))
     return out
 
 
@@ -175,12 +184,12 @@ CHOLESKY_FROM_P = 16
 root search's first μ (extrapolated from the last rounds, :func:`next_mu`), and reaches the search's
 other μ by the shift (:func:`shifted_solve`), instead of one eigendecomposition per round. CPU time
 per round of 40 paths, eigh / the Cholesky step picked (``python -m bench.solver``, docs/sal.md):
-0.75× at p = 10 (eigh kept), about 1× at 16, 1.4× at 24, 1.9× at 48, 2.4× at 100, 3.5× at 1,000;
-whole default fits at p = 16-17 (real tables) took 0.41-0.47 s against 0.54-0.57 s with eigh."""
-INVERSE_BELOW_P = 64
+0.9× at p = 10 (eigh kept), 1.2× at 16, 1.5× at 24, 1.9× at 48, 2.6× at 100, 4× at 1,000."""
+INVERSE_BELOW_P = 40
 """Below this many covariates a factorised A solves through its explicit inverse (:func:`base_solve`):
-a round of 40 paths at p = 24 took 1.8 ms against 2.4 ms by triangular solves, at p = 48 about the
-same, at p = 100 14.5 ms against 13.1 ms (``python -m bench.solver``)."""
+a round of 40 paths at p = 32 took 2.1 ms against 2.3 ms by triangular solves, at p = 48 4.1 ms
+against 3.6 ms (``python -m bench.solver``)."""
+
 
 Evaluate = Callable[[Array], tuple[Array, Array]]
 """μ (B,) → (MSE(θ(μ)) (B,), κ(θ(μ)) (B,)) along the generalised-ridge path."""
@@ -244,7 +253,7 @@ def _solve_theta_cholesky(
             factor(mu)
         base, mu_f, powers = state["base"], state["mu_f"], state["powers"]
         assert callable(base) and isinstance(mu_f, np.ndarray) and isinstance(powers, list)
-        u = shifted_solve(base, mu - mu_f, rhs, powers)[:, :, 0]
+        u = shifted_solve(base, mu - mu_f, rhs, mu_f, powers)[:, :, 0]
         kap = (u * u).sum(1)
         state["u"] = u
         return m.yy - (b * u).sum(1) - mu * kap, kap
@@ -256,7 +265,7 @@ def _solve_theta_cholesky(
         return None
     u, base, mu_f = state["u"], state["base"], state["mu_f"]
     assert isinstance(u, np.ndarray) and callable(base) and isinstance(mu_f, np.ndarray)
-    return ThetaBatch(theta=w * u, mu=mu, mse=fit_mse, kappa=kap, factor=CholFactor(base, mu - mu_f))
+    return ThetaBatch(theta=w * u, mu=mu, mse=fit_mse, kappa=kap, factor=CholFactor(base, mu - mu_f, mu_f))
 
 
 class _NotPositiveDefinite(Exception):
@@ -365,7 +374,7 @@ def risk_grad_w(step: ThetaBatch, w: Array, m: BatchMoments, lam: Array, grad_th
     c = np.zeros((theta.shape[0], 2, 2))
     c[:, 0, 1] = c[:, 1, 0] = lam / g**2
     c[:, 1, 1] = lam * 2.0 * big_m / g**3
-    z = np.linalg.solve(np.eye(2) + np.matmul(c, k), np.matmul(c, q[:, :, None]))[:, :, 0]
+    z = _solve_2x2(np.eye(2) + np.matmul(c, k), np.matmul(c, q[:, :, None])[:, :, 0])
     v = b_r - (b_u * z[:, None, :]).sum(2)
     dg_dw = 2.0 * theta**2 / w**3
     dgradk_dw = -4.0 * theta / w**3
@@ -377,6 +386,15 @@ def risk_grad_w(step: ThetaBatch, w: Array, m: BatchMoments, lam: Array, grad_th
     )
     result: Array = -mixed
     return result
+
+
+def _solve_2x2(a: Array, b: Array) -> Array:
+    """a⁻¹b for a (B, 2, 2), b (B, 2) by the adjugate: one call per entry instead of a batched LAPACK
+    solve, whose setup costs more than the arithmetic on 2×2 systems."""
+    det = a[:, 0, 0] * a[:, 1, 1] - a[:, 0, 1] * a[:, 1, 0]
+    first = (a[:, 1, 1] * b[:, 0] - a[:, 0, 1] * b[:, 1]) / det
+    second = (a[:, 0, 0] * b[:, 1] - a[:, 1, 0] * b[:, 0]) / det
+    return np.stack([first, second], axis=1)
 
 
 def next_mu(mus: list[Array]) -> Array | None:
