@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 from sqlalchemy import text
 
+from app.datasets.tables import ENV_COLUMN
 from app.queue import JobQueue
 from app.settings import Settings
+from sal_core.data import Environment
 
 
 def frame(
@@ -33,6 +38,21 @@ def frame(
 
 def csv_bytes(df: pd.DataFrame) -> bytes:
     return df.to_csv(index=False).encode()
+
+
+def shuffled_parquet(names: Sequence[str], envs: Sequence[Environment], row_group_size: int) -> bytes:
+    """A stored dataset's bytes: the environments' rows shuffled together (seed 0), so a row group
+    holds several environments, with the environment column, the covariates and ``y``."""
+    X = np.concatenate([e.X for e in envs])
+    y = np.concatenate([e.y for e in envs])
+    env = np.concatenate([[e.name] * e.n_rows for e in envs])
+    order = np.random.default_rng(0).permutation(len(y))
+    columns = {ENV_COLUMN: pa.array(env[order].tolist(), pa.string())}
+    columns |= {n: pa.array(X[order, j], pa.float64()) for j, n in enumerate(names)}
+    columns["y"] = pa.array(y[order], pa.float64())
+    sink = io.BytesIO()
+    pq.write_table(pa.table(columns), sink, row_group_size=row_group_size)
+    return sink.getvalue()
 
 
 def parquet_bytes(df: pd.DataFrame) -> bytes:

@@ -9,13 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import torch
 
 from app.datasets import fanout, outofcore
-from app.datasets.tables import ENV_COLUMN
 from app.storage.local import LocalStore
 from sal_core import cross_fit, get_algorithm
 from sal_core.algorithms.irm import IRM
@@ -24,6 +22,7 @@ from sal_core.algorithms.sal import SAL
 from sal_core.algorithms.wdrl import WDRL
 from sal_core.data import Environment, Standardizer
 from sal_core.synthetic import selection_bias
+from tests.app import factories as f
 
 SEED = 11
 KEY = "t.parquet"
@@ -42,18 +41,8 @@ def data() -> Any:
 def store(tmp_path_factory: pytest.TempPathFactory, data: Any) -> LocalStore:
     """The rows shuffled across environments, in row groups of 700 (a chunk holds several envs)."""
     names, train, test = data
-    envs = [*train, *test]
-    X = np.concatenate([e.X for e in envs])
-    y = np.concatenate([e.y for e in envs])
-    env = np.concatenate([[e.name] * e.n_rows for e in envs])
-    order = np.random.default_rng(0).permutation(len(y))
-    columns = {ENV_COLUMN: pa.array(env[order].tolist(), pa.string())}
-    columns |= {n: pa.array(X[order, j], pa.float64()) for j, n in enumerate(names)}
-    columns["y"] = pa.array(y[order], pa.float64())
-    sink = io.BytesIO()
-    pq.write_table(pa.table(columns), sink, row_group_size=700)
     store = LocalStore(Path(tmp_path_factory.mktemp("outofcore")) / "objects")
-    store.put(KEY, sink.getvalue())
+    store.put(KEY, f.shuffled_parquet(names, [*train, *test], row_group_size=700))
     return store
 
 

@@ -6,18 +6,14 @@ chunked fits."""
 from __future__ import annotations
 
 import dataclasses
-import io
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 import torch
 
 from app.datasets import chunks, fanout, outofcore, outofcore_network
-from app.datasets.tables import ENV_COLUMN
 from app.jobs.result import Selection
 from app.storage.local import LocalStore
 from sal_core import exact_selection as es
@@ -30,6 +26,7 @@ from sal_core.paths import exact
 from sal_core.paths.common import target_scale
 from sal_core.paths.deep import SEEDED_OPTIONS
 from sal_core.synthetic import selection_bias
+from tests.app import factories as f
 
 KEY = "t.parquet"
 GROUP_ROWS = 300
@@ -50,18 +47,8 @@ def data() -> Any:
 def store(tmp_path_factory: pytest.TempPathFactory, data: Any) -> LocalStore:
     """The rows shuffled across environments, in row groups of 300 (14 groups)."""
     names, train, test = data
-    envs = [*train, *test]
-    X = np.concatenate([e.X for e in envs])
-    y = np.concatenate([e.y for e in envs])
-    env = np.concatenate([[e.name] * e.n_rows for e in envs])
-    order = np.random.default_rng(0).permutation(len(y))
-    columns = {ENV_COLUMN: pa.array(env[order].tolist(), pa.string())}
-    columns |= {n: pa.array(X[order, j], pa.float64()) for j, n in enumerate(names)}
-    columns["y"] = pa.array(y[order], pa.float64())
-    sink = io.BytesIO()
-    pq.write_table(pa.table(columns), sink, row_group_size=GROUP_ROWS)
     store = LocalStore(Path(tmp_path_factory.mktemp("network")) / "objects")
-    store.put(KEY, sink.getvalue())
+    store.put(KEY, f.shuffled_parquet(names, [*train, *test], row_group_size=GROUP_ROWS))
     return store
 
 

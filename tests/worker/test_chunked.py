@@ -324,6 +324,22 @@ def test_a_chunk_task_killed_mid_pass_is_retried_to_the_same_bits(
 # --- a cancel between the passes and their parts ------------------------------------------------
 
 
+def _request_cancel(runner: Runner, job_id: str) -> None:
+    with runner.sessions() as s:
+        assert repo.cancel_job(s, job_id, tenant_id=DEFAULT_TENANT_ID)[1] == "requested"
+        s.commit()
+
+
+def _run_to_cancelled(runner: Runner, job_id: str) -> dict[str, Any] | None:
+    """Runs the job, which must end cancelled with no error; its result document, if it kept one."""
+    assert runner.run(job_id) == "cancelled"
+    with runner.sessions() as s:
+        job = s.get(Job, job_id)
+        result = s.scalar(select(JobResultRow.result).where(JobResultRow.job_id == job_id))
+    assert job is not None and job.status == "cancelled" and job.error is None
+    return result
+
+
 @pytest.mark.parametrize(
     ("during", "kept"),
     [
@@ -350,18 +366,12 @@ def test_a_cancel_stops_a_chunked_fit_between_its_parts(
         first = not any(name == part.pass_name for name, _ in computed)
         computed.append((part.pass_name, part.index))
         if part.pass_name == during[0] and (part.index == during[1] if during[1] is not None else first):
-            with runner.sessions() as s:
-                assert repo.cancel_job(s, job_id, tenant_id=DEFAULT_TENANT_ID)[1] == "requested"
-                s.commit()
+            _request_cancel(runner, job_id)
         return compute(store, part)
 
     monkeypatch.setattr(fanout, "compute_part", cancelling)
     try:
-        assert runner.run(job_id) == "cancelled"
-        with runner.sessions() as s:
-            job = s.get(Job, job_id)
-            result = s.scalar(select(JobResultRow.result).where(JobResultRow.job_id == job_id))
-        assert job is not None and job.status == "cancelled" and job.error is None
+        result = _run_to_cancelled(runner, job_id)
     finally:
         runner.close()
     passes = [name for name, _ in computed]
@@ -401,20 +411,14 @@ def test_a_cancel_stops_a_streamed_mlp_fit_between_its_reads(
         def counted(i: int) -> chunks.Chunk:
             reads.append(i)
             if len(reads) == at:
-                with runner.sessions() as s:
-                    assert repo.cancel_job(s, job_id, tenant_id=DEFAULT_TENANT_ID)[1] == "requested"
-                    s.commit()
+                _request_cancel(runner, job_id)
             return read(i)
 
         return counted
 
     monkeypatch.setattr(outofcore_network, "group_reader", cancelling)
     try:
-        assert runner.run(job_id) == "cancelled"
-        with runner.sessions() as s:
-            job = s.get(Job, job_id)
-            result = s.scalar(select(JobResultRow.result).where(JobResultRow.job_id == job_id))
-        assert job is not None and job.status == "cancelled" and job.error is None
+        result = _run_to_cancelled(runner, job_id)
     finally:
         runner.close()
     assert result is None
@@ -435,9 +439,7 @@ def test_the_cancel_check_reads_the_row_at_most_every_interval(settings: Setting
         now = [0.0]
         check = CancelCheck(runner.sessions, job_id, attempt, 5.0, clock=lambda: now[0])
         assert not check()
-        with runner.sessions() as s:
-            assert repo.cancel_job(s, job_id, tenant_id=DEFAULT_TENANT_ID)[1] == "requested"
-            s.commit()
+        _request_cancel(runner, job_id)
         now[0] = 4.9
         assert not check()  # not read again yet
         now[0] = 5.0
