@@ -8,6 +8,8 @@ on different workers agree on the folds and their sums add up to the whole table
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -22,7 +24,11 @@ from app.datasets.tables import ENV_COLUMN
 from app.storage import ObjectStore, RangeFile
 from sal_core.cross_fit import FoldSums, fold_sums
 
-__all__ = ["Chunk", "add_sums", "chunk_fold_sums", "iter_chunks", "n_chunks"]
+__all__ = ["Chunk", "add_sums", "chunk_fold_sums", "decode_group", "iter_chunks", "n_chunks", "open_table"]
+
+FOOTERS_KEPT = 4  # parsed footers a process keeps (each a few MB at thousands of row groups)
+_footers: OrderedDict[tuple[str, str, int], pq.FileMetaData] = OrderedDict()
+_footers_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -34,9 +40,53 @@ class Chunk:
     y: NDArray[np.float64]
 
 
+def open_table(store: ObjectStore, key: str) -> pq.ParquetFile:
+    """The stored table as a Parquet file read by byte ranges, its footer parsed once per process.
+
+    A footer grows with the row groups: at 2,515 groups of 22 columns it is about 6 MB and took
+    60-90 ms to fetch and parse, and every chunk task paid it for its one or few groups, so a
+    chunk's cost grew with the table (docs/scale.md). Dataset objects are immutable (their key
+    holds the content's sha256), so a footer is kept under (store, key, size)."""
+    source = RangeFile(store, key)
+    ident = (_store_identity(store), key, source.size)
+    with _footers_lock:
+        metadata = _footers.get(ident)
+        if metadata is not None:
+            _footers.move_to_end(ident)
+    handle = pq.ParquetFile(source, metadata=metadata)
+    if metadata is None:
+        with _footers_lock:
+            _footers[ident] = handle.metadata
+            while len(_footers) > FOOTERS_KEPT:
+                _footers.popitem(last=False)
+    return handle
+
+
+def _store_identity(store: ObjectStore) -> str:
+    """Where a store's objects live: a local root, or a bucket and prefix."""
+    where = getattr(store, "root", None) or f"{getattr(store, 'bucket', '')}/{getattr(store, 'prefix', '')}"
+    return f"{store.kind}:{where}"
+
+
 def n_chunks(store: ObjectStore, key: str) -> int:
     """Row groups of the stored table, from its footer."""
-    return int(pq.ParquetFile(RangeFile(store, key)).metadata.num_row_groups)
+    return int(open_table(store, key).metadata.num_row_groups)
+
+
+def decode_group(
+    handle: pq.ParquetFile, group: int, *, known: pa.Array, feature_names: Sequence[str], target: str
+) -> Chunk:
+    """Row group ``group`` decoded: environment names to indices into ``known``, X and y as float64."""
+    part = handle.read_row_group(group, columns=[ENV_COLUMN, *feature_names, target])
+    found = pc.index_in(part.column(ENV_COLUMN), value_set=known)  # vectorised name -> index
+    if found.null_count:
+        raise KeyError(f"row group {group} names an environment the dataset does not list")
+    X = np.column_stack([part.column(c).to_numpy() for c in feature_names]).astype(np.float64)
+    return Chunk(
+        env_index=found.to_numpy().astype(np.int64),
+        X=X,
+        y=part.column(target).to_numpy().astype(np.float64),
+    )
 
 
 def iter_chunks(
@@ -49,20 +99,10 @@ def iter_chunks(
     only: Sequence[int] | None = None,
 ) -> Iterator[Chunk]:
     """The table's row groups in order (or the ``only`` ones: a worker's share), one at a time."""
-    handle = pq.ParquetFile(RangeFile(store, key))
+    handle = open_table(store, key)
     known = pa.array(list(environments), pa.string())
-    columns = [ENV_COLUMN, *feature_names, target]
     for group in only if only is not None else range(handle.metadata.num_row_groups):
-        part = handle.read_row_group(group, columns=columns)
-        found = pc.index_in(part.column(ENV_COLUMN), value_set=known)  # vectorised name -> index
-        if found.null_count:
-            raise KeyError(f"row group {group} names an environment the dataset does not list")
-        X = np.column_stack([part.column(c).to_numpy() for c in feature_names]).astype(np.float64)
-        yield Chunk(
-            env_index=found.to_numpy().astype(np.int64),
-            X=X,
-            y=part.column(target).to_numpy().astype(np.float64),
-        )
+        yield decode_group(handle, group, known=known, feature_names=feature_names, target=target)
 
 
 def chunk_fold_sums(

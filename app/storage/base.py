@@ -112,6 +112,10 @@ class RangeFile(io.RawIOBase):
     def name(self) -> str:
         return self._key
 
+    @property
+    def size(self) -> int:
+        return self._size
+
     def readable(self) -> bool:
         return True
 

@@ -86,3 +86,57 @@ def test_chunk_sums_add_up_to_the_whole_tables(store: ObjectStore) -> None:
 def test_no_chunks_is_an_error() -> None:
     with pytest.raises(ValueError, match="no chunk"):
         chunks.add_sums([])
+
+
+class _CountingStore(LocalStore):
+    """A local store that counts the bytes its range reads return."""
+
+    bytes_read = 0
+
+    def get_range(self, key: str, start: int, length: int) -> bytes:
+        data = super().get_range(key, start, length)
+        self.bytes_read += len(data)
+        return data
+
+
+def test_a_tables_footer_is_fetched_once_per_process(tmp_path: Path) -> None:
+    """Every chunk task opens the table for its few row groups; the footer, which grows with the
+    row groups, is fetched and parsed once, and each later open reads only its group's bytes."""
+    table = tables.from_file(
+        f.csv_bytes(f.frame(seed=2401, n_per_env=400)),
+        filename="d.csv",
+        target="y",
+        environment="env",
+        features=None,
+    )
+    data = table.to_parquet(row_group_rows=64)
+    store = _CountingStore(tmp_path / "objects")
+    store.put("t.parquet", data)
+    envs = [e.name for e in table.environments]
+
+    def read_group(key: str, group: int) -> tuple[chunks.Chunk, int]:
+        before = store.bytes_read
+        [chunk] = chunks.iter_chunks(
+            store, key, environments=envs, feature_names=table.feature_names, target="y", only=[group]
+        )
+        return chunk, store.bytes_read - before
+
+    first, first_bytes = read_group("t.parquet", 3)
+    again, again_bytes = read_group("t.parquet", 3)
+    footer = chunks.open_table(store, "t.parquet").metadata.serialized_size
+    assert footer > 1000
+    assert first_bytes >= again_bytes + footer  # the first open fetched the footer, the second did not
+    np.testing.assert_array_equal(again.X, first.X)
+    np.testing.assert_array_equal(again.env_index, first.env_index)
+    # Another object (another key) is its own footer: its rows, not the first table's.
+    other = tables.from_file(
+        f.csv_bytes(f.frame(seed=2402, n_per_env=400)),
+        filename="d.csv",
+        target="y",
+        environment="env",
+        features=None,
+    )
+    store.put("u.parquet", other.to_parquet(row_group_rows=64))
+    theirs, _ = read_group("u.parquet", 3)
+    assert not np.array_equal(theirs.X, first.X)
+    assert chunks.n_chunks(store, "u.parquet") == -(-other.n_rows // 64)
