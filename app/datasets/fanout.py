@@ -383,9 +383,15 @@ def run_pass(
 ) -> list[Arrays]:
     """Run a pass: send every part (``send``: None keeps it all here), help with parts no task has
     started (``help_``), redo any part stalled for ``stall_s``, and return the parts' sums in
-    order. One listing of the pass's objects per step (one request on S3), so waiting on many
-    parts costs no more than on one. ``stop`` is asked before anything is sent and then at each
-    step, so before each part computed here (a cancel): True raises :class:`PassStopped`."""
+    order. ``stop`` is asked before anything is sent and then at each step, so before each part
+    computed here (a cancel): True raises :class:`PassStopped`.
+
+    What it costs the parent does not grow with the parts done: a part it takes is found by one
+    existence check of its marker (from the last part backwards, while chunk tasks go forwards),
+    and only when it finds none does it list the pass's objects, at most about every
+    ``max(poll_s, 5 x the last listing's time)`` (a listing is one request per 1,000 objects on S3,
+    and 190 ms for 10,000 objects on the local store: listed at every step, it cost the job more
+    than the parts' arithmetic at thousands of parts)."""
     if not parts:
         return []
     if stop():
@@ -395,29 +401,47 @@ def run_pass(
             send(part)
     prefix = f"{scratch_prefix(parts[0].run)}{parts[0].pass_name}/"
     pending = list(parts)
+    started: set[str] = set()  # marker keys seen, by a listing or a check
     checked = clock()
     while pending:
         if stop():
             raise PassStopped(f"pass {parts[0].pass_name} was stopped")
-        listed = {o.key for o in store.list(prefix)}
-        pending = [p for p in pending if p.result_key not in listed]
-        if not pending:
-            break
-        mine = None
-        if help_ or send is None:
-            mine = next((p for p in reversed(pending) if p.started_key not in listed), None)
-        if mine is None and clock() - checked > min(stall_s, 5.0):  # markers read now and then
-            checked = now = clock()
-            mine = next(
-                (p for p in pending if (t := _started_at(store, p)) is not None and now - t > stall_s), None
-            )
+        mine = _unstarted(store, pending, started) if help_ or send is None else None
         if mine is None:
-            time.sleep(poll_s)
-            continue
+            listed_at = clock()
+            listed = {o.key for o in store.list(prefix)}
+            listing_s = clock() - listed_at
+            started |= {p.started_key for p in pending if p.started_key in listed}
+            pending = [p for p in pending if p.result_key not in listed]
+            if not pending:
+                break
+            if clock() - checked > min(stall_s, 5.0):  # markers read now and then
+                checked = now = clock()
+                mine = next(
+                    (p for p in pending if (t := _started_at(store, p)) is not None and now - t > stall_s),
+                    None,
+                )
+            if mine is None:
+                time.sleep(max(poll_s, 5 * listing_s))
+                continue
         log.info("computing part %d of pass %s here", mine.index, mine.pass_name)
         store.put(mine.started_key, json.dumps({"pid": os.getpid(), "at": clock()}).encode())
+        started.add(mine.started_key)
         store.put(mine.result_key, _encode(compute_part(store, mine)))
+        pending.remove(mine)
     return [_decode(store.get(p.result_key)) for p in parts]
+
+
+def _unstarted(store: ObjectStore, pending: Sequence[Part], started: set[str]) -> Part | None:
+    """The last pending part whose marker is not there (one check per part not yet seen started),
+    or None."""
+    for part in reversed(pending):
+        if part.started_key in started:
+            continue
+        if not store.exists(part.started_key):
+            return part
+        started.add(part.started_key)
+    return None
 
 
 def reduce_parts(results: Sequence[Arrays], pass_name: str) -> Arrays:

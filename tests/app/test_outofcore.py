@@ -284,3 +284,48 @@ def test_a_stopped_pass_sends_and_computes_nothing(data: Any, store: LocalStore)
     assert sent == []
     done = [o.key for o in store.list("scratch/stopped/stats/") if o.key.endswith(".npz")]
     assert done == ["scratch/stopped/stats/3.npz"]  # the last part first, then the stop
+
+
+class _ListingStore(LocalStore):
+    """A local store that counts its listings."""
+
+    listings = 0
+
+    def list(self, prefix: str) -> list[Any]:
+        self.listings += 1
+        return super().list(prefix)
+
+
+def test_a_pass_computed_here_lists_nothing_and_one_sent_lists_while_waiting(
+    data: Any, store: LocalStore, tmp_path: Path
+) -> None:
+    """The parent finds the parts it takes by their markers, not by listing the pass's objects at
+    each step (a listing grows with the parts: at thousands of parts it cost more than the parts'
+    arithmetic); it lists only while it waits on parts sent elsewhere."""
+    names, train, test = data
+    envs = tuple(e.name for e in [*train, *test])
+    counting = _ListingStore(tmp_path / "objects")
+    counting.put(KEY, store.get(KEY))
+
+    def parts_of(run: str) -> list[fanout.Part]:
+        return fanout.plan_parts(
+            5, 1, run, fanout.Pass("stats", {}), storage="local", key=KEY, environments=envs,
+            feature_names=tuple(names), target="y",
+        )  # fmt: skip
+
+    alone = fanout.run_pass(counting, parts_of("alone"), None, stall_s=60)
+    assert counting.listings == 0
+    assert len(alone) == 5
+    # Sent parts that a chunk task computes: the parent takes none (help_=False) and lists to see them.
+    sent = parts_of("sent")
+    done: list[int] = []
+
+    def compute_one(part: fanout.Part) -> None:
+        done.append(part.index)
+        fanout.do_part(counting, part)
+
+    helped = fanout.run_pass(counting, sent, compute_one, stall_s=60, help_=False)
+    assert done == list(range(5)) and counting.listings >= 1
+    for a, b in zip(alone, helped, strict=True):
+        for k in a:
+            np.testing.assert_array_equal(a[k], b[k])  # the same sums whoever computed the parts
