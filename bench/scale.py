@@ -2,13 +2,19 @@
 API, and fitted chunk by chunk through the API with 1 and with 2 worker processes.
 
     python -m bench.scale [--rows 4000000] [--features 20] [--check-rows 200000] [--lambda auto]
+    python -m bench.scale --rows 100000000 --into-store --check-rows 0     # issue 19's 10^8 rows
+
+``--into-store`` generates the rows straight into the service's store, staged as an upload stages
+them (``--chunk-rows`` per row group), instead of uploading a file: at 10^8 rows an upload holds
+the file, the request's spool, the per-environment spools and the stored table at once (~76 GB).
 
 Runs the service in a temporary directory on SQLite and the local store, with a private Redis as
 the broker (the filesystem broker of the embedded default delivers about one message a second,
 too slow to hand out chunk tasks; tests/faults/servers.py starts it on its own port and stops it),
 and ``SAL_CHUNKED_FIT_MIN_ROWS=1``. Prints:
 
-* the upload: file size, seconds, rows per stored chunk (row group);
+* the dataset: how it was made (uploaded or generated into the store), its stored size and rows
+  per stored chunk (row group);
 * per worker count: the job's wall time (POST to succeeded) and the peak RSS of any worker process;
 * the same job in memory (``--in-memory``: one worker with ``SAL_CHUNKED_FIT_MIN_ROWS=0``, which
   loads the table), for its wall time and peak RSS;
@@ -36,6 +42,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +51,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from app.datasets import chunks, fanout, tables
+from app.datasets import chunks, fanout, service, tables
+from app.datasets.streaming import Stager
+from app.db.models import DEFAULT_TENANT_ID
+from app.db.session import engine_for, make_sessionmaker
 from app.queue import worker_command
+from app.settings import Settings
 from app.storage.local import LocalStore
 from sal_core.algorithms.sal import SAL
 from tests.conftest import Proc, _wait_for, free_port
@@ -55,9 +66,25 @@ ENVIRONMENTS = ("e0", "e1", "e2", "e3")  # e0, e1 train; e2, e3 test
 SPURIOUS = {"e0": 2.0, "e1": 1.0, "e2": -1.0, "e3": -2.0}  # x5 = r_e * y + noise
 
 
+def generated_chunks(
+    rows: int, p: int, chunk_rows: int, seed: int = 0
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(environment names, X, y) of ``rows`` rows, ``chunk_rows`` at a time: y depends on x0-x4
+    (stable), x5 follows y with an environment-dependent sign (spurious), the rest is noise."""
+    beta = np.array([1.0, -0.5, 0.8, 0.3, -1.2])
+    for i, start in enumerate(range(0, rows, chunk_rows)):
+        n = min(chunk_rows, rows - start)
+        rng = np.random.default_rng([seed, i])
+        which = rng.integers(0, len(ENVIRONMENTS), size=n)
+        X = rng.normal(size=(n, p))
+        y = X[:, :5] @ beta + rng.normal(scale=0.5, size=n)
+        X[:, 5] = np.array([SPURIOUS[e] for e in ENVIRONMENTS])[which] * y + rng.normal(size=n)
+        yield np.asarray(ENVIRONMENTS, dtype=object)[which], X, y
+
+
 def generate(path: Path, rows: int, p: int, chunk_rows: int, seed: int = 0) -> None:
-    """A Parquet file of ``rows`` x (env, x0..x{p-1}, y), one chunk of rows at a time: y depends on
-    x0-x4 (stable), x5 follows y with an environment-dependent sign (spurious), the rest is noise."""
+    """A Parquet file of ``rows`` x (env, x0..x{p-1}, y) (:func:`generated_chunks`), written a chunk
+    at a time."""
     schema = pa.schema(
         [
             pa.field("env", pa.string()),
@@ -65,18 +92,9 @@ def generate(path: Path, rows: int, p: int, chunk_rows: int, seed: int = 0) -> N
             pa.field("y", pa.float64()),
         ]
     )
-    beta = np.array([1.0, -0.5, 0.8, 0.3, -1.2])
     with pq.ParquetWriter(path, schema, compression="zstd") as writer:
-        for i, start in enumerate(range(0, rows, chunk_rows)):
-            n = min(chunk_rows, rows - start)
-            rng = np.random.default_rng([seed, i])
-            which = rng.integers(0, len(ENVIRONMENTS), size=n)
-            X = rng.normal(size=(n, p))
-            y = X[:, :5] @ beta + rng.normal(scale=0.5, size=n)
-            X[:, 5] = np.array([SPURIOUS[e] for e in ENVIRONMENTS])[which] * y + rng.normal(size=n)
-            arrays = [pa.array(np.asarray(ENVIRONMENTS, dtype=object)[which], pa.string())]
-            arrays += [pa.array(X[:, j]) for j in range(p)]
-            arrays.append(pa.array(y))
+        for env, X, y in generated_chunks(rows, p, chunk_rows, seed):
+            arrays = [pa.array(env, pa.string()), *(pa.array(X[:, j]) for j in range(p)), pa.array(y)]
             writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
 
 
@@ -143,6 +161,36 @@ class Stack:
             return False
 
         _wait_for(up, 60, "the API")
+
+    def settings(self) -> Settings:
+        """The service's settings, as its processes read them from the environment."""
+        saved = dict(os.environ)
+        try:
+            os.environ.clear()
+            os.environ.update(self.env)
+            return Settings()
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+
+    def generate_into_store(self, rows: int, p: int, chunk_rows: int) -> dict[str, Any]:
+        """The dataset generated chunk by chunk straight into the service's store (issue 19's
+        ``bench.scale`` at 10^8 rows: an upload would hold the file, the request's spool, the
+        per-environment spools and the stored table at once). Rows are staged as an upload stages
+        them (:class:`app.datasets.streaming.Stager`: row groups of the stored table, content id
+        from the per-environment spool), stored by the service's own ``datasets.service.store``,
+        then read back through ``GET /datasets/{id}``."""
+        settings = self.settings()
+        stage = Path(tempfile.mkdtemp(prefix="stage-", dir=self.root))
+        stager = Stager(stage, [f"x{j}" for j in range(p)], "y")
+        for env, X, y in generated_chunks(rows, p, chunk_rows):
+            stager.add(env, np.asfortranarray(X), y)
+        with stager.staged() as staged, make_sessionmaker(engine_for(settings))() as session:
+            dataset, _ = service.store(session, DEFAULT_TENANT_ID, staged, "scale", settings=settings)
+            dataset_id = dataset.id
+        response = httpx.get(f"{self.base}/datasets/{dataset_id}", timeout=60)
+        response.raise_for_status()
+        return dict(response.json())
 
     def upload(self, path: Path) -> dict[str, Any]:
         with path.open("rb") as fh:
@@ -299,6 +347,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lambda", dest="lambda_", default="auto", help="'auto' (SAL's default) or a number")
     parser.add_argument("--workers", default="1,2", help="worker process counts to time")
     parser.add_argument("--in-memory", action="store_true", help="also time the job in memory")
+    parser.add_argument(
+        "--chunk-rows", type=int, default=20_000,
+        help="rows per stored chunk with --into-store (an upload's parser stores ~19,900 at p = 20)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--into-store", action="store_true",
+        help="generate the rows straight into the service's store instead of uploading a file (10^8 rows)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     auto = args.lambda_ == "auto"
     params: dict[str, Any] = {} if auto else {"lambda_": float(args.lambda_)}
@@ -309,20 +365,27 @@ def main(argv: list[str] | None = None) -> None:
     try:
         path = root / "big.parquet"
         start = time.perf_counter()
-        generate(path, args.rows, args.features, chunk_rows=100_000)
-        generated = time.perf_counter() - start
-        start = time.perf_counter()
-        dataset = stack.upload(path)
-        uploaded = time.perf_counter() - start
+        if args.into_store:
+            dataset = stack.generate_into_store(args.rows, args.features, args.chunk_rows)
+            made = f"generated chunk by chunk into the store in {time.perf_counter() - start:.0f} s"
+        else:
+            generate(path, args.rows, args.features, chunk_rows=100_000)
+            generated = time.perf_counter() - start
+            start = time.perf_counter()
+            dataset = stack.upload(path)
+            made = (
+                f"generated in {generated:.0f} s, {path.stat().st_size / 2**20:.0f} MB Parquet uploaded in "
+                f"{time.perf_counter() - start:.0f} s"
+            )
+            path.unlink()
         key = _stored_key(root, dataset["sha256"])
         store = LocalStore(root / "objects")
         cost, n_groups = chunk_cost(store, key, ENVIRONMENTS, args.features, auto)
         per_group = args.rows / n_groups
-        size_mb = path.stat().st_size / 2**20
+        stored_mb = store.size(key) / 2**20
         rows.append(
             ("dataset", f"n = {args.rows:,} x p = {args.features} ({args.rows * (args.features + 1) * 8 / 2**30:.2f} GiB "
-             f"as float64): generated in {generated:.0f} s, {size_mb:.0f} MB Parquet uploaded in {uploaded:.0f} s, "
-             f"stored as {n_groups} chunks of ~{per_group:,.0f} rows")
+             f"as float64): {made}; stored as {stored_mb:,.0f} MB in {n_groups} chunks of ~{per_group:,.0f} rows")
         )  # fmt: skip
         rows.append(("cost per chunk", f"{cost * 1e3:.0f} ms of one core (its {n_passes} passes)"))
         walls: dict[int, tuple[float, float]] = {}

@@ -42,7 +42,7 @@ from app.datasets import tables
 from app.datasets.tables import ENV_COLUMN, PARQUET_MAGIC, Limits
 from sal_core import InvalidDataError
 
-__all__ = ["StagedTable", "parse_file", "parse_rows"]
+__all__ = ["StagedTable", "Stager", "parse_file", "parse_rows"]
 
 _HEADER_BYTES = 16 * 1024 * 1024  # a header line longer than this is refused (20,002 long names fit)
 _SCAN_BYTES = 1024 * 1024
@@ -298,11 +298,9 @@ def _parse(
     limits: Limits | None,
     chunk_bytes: int,
 ) -> StagedTable:
-    spool = _Spool(root)
     columns: _Columns | None = None
-    writer: pq.ParquetWriter | None = None
-    parquet_path = root / "table.parquet"
-    offset = chunks = 0
+    stager: Stager | None = None
+    offset = 0
     try:
         for frame in _frames(file, filename, limits, chunk_bytes):
             frame.columns = pd.Index([str(c) for c in frame.columns])
@@ -320,31 +318,65 @@ def _parse(
                 X[:, j] = tables._numeric(frame, c, f"file.{c}", offset)
             y = tables._numeric(frame, target, "target", offset)
             del frame
-            if writer is None:
-                writer = pq.ParquetWriter(parquet_path, _schema(columns.features, target), compression="zstd")
-            writer.write_table(_arrow(env, X, y, columns.features, target))
-            spool.add(env, X, y)
+            if stager is None:
+                stager = Stager(root, columns.features, target)
+            stager.add(env, X, y)
             offset += len(y)
-            chunks += 1
     finally:
-        if writer is not None:
-            writer.close()
-    if columns is None or offset == 0:  # pragma: no cover - the first frame raises "no rows"
+        if stager is not None:
+            stager.close_writer()
+    if (
+        columns is None or stager is None or offset == 0
+    ):  # pragma: no cover - the first frame raises "no rows"
         raise InvalidDataError("the file has no rows", field="file")
     if limits is not None:
         tables._check_shape(offset, len(columns.names), limits)
-    ignored = () if columns.chosen else tuple(columns.text)
-    return StagedTable(
-        feature_names=tuple(columns.features),
-        target=target,
-        env_rows=dict(spool.rows),
-        env_binary=dict(spool.binary),
-        ignored_columns=ignored,
-        parquet_path=parquet_path,
-        content_sha256=spool.sha256(columns.features, target),
-        n_chunks=chunks,
-        _dir=root,
-    )
+    return stager.staged(ignored=() if columns.chosen else tuple(columns.text))
+
+
+class Stager:
+    """Checked rows, a chunk at a time, into a :class:`StagedTable` under ``root``: each chunk one
+    row group of the stored table's Parquet (in the rows' order) and spooled per environment for
+    the content id. The streaming parser stages an upload with it; ``bench.scale`` stages rows it
+    generates (a table larger than an upload's disk allows)."""
+
+    def __init__(self, root: Path, feature_names: Sequence[str], target: str) -> None:
+        self.root = root
+        self.feature_names = tuple(feature_names)
+        self.target = target
+        self.parquet_path = root / "table.parquet"
+        self._spool = _Spool(root)
+        self._writer: pq.ParquetWriter | None = pq.ParquetWriter(
+            self.parquet_path, _schema(self.feature_names, target), compression="zstd"
+        )
+        self.chunks = 0
+
+    def add(self, env: np.ndarray, X: np.ndarray, y: np.ndarray) -> None:
+        """A chunk: environment names (n,), X (n, p) float64 (Fortran order copies nothing), y (n,)."""
+        if self._writer is None:
+            raise ValueError("the stager's table is closed")
+        self._writer.write_table(_arrow(env, X, y, self.feature_names, self.target))
+        self._spool.add(env, X, y)
+        self.chunks += 1
+
+    def close_writer(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+    def staged(self, ignored: tuple[str, ...] = ()) -> StagedTable:
+        self.close_writer()
+        return StagedTable(
+            feature_names=self.feature_names,
+            target=self.target,
+            env_rows=dict(self._spool.rows),
+            env_binary=dict(self._spool.binary),
+            ignored_columns=ignored,
+            parquet_path=self.parquet_path,
+            content_sha256=self._spool.sha256(self.feature_names, self.target),
+            n_chunks=self.chunks,
+            _dir=self.root,
+        )
 
 
 def _schema(features: Sequence[str], target: str) -> pa.Schema:
