@@ -25,6 +25,12 @@ with λ near their curvature iterate at rate ‖â‖²/λ ≈ 3.5), which is wh
 with the Newton step the same change stays at 2e-15 after 15 θ-steps and one w-gradient. Before each
 w-gradient and the certificate, u takes ``newton_steps`` (4×) Newton steps at the fixed θ.
 
+ReLU MLPs (the default network) skip autograd: :mod:`sal_core.relu_net` runs the forward and
+backward passes by hand, feature-major ((p, m) rows, so every product is a fast GEMM on one CPU
+thread, and a full-batch θ-step transposes nothing), and Adam on one flat parameter vector. The
+values are autograd's and ``torch.optim.Adam``'s up to the order of floating-point sums;
+``DeepSALOptions(hand_written=False)`` keeps autograd (the tests compare the two).
+
 Minibatch schedule: full batch below ``minibatch_from`` rows (10⁵). From there each θ-step takes
 ``batch_rows`` rows, drawn without replacement and reshuffled every epoch from a CPU generator seeded
 with ``problem.seed`` (the same rows on every device: a CUDA generator gives another stream);
@@ -59,6 +65,7 @@ from sal_core import deep_implicit, losses
 from sal_core.deep_adversary import newton_update
 from sal_core.history import Round
 from sal_core.problem import Certificate, Problem, Reporter, Solution
+from sal_core.relu_net import FlatAdam, ReluNet, output_gradient, release_storage
 from sal_core.robust_linear import stability_risk
 
 WUpdate = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -87,6 +94,7 @@ class DeepSALOptions:
     damping: float = 1e-4  # μ in (H + μI) v = ∇_θR
     cg_iters: int = 20
     cg_tol: float = 1e-2
+    hand_written: bool = True  # ReLU MLPs: sal_core.relu_net's passes and Adam, not autograd's (same values)
 
 
 def fit_deep_sal(
@@ -189,7 +197,15 @@ class _DeepFit:
         self.loss_scale = {"squared": y_scale**2, "absolute": y_scale}.get(problem.loss_name, 1.0)
         self.model = problem.new_model()
         self.params = list(self.model.parameters())
-        self.optimizer = torch.optim.Adam(self.params, lr=opts.theta_lr)
+        # ReLU MLPs: hand-written passes and Adam on one flat vector (sal_core.relu_net), the same
+        # arithmetic as autograd and torch.optim.Adam up to the order of sums; others: autograd.
+        self.net = ReluNet.of(self.model) if opts.hand_written else None
+        self.adam: FlatAdam | None = None
+        self.optimizer: torch.optim.Adam | None = None
+        if self.net is not None:
+            self.adam = FlatAdam(self.params, lr=opts.theta_lr)
+        else:
+            self.optimizer = torch.optim.Adam(self.params, lr=opts.theta_lr)
         n, p = self.Z.shape
         self.w = torch.ones(p, dtype=self.Z.dtype, device=self.Z.device)
         self.u = torch.zeros_like(self.Z)  # the adversary's bank, u = w ⊙ δ per row
@@ -199,6 +215,8 @@ class _DeepFit:
         self.cursor = 0
         self.eval_index = self._draw(min(n, opts.eval_rows)) if n > opts.eval_rows else None
         self.v: torch.Tensor | None = None  # H⁻¹∇_θR of the last round, CG's warm start
+        # Full batch on the fast path: the rows feature-major (p, n), as ReluNet takes them.
+        self.Z_t = self.Z.t().contiguous() if self.net is not None and self.full_batch else None
 
     # ------------------------------------------------------------------ rows
     def _draw(self, m: int) -> torch.Tensor:
@@ -232,6 +250,16 @@ class _DeepFit:
         return lambda x_tilde: self.problem.loss(self.model(x_tilde), y)
 
     # ------------------------------------------------------------------ θ-steps
+    def _adam_step(self, grads: list[torch.Tensor], divisor: float | None = None) -> None:
+        """One Adam step on ``grads`` (each divided by ``divisor`` when given)."""
+        if self.adam is not None:
+            self.adam.step(grads, divisor)
+            return
+        assert self.optimizer is not None
+        for prm, g in zip(self.params, grads, strict=True):
+            prm.grad = g if divisor is None else g / divisor
+        self.optimizer.step()
+
     def erm_steps(self, steps: int) -> None:
         """Adam steps on the plain loss (no adversary): one pass each, the warm-up's start for θ."""
         for _ in range(steps):
@@ -239,14 +267,25 @@ class _DeepFit:
                 x, y = self._streamed()
             else:
                 x, y, _ = self._rows(self._next_batch())
-            with torch.enable_grad():
-                rows = self.problem.loss(self.model(x), y)
-                grads = torch.autograd.grad(rows.mean(), self.params)
-            for prm, g in zip(self.params, grads, strict=True):
-                prm.grad = g
-            self.optimizer.step()
+            if self.net is not None:
+                x_t = self.Z_t if self.Z_t is not None and self.stream is None else x.t().contiguous()
+                out, inputs = self.net.forward(x_t)
+                scale = 1.0 / x.shape[0]  # the mean's backward
+                d_out = output_gradient(self.problem.loss_name, out, y) * scale
+                grads = self.net.backward(inputs, d_out, x=False)[0]
+            else:
+                with torch.enable_grad():
+                    rows = self.problem.loss(self.model(x), y)
+                    grads = list(torch.autograd.grad(rows.mean(), self.params))
+            self._adam_step(grads)
 
     def theta_steps(self, steps: int) -> None:
+        if self.Z_t is not None and self.stream is None:  # full batch, ReLU MLP: feature-major
+            u_t = self.u.t().contiguous()
+            for _ in range(steps):
+                u_t = self._theta_step_t(self.Z_t, self.y, u_t)
+            self.u = u_t.t()
+            return
         for _ in range(steps):
             if self.stream is not None:  # no bank: u from 0, solved at the current θ first
                 x, y = self._streamed()
@@ -266,15 +305,35 @@ class _DeepFit:
         no per-row accept/settle decision, so the step is a continuous function of its inputs.
         """
         grads, grad_x, d1, d2, _ = self._pass(x, y, u)
-        for prm, g in zip(self.params, grads, strict=True):
-            prm.grad = g
-        self.optimizer.step()
+        self._adam_step(grads)
         return newton_update(u, grad_x, d1, d2, self.w, self.lam, self.opts.radius)[0]
+
+    def _theta_step_t(self, x_t: torch.Tensor, y: torch.Tensor, u_t: torch.Tensor) -> torch.Tensor:
+        """:meth:`_theta_step` on feature-major rows x_t, u_t (p, m) through :class:`ReluNet`: the same
+        arithmetic per element, no transposed copies; returns u_t (p, m)."""
+        assert self.net is not None
+        out, inputs = self.net.forward(x_t + u_t / self.w[:, None])
+        name = self.problem.loss_name
+        d1, d2 = losses.output_derivatives(name, out, y)
+        d_out = output_gradient(name, out, y) if name == "logistic" else d1  # the same values
+        grads, grad_x_t = self.net.backward(inputs, d_out)
+        assert grad_x_t is not None
+        self._adam_step(grads, x_t.shape[1])
+        return newton_update(u_t, grad_x_t, d1, d2, self.w, self.lam, self.opts.radius, features=0)[0]
 
     def _pass(
         self, x: torch.Tensor, y: torch.Tensor, u: torch.Tensor, *, theta: bool = True
     ) -> tuple[list[torch.Tensor], torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """∇_θ mean ℓ(x + u/w) (when ``theta``), ∇_x ℓ per row (m, p), ℓ', ℓ'' and ℓ per row (m,)."""
+        m = x.shape[0]
+        if self.net is not None:
+            out, inputs = self.net.forward((x + u / self.w).t().contiguous())
+            name = self.problem.loss_name
+            d1, d2 = losses.output_derivatives(name, out, y)
+            d_out = output_gradient(name, out, y) if name == "logistic" else d1  # the same values
+            grads, grad_x = self.net.backward(inputs, d_out, theta=theta)
+            assert grad_x is not None
+            return [g / m for g in grads], grad_x.t().contiguous(), d1, d2, self.problem.loss(out, y)
         with torch.enable_grad():
             x_tilde = (x + u / self.w).detach().requires_grad_(True)
             out = self.model(x_tilde)
@@ -282,7 +341,6 @@ class _DeepFit:
             d1, d2 = losses.output_derivatives(self.problem.loss_name, out, y)
             inputs = [*self.params, x_tilde] if theta else [x_tilde]
             got = torch.autograd.grad(rows.sum(), inputs)
-        m = x.shape[0]
         return [g / m for g in got[:-1]], got[-1], d1, d2, rows.detach()
 
     def _solve_u(
@@ -395,7 +453,10 @@ class _DeepFit:
         return Certificate(rho, (float(value.mean()) + self.lam * rho) * self.loss_scale, self.lam)
 
     def rescale_output(self) -> None:
-        """Undo the target scaling: the last layer's weight and bias times y_scale."""
+        """Undo the target scaling: the last layer's weight and bias times y_scale; the parameters get
+        their own storage back (FlatAdam shared one)."""
+        if self.adam is not None:
+            release_storage(self.params)
         if self.y_scale == 1.0:
             return
         with torch.no_grad():

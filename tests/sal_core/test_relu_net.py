@@ -1,0 +1,153 @@
+"""The hand-written ReLU MLP passes and flat Adam (sal_core.relu_net) against autograd and torch.optim.Adam,
+the feature-major Newton step against the row-major one, and a deep SAL fit on both paths."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+import torch
+
+from sal_core import Standardizer, get_algorithm
+from sal_core.algorithms.base import Problem, Reporter
+from sal_core.covariate_weights import make_w_update
+from sal_core.deep_adversary import newton_update
+from sal_core.deep_sal import DeepSALOptions, fit_deep_sal
+from sal_core.losses import LossName, Task, pointwise_loss
+from sal_core.models import ModelSpec
+from sal_core.relu_net import FlatAdam, ReluNet, output_gradient, release_storage
+from sal_core.synthetic import selection_bias
+
+D = torch.float64
+
+
+def _net(hidden: tuple[int, ...], p: int = 7, activation: str = "relu") -> torch.nn.Module:
+    torch.manual_seed(0)
+    return ModelSpec(kind="mlp", hidden=hidden, activation=activation).build(p).to(D)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("loss", ["squared", "absolute", "logistic"])
+@pytest.mark.parametrize("hidden", [(16,), (12, 5)], ids=["one_hidden", "two_hidden"])
+def test_passes_match_autograd(hidden: tuple[int, ...], loss: LossName) -> None:
+    model = _net(hidden)
+    net = ReluNet.of(model)
+    assert net is not None
+    g = torch.Generator().manual_seed(1)
+    x = 3.0 * torch.randn(50, 7, generator=g, dtype=D)
+    y = (
+        (torch.rand(50, generator=g) < 0.5).to(D)
+        if loss == "logistic"
+        else torch.randn(50, generator=g, dtype=D)
+    )
+    x_tilde = x.clone().requires_grad_(True)
+    out_ref = model(x_tilde)
+    params = list(model.parameters())
+    *grads_ref, grad_x_ref = torch.autograd.grad(pointwise_loss(loss, out_ref, y).sum(), [*params, x_tilde])
+
+    out, inputs = net.forward(x.t().contiguous())
+    grads, grad_x_t = net.backward(inputs, output_gradient(loss, out, y))
+    assert grad_x_t is not None
+    torch.testing.assert_close(out, out_ref.detach(), rtol=1e-13, atol=1e-13)
+    for got, want in zip([*grads, grad_x_t.t()], [*grads_ref, grad_x_ref], strict=True):
+        assert got.shape == want.shape
+        torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-12)
+    theta_only, no_x = net.backward(inputs, output_gradient(loss, out, y), x=False)
+    assert no_x is None and all(torch.equal(a, b) for a, b in zip(theta_only, grads, strict=True))
+
+
+def test_only_relu_chains_take_the_hand_written_path() -> None:
+    assert ReluNet.of(_net((8,), activation="tanh")) is None
+    assert ReluNet.of(ModelSpec().build(7)) is None  # the linear model
+    assert ReluNet.of(_net((8, 4))) is not None
+
+
+def test_flat_adam_is_torch_adam_bit_for_bit_and_the_model_sees_its_updates() -> None:
+    reference, model = _net((16,)), _net((16,))
+    reference_adam = torch.optim.Adam(reference.parameters(), lr=0.01)
+    params = list(model.parameters())
+    adam = FlatAdam(params, lr=0.01)
+    g = torch.Generator().manual_seed(2)
+    x = torch.randn(20, 7, generator=g, dtype=D)
+    for _ in range(30):
+        grads = [torch.randn(p.shape, generator=g, dtype=D) for p in params]
+        for p, grad in zip(reference.parameters(), grads, strict=True):
+            p.grad = grad / 3.0
+        reference_adam.step()
+        adam.step(grads, 3.0)
+    for a, b in zip(reference.parameters(), params, strict=True):
+        assert torch.equal(a, b)
+    with torch.no_grad():
+        assert torch.equal(reference(x), model(x))  # the module reads the flat vector
+    before = [p.detach().clone() for p in params]
+    release_storage(params)
+    adam.flat.zero_()
+    assert all(torch.equal(a, b) for a, b in zip(before, params, strict=True))  # own storage again
+
+
+def test_feature_major_newton_step_is_the_row_major_one() -> None:
+    g = torch.Generator().manual_seed(3)
+    m, p = 400, 6
+    u = 0.5 * torch.randn(m, p, generator=g, dtype=D)
+    d1 = torch.where(torch.rand(m, generator=g) < 0.5, -1.0, 1.0).to(D) * (
+        1.0 + torch.rand(m, generator=g, dtype=D)
+    )
+    d1[:5] = 0.0  # the fixed-point rows
+    steep = torch.arange(m) >= m // 2  # curvature above λ: the supremum is unbounded, the row goes to the cap
+    a = torch.randn(m, p, generator=g, dtype=D) * torch.where(steep, 2.0, 0.1)[:, None].to(D)
+    grad_x = d1[:, None] * a
+    d2 = torch.full((m,), 2.0, dtype=D)
+    w = 1.0 + torch.rand(p, generator=g, dtype=D)
+    rows, inside = newton_update(u, grad_x, d1, d2, w, 0.4, 10.0)
+    cols, inside_t = newton_update(
+        u.t().contiguous(), grad_x.t().contiguous(), d1, d2, w, 0.4, 10.0, features=0
+    )
+    torch.testing.assert_close(cols.t(), rows, rtol=1e-13, atol=1e-13)
+    assert torch.equal(inside, inside_t)
+    assert bool(inside[5 : m // 2].all())  # small steps stay inside
+    assert not bool(inside[m // 2 :].any())  # rows sent to the cap are never inside, whatever rounding says
+    torch.testing.assert_close(rows[m // 2 :].norm(dim=1), torch.full((m - m // 2,), 10.0, dtype=D))
+
+
+def _problem(n: int = 300, p: int = 6, task: Task = "regression") -> Problem:
+    envs = selection_bias(r=1.7, n=n, p=p, seed=1, n_test=2, test_rs=(2.0,), task=task).train
+    algorithm = get_algorithm("sal")(
+        task=task, model={"kind": "mlp", "hidden": [8], "activation": "relu"}, seed=1
+    )
+    return algorithm._problem(envs, Standardizer.fit(np.concatenate([e.X for e in envs])))
+
+
+@pytest.mark.filterwarnings("ignore::sal_core.deep_sal.AdversaryConvergenceWarning")
+@pytest.mark.parametrize("task", ["regression", "classification"])
+@pytest.mark.parametrize("minibatch", [False, True], ids=["full_batch", "minibatch"])
+def test_deep_sal_fit_is_the_same_on_the_hand_written_path(task: Task, minibatch: bool) -> None:
+    """Warm-up, rounds with w-steps and final θ-steps: the hand-written path ends where autograd's does."""
+    problem = _problem(task=task)
+    options = DeepSALOptions(warmup_steps=40, theta_steps=10, final_steps=20, implicit_rows=128, cg_iters=5)
+    if minibatch:
+        options = dataclasses.replace(
+            options, minibatch_from=100, batch_rows=64, eval_rows=150, implicit_rows=64
+        )
+
+    def fit(hand_written: bool) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        solution = fit_deep_sal(
+            problem,
+            lambda_=1.0,
+            alpha=1.0,
+            stability="std",
+            rounds=3,
+            w_update=make_w_update("scaled_log", 0.3, 1e4),
+            reporter=Reporter(None, 3),
+            y_scale=float(problem.y.std()) if task == "regression" else 1.0,
+            options=dataclasses.replace(options, hand_written=hand_written),
+        )
+        assert solution.covariate_weights is not None and solution.certificate is not None
+        params = [prm.detach().numpy().copy() for prm in solution.model.parameters()]
+        return solution.covariate_weights.numpy(), np.array([solution.certificate.worst_case_risk]), params
+
+    fast, reference = fit(True), fit(False)
+    np.testing.assert_allclose(fast[0], reference[0], rtol=1e-8)
+    np.testing.assert_allclose(fast[1], reference[1], rtol=1e-8)
+    for a, b in zip(fast[2], reference[2], strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
+    assert not any(np.shares_memory(a, b) for a in fast[2] for b in fast[2] if a is not b)
