@@ -70,7 +70,7 @@ class ReluNet:
         last = len(layers) - 1
         for i, (weight, bias) in enumerate(layers):
             a = torch.addmm(bias[:, None], weight, z)
-            z = a if i == last else torch.relu(a)
+            z = a if i == last else a.relu_()  # in place: a is not needed again
             if i < last:
                 inputs.append(z)
         return z[0], inputs
@@ -91,7 +91,11 @@ class ReluNet:
                 grads.append(g.sum(1))
                 grads.append(torch.mm(z, g.t()).t())  # (in, m)(m, out) then viewed (out, in)
             if i > 0:
-                g = torch.ops.aten.threshold_backward(torch.mm(weight.t(), g), z, 0.0)
+                # ∂/∂z, then through the ReLU (z > 0 exactly where its input was), in place
+                g = (
+                    weight.t() * g if g.shape[0] == 1 else torch.mm(weight.t(), g)
+                )  # one output: an outer product
+                g = torch.ops.aten.threshold_backward.grad_input(g, z, 0.0, grad_input=g)
             elif x:
                 grad_x = torch.mm(weight.t(), g)
         grads.reverse()
