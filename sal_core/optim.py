@@ -11,15 +11,39 @@ from torch import nn
 def least_squares(Z: torch.Tensor, y: torch.Tensor, ridge: float = 0.0) -> tuple[torch.Tensor, torch.Tensor]:
     """argmin_θ,b mean((y - Zθ - b)²) + ridge·‖θ‖² with an unpenalised intercept.
 
-    Solved on centred data by a Cholesky-backed solve of (ZᵀZ/n + ridge·I) θ = Zᵀy/n.
+    Solved on centred data: (ZᵀZ/n + ridge·I) θ = Zᵀy/n. Where that matrix is singular to working
+    precision (a covariate constant on these rows, or one that is a combination of others: a
+    one-hot column left in with its siblings, a 80% sample missing a rare category) the solution is
+    the minimum-norm one, as ``numpy.linalg.lstsq`` and scikit-learn's ``LinearRegression`` give:
+    a covariate the rows cannot tell apart from the others shares their coefficient, and one that
+    never varies gets 0. Otherwise it is the direct solve.
     """
     n = Z.shape[0]
     z_mean = Z.mean(0)
     y_mean = y.mean()
     Zc = Z - z_mean
     gram = Zc.T @ Zc / n + ridge * torch.eye(Z.shape[1], dtype=Z.dtype, device=Z.device)
-    theta = torch.linalg.solve(gram, Zc.T @ (y - y_mean) / n)
+    rhs = Zc.T @ (y - y_mean) / n
+    theta = solve_or_min_norm(gram, rhs)
     return theta, y_mean - z_mean @ theta
+
+
+def solve_or_min_norm(gram: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor:
+    """gram⁻¹ rhs for a symmetric positive semi-definite ``gram``; where its smallest eigenvalue
+    is below p · eps · its largest (numerically singular), the minimum-norm solution over the
+    eigenvalues above that bound."""
+    values, vectors = torch.linalg.eigh(gram)
+    bound = (
+        gram.shape[0]
+        * torch.finfo(gram.dtype).eps
+        * values.abs().max().clamp_min(torch.finfo(gram.dtype).tiny)
+    )
+    if bool(values.min() > bound):
+        solved: torch.Tensor = torch.linalg.solve(gram, rhs)
+        return solved
+    inverse = torch.where(values > bound, 1.0 / values.clamp_min(bound), torch.zeros_like(values))
+    min_norm: torch.Tensor = vectors @ (inverse * (vectors.T @ rhs))
+    return min_norm
 
 
 def set_linear(model: nn.Module, theta: torch.Tensor, bias: torch.Tensor) -> nn.Module:

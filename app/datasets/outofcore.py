@@ -72,6 +72,7 @@ from sal_core.algorithms.wdrl import WDRL
 from sal_core.cross_fit import FoldSums
 from sal_core.data import Standardizer
 from sal_core.loss_stats import LossStats
+from sal_core.optim import solve_or_min_norm
 from sal_core.params import AUTO
 from sal_core.paths import exact
 
@@ -294,7 +295,7 @@ def _pooled(
     as MSE + 2λ‖θ‖₁). θ (target units), b, and the one round the in-memory fit reports."""
     gram = torch.as_tensor(moments.gram)
     if algorithm == "erm":
-        theta_s = np.asarray(np.linalg.solve(moments.gram, moments.cross), dtype=np.float64)
+        theta_s = solve_or_min_norm(gram, torch.as_tensor(moments.cross)).numpy()
         penalty = 0.0
     elif algorithm == "ridge":
         lam = float(Ridge(params).params.lambda_)

@@ -1,0 +1,66 @@
+"""Training rows that cannot identify every coefficient (a covariate constant on them, or one that is
+a combination of others, as a one-hot column left in with its siblings or a sample that misses a
+rare category): ERM and IRM fit them with the minimum-norm least-squares solution instead of
+failing on a singular solve, and full-rank rows keep the direct solve's answer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from sal_core import Environment, get_algorithm
+from sal_core.optim import least_squares, solve_or_min_norm
+
+
+def _environments(seed: int) -> list[Environment]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for name, n in (("a", 300), ("b", 200)):
+        X = rng.normal(size=(n, 5))
+        X[:, 2] = 1.5  # constant on the training rows
+        X[:, 3] = 2.0 * X[:, 0]  # a copy of x0, scaled
+        y = X[:, 0] - X[:, 1] + 0.5 * X[:, 4] + rng.normal(scale=0.1, size=n)
+        out.append(Environment(name, X, y))
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_erm_fits_rank_deficient_rows_as_lstsq_does(seed: int) -> None:
+    envs = _environments(seed)
+    fit = get_algorithm("erm")().fit(envs)
+    X = np.concatenate([e.X for e in envs])
+    y = np.concatenate([e.y for e in envs])
+    design = np.column_stack([np.ones(len(y)), X])
+    reference, *_ = np.linalg.lstsq(design, y, rcond=None)
+    np.testing.assert_allclose(fit.predict(X), design @ reference, rtol=1e-9, atol=1e-9)  # same fitted values
+    coef = fit.coefficients_original
+    assert coef is not None and np.all(np.isfinite(coef))
+    assert abs(coef[2]) < 1e-9  # a covariate that never varies gets no weight
+    assert coef[0] + 2.0 * coef[3] == pytest.approx(1.0, abs=0.05)  # x0 and its copy share x0's effect
+    assert coef[1] == pytest.approx(-1.0, abs=0.05) and coef[4] == pytest.approx(0.5, abs=0.05)
+
+
+@pytest.mark.parametrize("name", ["irm", "sal", "ridge"])
+def test_the_other_linear_fits_take_rank_deficient_rows(name: str) -> None:
+    envs = _environments(3)
+    fit = get_algorithm(name)().fit(envs)
+    coef = fit.coefficients_original
+    assert coef is not None and np.all(np.isfinite(coef))
+    assert coef[1] == pytest.approx(-1.0, abs=0.1)
+
+
+def test_full_rank_rows_keep_the_direct_solve() -> None:
+    rng = np.random.default_rng(4)
+    Z = torch.as_tensor(rng.normal(size=(400, 6)))
+    y = torch.as_tensor(rng.normal(size=400))
+    theta, _ = least_squares(Z, y)
+    Zc = Z - Z.mean(0)
+    direct = torch.linalg.solve(Zc.T @ Zc / 400, Zc.T @ (y - y.mean()) / 400)
+    assert torch.equal(theta, direct)
+
+
+def test_a_singular_system_gets_its_minimum_norm_solution() -> None:
+    gram = torch.tensor([[1.0, 1.0], [1.0, 1.0]], dtype=torch.float64)
+    rhs = torch.tensor([2.0, 2.0], dtype=torch.float64)
+    np.testing.assert_allclose(solve_or_min_norm(gram, rhs).numpy(), [1.0, 1.0], rtol=1e-12)
