@@ -35,7 +35,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -380,10 +380,11 @@ def run_pass(
     poll_s: float = 0.05,
     clock: Callable[[], float] = time.time,
     stop: Callable[[], bool] = lambda: False,
-) -> list[Arrays]:
+) -> Iterator[Arrays]:
     """Run a pass: send every part (``send``: None keeps it all here), help with parts no task has
     started (``help_``), redo any part stalled for ``stall_s``, and return the parts' sums in
-    order. ``stop`` is asked before anything is sent and then at each step, so before each part
+    order, each read from the store as it is consumed (at 5,000 parts a sums pass's objects are
+    ~350 MB: held at once they grew the job's worker with the part count). ``stop`` is asked before anything is sent and then at each step, so before each part
     computed here (a cancel): True raises :class:`PassStopped`.
 
     What it costs the parent does not grow with the parts done: a part it takes is found by one
@@ -393,7 +394,7 @@ def run_pass(
     and 190 ms for 10,000 objects on the local store: listed at every step, it cost the job more
     than the parts' arithmetic at thousands of parts)."""
     if not parts:
-        return []
+        return iter(())
     if stop():
         raise PassStopped(f"pass {parts[0].pass_name} was stopped before it started")
     if send is not None:
@@ -429,7 +430,7 @@ def run_pass(
         started.add(mine.started_key)
         store.put(mine.result_key, _encode(compute_part(store, mine)))
         pending.remove(mine)
-    return [_decode(store.get(p.result_key)) for p in parts]
+    return (_decode(store.get(p.result_key)) for p in parts)
 
 
 def _unstarted(store: ObjectStore, pending: Sequence[Part], started: set[str]) -> Part | None:
@@ -444,10 +445,11 @@ def _unstarted(store: ObjectStore, pending: Sequence[Part], started: set[str]) -
     return None
 
 
-def reduce_parts(results: Sequence[Arrays], pass_name: str) -> Arrays:
-    """The parts' sums added in part order (deterministic)."""
-    total = results[0]
-    for one in results[1:]:
+def reduce_parts(results: Iterable[Arrays], pass_name: str) -> Arrays:
+    """The parts' sums added in part order (deterministic), one part held at a time."""
+    parts = iter(results)
+    total = next(parts)
+    for one in parts:
         total = _add(total, one, pass_name)
     return total
 

@@ -313,7 +313,7 @@ def test_a_pass_computed_here_lists_nothing_and_one_sent_lists_while_waiting(
             feature_names=tuple(names), target="y",
         )  # fmt: skip
 
-    alone = fanout.run_pass(counting, parts_of("alone"), None, stall_s=60)
+    alone = list(fanout.run_pass(counting, parts_of("alone"), None, stall_s=60))
     assert counting.listings == 0
     assert len(alone) == 5
     # Sent parts that a chunk task computes: the parent takes none (help_=False) and lists to see them.
@@ -324,7 +324,7 @@ def test_a_pass_computed_here_lists_nothing_and_one_sent_lists_while_waiting(
         done.append(part.index)
         fanout.do_part(counting, part)
 
-    helped = fanout.run_pass(counting, sent, compute_one, stall_s=60, help_=False)
+    helped = list(fanout.run_pass(counting, sent, compute_one, stall_s=60, help_=False))
     assert done == list(range(5)) and counting.listings >= 1
     for a, b in zip(alone, helped, strict=True):
         for k in a:
