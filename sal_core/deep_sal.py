@@ -69,6 +69,9 @@ from sal_core.relu_net import FlatAdam, ReluNet, output_gradient, release_storag
 from sal_core.robust_linear import stability_risk
 
 WUpdate = Callable[[np.ndarray, np.ndarray], np.ndarray]
+ERM_CHECKPOINT = 100
+"""ERM steps between the states a fit leaves on its problem for the next fit on the same rows."""
+_CHECKPOINTS = "_deep_sal_erm_checkpoints"  # the attribute of a Problem that holds them
 
 
 class AdversaryConvergenceWarning(UserWarning):
@@ -217,6 +220,16 @@ class _DeepFit:
         self.v: torch.Tensor | None = None  # H⁻¹∇_θR of the last round, CG's warm start
         # Full batch on the fast path: the rows feature-major (p, n), as ReluNet takes them.
         self.Z_t = self.Z.t().contiguous() if self.net is not None and self.full_batch else None
+        # Fits on the same rows from the same initial model (λ's candidates: the adversarial fits'
+        # ERM warm-ups and the ERM candidate) take the same first ERM steps: every ERM_CHECKPOINT of
+        # them, while a fit has taken nothing else, its θ and Adam state are kept on the problem and
+        # a later fit resumes from the furthest one it would reach, with the same bits.
+        self.erm_done = 0  # ERM steps from the initial model, while they are all this fit took
+        self.checkpoints: dict[int, tuple[torch.Tensor, ...]] | None = None
+        if self.adam is not None and self.Z_t is not None and stream is None:
+            shared: dict[tuple[float, float], dict[int, tuple[torch.Tensor, ...]]]
+            shared = vars(problem).setdefault(_CHECKPOINTS, {})
+            self.checkpoints = shared.setdefault((y_scale, opts.theta_lr), {})
 
     # ------------------------------------------------------------------ rows
     def _draw(self, m: int) -> torch.Tensor:
@@ -260,9 +273,29 @@ class _DeepFit:
             prm.grad = g if divisor is None else g / divisor
         self.optimizer.step()
 
+    def _resume(self, steps: int) -> int:
+        """Jump to the furthest checkpoint within the next ``steps`` ERM steps; the steps left."""
+        if self.checkpoints is None:
+            return steps
+        target = self.erm_done + steps
+        ahead = [k for k in self.checkpoints if self.erm_done < k <= target]
+        if ahead and self.adam is not None:
+            self.erm_done = max(ahead)
+            for tensor, saved in zip(self.adam.state(), self.checkpoints[self.erm_done], strict=True):
+                tensor.copy_(saved)
+            self.adam.steps = self.erm_done
+        return target - self.erm_done
+
+    def _checkpoint(self) -> None:
+        if self.checkpoints is None or self.adam is None:
+            return
+        self.erm_done += 1
+        if self.erm_done % ERM_CHECKPOINT == 0 and self.erm_done not in self.checkpoints:
+            self.checkpoints[self.erm_done] = tuple(t.clone() for t in self.adam.state())
+
     def erm_steps(self, steps: int) -> None:
         """Adam steps on the plain loss (no adversary): one pass each, the warm-up's start for θ."""
-        for _ in range(steps):
+        for _ in range(self._resume(steps)):
             if self.stream is not None:
                 x, y = self._streamed()
             else:
@@ -278,8 +311,10 @@ class _DeepFit:
                     rows = self.problem.loss(self.model(x), y)
                     grads = list(torch.autograd.grad(rows.mean(), self.params))
             self._adam_step(grads)
+            self._checkpoint()
 
     def theta_steps(self, steps: int) -> None:
+        self.checkpoints = None  # θ now leaves the ERM path
         if self.Z_t is not None and self.stream is None:  # full batch, ReLU MLP: feature-major
             u_t = self.u.t().contiguous()
             for _ in range(steps):

@@ -139,6 +139,10 @@ class FlatAdam:
         self.exp_avg_sq = torch.zeros_like(self.flat)
         self.steps = 0
 
+    def state(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(parameters, first moments, second moments), flat; ``steps`` is the step count."""
+        return self.flat, self.exp_avg, self.exp_avg_sq
+
     def step(self, grads: list[torch.Tensor], divisor: float | None = None) -> None:
         """One update with the gradients ``grads`` (the parameters' shapes, in their order), each
         divided by ``divisor`` when given (elementwise, so the same bits as dividing each)."""

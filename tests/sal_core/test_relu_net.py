@@ -151,3 +151,40 @@ def test_deep_sal_fit_is_the_same_on_the_hand_written_path(task: Task, minibatch
     for a, b in zip(fast[2], reference[2], strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
     assert not any(np.shares_memory(a, b) for a in fast[2] for b in fast[2] if a is not b)
+
+
+@pytest.mark.filterwarnings("ignore::sal_core.deep_sal.AdversaryConvergenceWarning")
+def test_fits_on_the_same_rows_resume_the_shared_erm_steps_with_the_same_bits() -> None:
+    """λ's candidates (adversarial fits after an ERM warm-up, and ERM) resume from the ERM states an
+    earlier fit left on the problem: the same bits as fitting each on a fresh copy of the problem."""
+    problem = _problem()
+    y_scale = float(problem.y.std())
+    adversarial = DeepSALOptions(warmup_steps=250, final_steps=30)
+    erm = dataclasses.replace(adversarial, warmup_steps=0, final_steps=380)
+    w = torch.linspace(1.0, 4.0, problem.n_features, dtype=D)
+
+    def fit(on: Problem, lam: float, options: DeepSALOptions, learner_adversary: bool) -> list[torch.Tensor]:
+        solution = fit_deep_sal(
+            on,
+            lambda_=lam,
+            alpha=1.0,
+            stability="std",
+            rounds=1,
+            w_update=None,
+            reporter=Reporter(None, 3),
+            y_scale=y_scale,
+            options=options,
+            initial_w=w if learner_adversary else None,
+            adversary=learner_adversary,
+            ticks=3,
+        )
+        return [p.detach().clone() for p in solution.model.parameters()]
+
+    plan = [(0.5, adversarial, True), (2.0, adversarial, True), (0.5, erm, False)]
+    shared = [fit(problem, *step) for step in plan]
+    fresh = [fit(dataclasses.replace(problem), *step) for step in plan]
+    for a, b in zip(shared, fresh, strict=True):
+        assert all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
+    (checkpoints,) = vars(problem)["_deep_sal_erm_checkpoints"].values()
+    assert sorted(checkpoints) == [100, 200, 300]  # the ERM fit went past the warm-ups' 250 steps
+    assert not torch.equal(shared[0][0], shared[2][0])
