@@ -113,8 +113,18 @@ class CholFactor:
     shift: Array  # (B,) δ = μ − μ at the factorisation
     mu_f: Array  # (B,) μ at the factorisation: L Lᵀ ⪰ μ_f·I
 
+    terms: int = 0  # terms of the series this shift needs (0: :func:`terms_needed` counts them)
+
     def solve(self, x: Array) -> Array:
-        return shifted_solve(self.base, self.shift, x, self.mu_f)
+        """The series of :func:`shifted_solve` by Horner's rule, y ← A⁻¹(x − δ·y): one solve and
+        two elementwise calls per term, no table of powers (one right-hand side)."""
+        count = self.terms or terms_needed(self.shift, self.mu_f)
+        y = self.base(x)
+        if count > 1:
+            shift = self.shift[:, None, None]
+            for _ in range(count - 1):
+                y = self.base(x - shift * y)
+        return y
 
 
 SHIFT_TERMS = 40
@@ -131,7 +141,11 @@ def terms_needed(shift: Array, mu: Array) -> int:
     """Terms of (A + δI)⁻¹ = Σ_k (−δ)^k A^-(k+1) after which every path's next term is below
     :data:`SHIFT_PRECISION` of the first: A ⪰ μ·I (A = wGw + μI, wGw ⪰ 0), so term k is at most
     (|δ|/μ)^k times the first, for every path of the batch at once."""
-    ratio = float(np.max(np.abs(shift) / mu))
+    return _terms_at(float(np.max(np.abs(shift) / mu)))
+
+
+def _terms_at(ratio: float) -> int:
+    """:func:`terms_needed` for the largest |δ|/μ of the batch."""
     if ratio == 0.0:
         return 1
     if ratio >= 1.0:
@@ -179,12 +193,16 @@ class PathResult:
     stopped: bool = False  # on_round asked to stop; w is where the paths were then
 
 
-CHOLESKY_FROM_P = 16
+CHOLESKY_FROM_P = 8
 """From this many covariates the θ-step factorises A = wGw + μI by Cholesky, once per round at the
 root search's first μ (extrapolated from the last rounds, :func:`next_mu`), and reaches the search's
 other μ by the shift (:func:`shifted_solve`), instead of one eigendecomposition per round. CPU time
 per round of 40 paths, eigh / the Cholesky step picked (``python -m bench.solver``, docs/sal.md):
-0.9× at p = 10 (eigh kept), 1.2× at 16, 1.5× at 24, 1.9× at 48, 2.6× at 100, 4× at 1,000."""
+1.2× at 16, 1.5× at 24, 1.9× at 48, 2.6× at 100, 4× at 1,000. Below 16 covariates a round's cost
+is its calls, not the factorisation; once the round's calls were cut (issue 18), a whole default
+fit on the selection-bias setting (CPU time, one thread, best of 3) took 0.138 s by eigh against
+0.140 s by Cholesky at p = 6, 0.177 / 0.161 s at p = 8 and 0.225 / 0.158 s at p = 10: eigh's
+0.4 ms per round of 48 paths is then most of the round."""
 INVERSE_BELOW_P = 40
 """Below this many covariates a factorised A solves through its explicit inverse (:func:`base_solve`):
 a round of 40 paths at p = 32 took 2.1 ms against 2.3 ms by triangular solves, at p = 48 4.1 ms
@@ -235,37 +253,67 @@ def _solve_theta_cholesky(
 ) -> ThetaBatch | None:
     """One Cholesky factorisation of A at the search's first μ (refactorised only where a later μ
     moves more than :data:`SHIFT_REUSE` from it); the other μ by the shift. None where A is not
-    numerically positive definite (a near-singular wGw with a tiny μ), for the eigendecomposition."""
-    rhs = b[:, :, None]
-    diagonal = np.einsum("bii->bi", wg).copy()
-    state: dict[str, object] = {}
+    numerically positive definite (a near-singular wGw with a tiny μ), for the eigendecomposition.
+
+    The search's evaluations share one table of the series' powers A⁻ᵏb (B, p, K) and sum as many
+    of them as the shift needs in one batched product: a round is a few dozen calls on small
+    arrays, so each call saved counts (issue 18)."""
+    batch, p = b.shape
+    diag = np.einsum("bii->bi", wg)  # a view: wg becomes A(μ) in place
+    diagonal = diag.copy()
+    powers = np.empty((batch, p, SHIFT_TERMS))
+    # the factorisation's state: its solve, μ there, how many powers are solved
+    base: Solve | None = None
+    mu_f = np.zeros(0)
+    solved = 0
+    u = np.zeros((batch, p))
 
     def factor(mu: Array) -> None:
-        np.einsum("bii->bi", wg)[...] = diagonal + mu[:, None]  # wg becomes A(μ) in place
+        nonlocal base, mu_f, solved
+        np.add(diagonal, mu[:, None], out=diag)
         chol, info = torch.linalg.cholesky_ex(torch.from_numpy(wg))
-        if bool((info != 0).any()):
+        if info.any():
             raise _NotPositiveDefinite
-        state.update(base=base_solve(chol), mu_f=mu.copy(), powers=[])
+        base, mu_f, solved = base_solve(chol), mu.copy(), 1
+        powers[:, :, :1] = base(b[:, :, None])
 
     def path(mu: Array) -> tuple[Array, Array]:
-        mu_f = state.get("mu_f")
-        if not isinstance(mu_f, np.ndarray) or np.any(np.abs(mu - mu_f) > SHIFT_REUSE * mu_f):
+        nonlocal solved, u
+        ratio = math.inf if base is None else float(np.max(np.abs(mu - mu_f) / mu_f))
+        if ratio > SHIFT_REUSE:
             factor(mu)
-        base, mu_f, powers = state["base"], state["mu_f"], state["powers"]
-        assert callable(base) and isinstance(mu_f, np.ndarray) and isinstance(powers, list)
-        u = shifted_solve(base, mu - mu_f, rhs, mu_f, powers)[:, :, 0]
-        kap = (u * u).sum(1)
-        state["u"] = u
-        return m.yy - (b * u).sum(1) - mu * kap, kap
+            ratio = 0.0
+        assert base is not None
+        shift = mu - mu_f
+        count = _terms_at(ratio)
+        while solved < count:
+            powers[:, :, solved : solved + 1] = base(powers[:, :, solved - 1 : solved])
+            solved += 1
+        if count == 1:
+            u = powers[:, :, 0].copy()
+        else:
+            coefs = (-shift)[:, None, None] ** _EXPONENTS[:count]  # (B, K, 1)
+            u = np.matmul(powers[:, :, :count], coefs)[:, :, 0]
+        kap = np.einsum("bi,bi->b", u, u)
+        return m.yy - np.einsum("bi,bi->b", b, u) - mu * kap, kap
 
     try:
         mu, fit_mse, kap = _root(path, m.yy, lam, mu0, max_iter)
     except _NotPositiveDefinite:
-        np.einsum("bii->bi", wg)[...] = diagonal
+        diag[...] = diagonal
         return None
-    u, base, mu_f = state["u"], state["base"], state["mu_f"]
-    assert isinstance(u, np.ndarray) and callable(base) and isinstance(mu_f, np.ndarray)
-    return ThetaBatch(theta=w * u, mu=mu, mse=fit_mse, kappa=kap, factor=CholFactor(base, mu - mu_f, mu_f))
+    assert base is not None
+    shift = mu - mu_f
+    return ThetaBatch(
+        theta=w * u,
+        mu=mu,
+        mse=fit_mse,
+        kappa=kap,
+        factor=CholFactor(base, shift, mu_f, terms_needed(shift, mu_f)),
+    )
+
+
+_EXPONENTS = np.arange(SHIFT_TERMS, dtype=np.float64)[:, None]
 
 
 class _NotPositiveDefinite(Exception):
@@ -304,10 +352,12 @@ def _root(
     if moved.any():
         mu = np.where(moved, first, mu)
         fit_mse, kap = path(mu)
-    active = np.ones_like(mu, dtype=bool)
+    active: NDArray[np.bool_] | None = None  # None: every problem
     for _ in range(max_iter):
         new_mu = fit_mse / (lam - kap)
-        step = active & (new_mu < mu * (1.0 - CONVERGED)) & (new_mu > 0.0)
+        step = (new_mu < mu * (1.0 - CONVERGED)) & (new_mu > 0.0)
+        if active is not None:
+            step &= active
         if not step.any():
             break
         active = step
@@ -335,13 +385,17 @@ def _env_losses(theta: Array, m: BatchMoments, gram_theta: Array) -> Array:
 def stability_risk(losses: Array, alpha: float, stability: str) -> tuple[Array, Array]:
     """R = mean_e L^e + α·spread (B,) and ∂R/∂L (B, E)."""
     n_env = losses.shape[1]
-    grad = np.full_like(losses, 1.0 / n_env)
     if stability == "std":
-        centred = losses - losses.mean(1, keepdims=True)
-        sd = np.sqrt((centred**2).mean(1))
+        mean = losses.sum(1) / n_env  # what .mean(1) computes, without its Python wrapper
+        centred = losses - mean[:, None]
+        sd = np.sqrt(np.square(centred).sum(1) / n_env)
+        if sd.all():
+            std_grad: Array = alpha * centred / (n_env * sd[:, None]) + 1.0 / n_env
+            return mean + alpha * sd, std_grad
         safe = np.where(sd > 0, sd, 1.0)
-        grad = grad + np.where(sd[:, None] > 0, alpha * centred / (n_env * safe[:, None]), 0.0)
-        return losses.mean(1) + alpha * sd, grad
+        grad = np.where(sd[:, None] > 0, alpha * centred / (n_env * safe[:, None]), 0.0) + 1.0 / n_env
+        return mean + alpha * sd, grad
+    grad = np.full_like(losses, 1.0 / n_env)
     rows = np.arange(losses.shape[0])
     hi, lo = np.argmax(losses, 1), np.argmin(losses, 1)
     grad[rows, hi] += alpha
@@ -355,46 +409,35 @@ def risk_grad_w(step: ThetaBatch, w: Array, m: BatchMoments, lam: Array, grad_th
     The Hessian of J = λ·M/g (g = λ − κ) at θ* is (2λ/g)(G + μD) + λ·U C Uᵀ with D = diag(w⁻²),
     μ = M/g, U = [∇M, ∇κ] and C = [[0, 1/g²], [1/g², 2M/g³]]. Its first term is
     (2λ/g)·W⁻¹ A W⁻¹ with A = wGw + μI, the matrix the θ-step already factorised, so the Hessian
-    solve is that factor's solve plus a 2×2 system (Woodbury): O(p²) instead of O(p³)."""
+    solve is that factor's solve plus a small system (Woodbury): O(p²) instead of O(p³).
+
+    On the ridge path θ = W A⁻¹ W c, so G θ − c = −μ θ/w²: ∇M = −μ·∇κ exactly (μ the θ-step's),
+    U C Uᵀ is the rank-one γ·∇κ∇κᵀ with γ = (2/g²)(M/g − μ) (times λ), the solve is Sherman–Morrison
+    on two right-hand sides, and M, κ are the θ-step's own. The same gradient as the rank-two form,
+    to rounding, in about half the calls (issue 18: at p = 10 a round's cost is its calls)."""
     theta = step.theta
-    d = 1.0 / w**2
-    g = lam - (theta * d * theta).sum(1)  # (B,)
-    gram_theta = np.matmul(m.gram, theta[:, :, None])[:, :, 0]
-    big_m = m.yy - 2.0 * (theta * m.cross).sum(1) + (theta * gram_theta).sum(1)
-    grad_m = 2.0 * (gram_theta - m.cross)
-    grad_k = 2.0 * d * theta
-    # B⁻¹x = (g / 2λ)·W A⁻¹ W x for x = [r, ∇M, ∇κ]
-    rhs = np.stack([grad_theta_r, grad_m, grad_k], axis=2)  # (B, p, 3)
-    scale = (g / (2.0 * lam))[:, None, None]
-    solved = scale * w[:, :, None] * step.factor.solve(w[:, :, None] * rhs)
-    b_r, b_u = solved[:, :, 0], solved[:, :, 1:]
-    u = rhs[:, :, 1:]
-    k = np.matmul(u.transpose(0, 2, 1), b_u)  # (B, 2, 2) Uᵀ B⁻¹ U
-    q = (u * b_r[:, :, None]).sum(1)  # (B, 2) Uᵀ B⁻¹ r
-    c = np.zeros((theta.shape[0], 2, 2))
-    c[:, 0, 1] = c[:, 1, 0] = lam / g**2
-    c[:, 1, 1] = lam * 2.0 * big_m / g**3
-    z = _solve_2x2(np.eye(2) + np.matmul(c, k), np.matmul(c, q[:, :, None])[:, :, 0])
-    v = b_r - (b_u * z[:, None, :]).sum(2)
-    dg_dw = 2.0 * theta**2 / w**3
-    dgradk_dw = -4.0 * theta / w**3
-    gv = g[:, None]
-    mixed = lam[:, None] * (
-        -(v * grad_m).sum(1, keepdims=True) * dg_dw / gv**2
-        + big_m[:, None] * v * dgradk_dw / gv**2
-        - 2.0 * big_m[:, None] * (v * grad_k).sum(1, keepdims=True) * dg_dw / gv**3
-    )
-    result: Array = -mixed
+    batch, p = theta.shape
+    lam_2 = 2.0 * lam
+    g = lam - step.kappa
+    big_m = step.mse
+    mu = step.mu
+    rhs = np.empty((batch, p, 2))  # W·[r, ∇κ] = [w·r, 2u]
+    np.multiply(grad_theta_r, w, out=rhs[:, :, 0])
+    np.divide(theta, w, out=rhs[:, :, 1])
+    rhs[:, :, 1] *= 2.0
+    x = step.factor.solve(rhs)  # A⁻¹W·[r, ∇κ]; B⁻¹ = (g / 2λ)·W A⁻¹ W
+    scale = g / lam_2
+    dots = np.matmul(rhs[:, None, :, 1], x)[:, 0]  # (w∇κ)ᵀA⁻¹W·[r, ∇κ]
+    # Sherman–Morrison on H = B + γ·∇κ∇κᵀ, γ = (2λ/g²)(M/g − μ)
+    inv_g = 1.0 / g
+    c = lam_2 * inv_g * inv_g
+    gamma = c * (big_m * inv_g - mu)
+    v_k = scale * dots[:, 0] / (1.0 + gamma * scale * dots[:, 1])  # v·∇κ
+    v = (scale[:, None] * w) * (x[:, :, 0] - (gamma * v_k)[:, None] * x[:, :, 1])
+    # −vᵀ ∂(∇_θ J)/∂w = (2λθ / g²w³)·(θ·(v·∇κ)(2M/g − μ) + 2M·v)
+    along = v_k * (2.0 * big_m * inv_g - mu)
+    result: Array = c[:, None] * theta / (w * w * w) * (theta * along[:, None] + (2.0 * big_m)[:, None] * v)
     return result
-
-
-def _solve_2x2(a: Array, b: Array) -> Array:
-    """a⁻¹b for a (B, 2, 2), b (B, 2) by the adjugate: one call per entry instead of a batched LAPACK
-    solve, whose setup costs more than the arithmetic on 2×2 systems."""
-    det = a[:, 0, 0] * a[:, 1, 1] - a[:, 0, 1] * a[:, 1, 0]
-    first = (a[:, 1, 1] * b[:, 0] - a[:, 0, 1] * b[:, 1]) / det
-    second = (a[:, 0, 0] * b[:, 1] - a[:, 1, 0] * b[:, 0]) / det
-    return np.stack([first, second], axis=1)
 
 
 def next_mu(mus: list[Array]) -> Array | None:
@@ -410,6 +453,19 @@ def next_mu(mus: list[Array]) -> Array | None:
     log = np.log(np.maximum(np.stack(mus), 1e-300))
     guess = 3.0 * log[2] - 3.0 * log[1] + log[0]
     start: Array = np.exp(np.clip(guess, log[2] - np.log(2.0), log[2] + np.log(2.0)))
+    return start
+
+
+_LOG2 = math.log(2.0)
+
+
+def _next_mu(mus: list[Array], log_mus: list[Array]) -> Array | None:
+    """:func:`next_mu` with the rounds' log μ already taken (``log_mus``: log max(μ, 1e-300))."""
+    if len(mus) < 3:
+        return mus[-1] if mus else None
+    l0, l1, l2 = log_mus
+    guess = 3.0 * l2 - 3.0 * l1 + l0
+    start: Array = np.exp(np.minimum(np.maximum(guess, l2 - _LOG2), l2 + _LOG2))
     return start
 
 
@@ -431,6 +487,7 @@ def run_paths(
     b, p = w0.shape
     pin = np.ones((b, p), dtype=bool) if anchor is None else anchor.copy()
     pin[~pin.any(1)] = True
+    unpinned = np.where(pin, 0.0, np.inf)  # v + this: v where it may pin, +∞ elsewhere
     w = w0.copy()
     m1 = np.zeros((b, p))
     m2 = np.zeros((b, p))
@@ -438,28 +495,34 @@ def run_paths(
     s = settings
     stopped = False
     mus: list[Array] = []
+    log_mus: list[Array] = []  # log max(μ, 1e-300) of the same rounds (next_mu's extrapolation)
+    env_cross2 = 2.0 * m.env_cross
     for t in range(1, s.rounds + 1):
-        step = solve_theta(m, w, lam, mu0=next_mu(mus))
+        step = solve_theta(m, w, lam, mu0=_next_mu(mus, log_mus))
         mus = [*mus[-2:], step.mu]
+        log_mus = [*log_mus[-2:], np.log(np.maximum(step.mu, 1e-300))]
         gram_theta = _env_gram_theta(step.theta, m)
-        losses = _env_losses(step.theta, m, gram_theta)
+        losses = m.env_yy + np.einsum("bep,bp->be", gram_theta - env_cross2, step.theta)
         risk, d_losses = stability_risk(losses, s.alpha, s.stability)
         w_start = w
         if record:
             risks.append(risk)
             losses_seen.append(losses)
             ws.append(w.copy())
-        grad_theta = 2.0 * (d_losses[:, :, None] * (gram_theta - m.env_cross)).sum(1)
+        grad_theta = 2.0 * np.einsum("be,bep->bp", d_losses, gram_theta - m.env_cross)
         g = w * risk_grad_w(step, w, m, lam, grad_theta)
-        m1 = s.beta1 * m1 + (1 - s.beta1) * g
-        m2 = s.beta2 * m2 + (1 - s.beta2) * g * g
+        m1 *= s.beta1
+        m1 += (1 - s.beta1) * g
+        m2 *= s.beta2
+        m2 += (1 - s.beta2) * g * g
         v = np.log(w) - s.lr * (m1 / (1 - s.beta1**t)) / (np.sqrt(m2 / (1 - s.beta2**t)) + s.eps)
-        floor = np.where(pin, v, np.inf).min(1, keepdims=True)
-        w = np.minimum(np.exp(np.maximum(v - floor, 0.0)), s.w_max)
+        floor = (v + unpinned).min(1, keepdims=True)
+        v -= floor
+        w = np.minimum(np.exp(np.maximum(v, 0.0, out=v), out=v), s.w_max, out=v)
         if on_round is not None and on_round(t, risk, losses, w_start):
             stopped = True
             break
-    step = solve_theta(m, w, lam, mu0=next_mu(mus))
+    step = solve_theta(m, w, lam, mu0=_next_mu(mus, log_mus))
     shape = (0, b)
     return PathResult(
         w=w,

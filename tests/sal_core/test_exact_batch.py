@@ -135,3 +135,29 @@ def test_mu_starts_from_the_last_rounds_and_never_far_from_the_last() -> None:
     np.testing.assert_allclose(eb.next_mu(smooth), [1.331], rtol=1e-12)  # type: ignore[arg-type]
     wild = [np.array([1.0]), np.array([10.0]), np.array([1000.0])]
     np.testing.assert_allclose(eb.next_mu(wild), [2000.0])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cholesky_from_p", [1, 10**9])
+def test_the_batched_gradient_in_w_equals_the_single_problems_rank_two_hessian_solve(
+    cholesky_from_p: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The batch's ∂R/∂w uses ∇M = −μ·∇κ on the ridge path (a rank-one Sherman–Morrison solve with
+    the θ-step's own M and κ); it must equal robust_linear's full Hessian solve, per problem, under
+    either factorisation, at weights far from 1 and λ from weak to strong."""
+    monkeypatch.setattr(eb, "CHOLESKY_FROM_P", cholesky_from_p)
+    ms = [_moments_of(selection_bias(r=1.7, n=500, p=10, seed=s, n_test=2).train) for s in (2, 5)]
+    ms = [ms[0], ms[1], ms[0]]
+    bm = _stack(ms)
+    rng = np.random.default_rng(4)
+    w = np.exp(rng.uniform(0.0, 4.0, size=(3, ms[0].gram.shape[0])))
+    lam = np.array([1e-3, 1e-1, 10.0]) * bm.yy
+    step = eb.solve_theta(bm, w, lam)
+    losses = eb.env_losses(step.theta, bm)
+    _, d_losses = eb.stability_risk(losses, 0.5, "std")
+    grad_theta = 2.0 * np.einsum("be,bep->bp", d_losses, eb._env_gram_theta(step.theta, bm) - bm.env_cross)
+    batched = eb.risk_grad_w(step, w, bm, lam, grad_theta)
+    for i, m in enumerate(ms):
+        _, grad_i, _ = rl.risk_and_grad_theta(step.theta[i], m, 0.5, "std")
+        np.testing.assert_allclose(grad_theta[i], grad_i, rtol=1e-10, atol=1e-14)
+        single = rl.risk_grad_w(step.theta[i], w[i], m, float(lam[i]), grad_i)
+        np.testing.assert_allclose(batched[i], single, rtol=1e-7, atol=1e-10 * np.abs(single).max())
