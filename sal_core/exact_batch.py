@@ -267,6 +267,7 @@ def _solve_theta_cholesky(
     mu_f = np.zeros(0)
     solved = 0
     u = np.zeros((batch, p))
+    terms = 1  # the last evaluation's (the returned μ's) terms of the series
 
     def factor(mu: Array) -> None:
         nonlocal base, mu_f, solved
@@ -278,19 +279,20 @@ def _solve_theta_cholesky(
         powers[:, :, :1] = base(b[:, :, None])
 
     def path(mu: Array) -> tuple[Array, Array]:
-        nonlocal solved, u
-        ratio = math.inf if base is None else float(np.max(np.abs(mu - mu_f) / mu_f))
-        if ratio > SHIFT_REUSE:
+        nonlocal solved, u, terms
+        if base is not None:
+            shift = mu - mu_f
+            ratio = float((np.abs(shift) / mu_f).max())
+        if base is None or ratio > SHIFT_REUSE:
             factor(mu)
             ratio = 0.0
         assert base is not None
-        shift = mu - mu_f
-        count = _terms_at(ratio)
+        terms = count = _terms_at(ratio)
         while solved < count:
             powers[:, :, solved : solved + 1] = base(powers[:, :, solved - 1 : solved])
             solved += 1
         if count == 1:
-            u = powers[:, :, 0].copy()
+            u = powers[:, :, 0]  # a view: u is read before the table changes again
         else:
             coefs = (-shift)[:, None, None] ** _EXPONENTS[:count]  # (B, K, 1)
             u = np.matmul(powers[:, :, :count], coefs)[:, :, 0]
@@ -309,7 +311,7 @@ def _solve_theta_cholesky(
         mu=mu,
         mse=fit_mse,
         kappa=kap,
-        factor=CholFactor(base, shift, mu_f, terms_needed(shift, mu_f)),
+        factor=CholFactor(base, shift, mu_f, terms),
     )
 
 
