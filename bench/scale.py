@@ -163,15 +163,11 @@ class Stack:
         _wait_for(up, 60, "the API")
 
     def settings(self) -> Settings:
-        """The service's settings, as its processes read them from the environment."""
-        saved = dict(os.environ)
-        try:
-            os.environ.clear()
-            os.environ.update(self.env)
-            return Settings()
-        finally:
-            os.environ.clear()
-            os.environ.update(saved)
+        """The service's settings, as its processes read them from their environment."""
+        values: dict[str, Any] = {
+            k.removeprefix("SAL_").lower(): v for k, v in self.env.items() if k.startswith("SAL_")
+        }
+        return Settings.model_validate(values)
 
     def generate_into_store(self, rows: int, p: int, chunk_rows: int) -> dict[str, Any]:
         """The dataset generated chunk by chunk straight into the service's store (issue 19's
@@ -182,9 +178,9 @@ class Stack:
         then read back through ``GET /datasets/{id}``."""
         settings = self.settings()
         stage = Path(tempfile.mkdtemp(prefix="stage-", dir=self.root))
-        stager = Stager(stage, [f"x{j}" for j in range(p)], "y")
-        for env, X, y in generated_chunks(rows, p, chunk_rows):
-            stager.add(env, np.asfortranarray(X), y)
+        with Stager(stage, [f"x{j}" for j in range(p)], "y") as stager:
+            for env, X, y in generated_chunks(rows, p, chunk_rows):
+                stager.add(env, np.asfortranarray(X), y)
         with stager.staged() as staged, make_sessionmaker(engine_for(settings))() as session:
             dataset, _ = service.store(session, DEFAULT_TENANT_ID, staged, "scale", settings=settings)
             dataset_id = dataset.id

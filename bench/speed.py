@@ -22,6 +22,7 @@ Scaling data is plain Gaussian with two environments (:func:`gaussian_environmen
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import statistics
 import sys
@@ -210,14 +211,16 @@ def deep_sal_seconds(
     envs: Sequence[Environment], *, device: str, repeats: int, rounds: int = 40
 ) -> tuple[float, float]:
     """Median wall-clock and CPU seconds of one ``fit_deep_sal`` call (problem built once, outside the
-    clock)."""
+    clock, and copied for each fit so that none resumes another's ERM warm-up)."""
     algorithm = get_algorithm("sal")(model=MLP, seed=0, device=device)
     problem = algorithm._problem(envs, Standardizer.fit(np.concatenate([e.X for e in envs])))
     y_scale = float(problem.y.std())
 
     def fit() -> object:
         return fit_deep_sal(
-            problem,
+            dataclasses.replace(
+                problem
+            ),  # a fresh copy: the ERM states a fit leaves would skip the next warm-up
             lambda_=0.1,
             alpha=1.0,
             stability="std",

@@ -71,6 +71,7 @@ from sal_core.robust_linear import stability_risk
 WUpdate = Callable[[np.ndarray, np.ndarray], np.ndarray]
 ERM_CHECKPOINT = 100
 """ERM steps between the states a fit leaves on its problem for the next fit on the same rows."""
+ERM_CHECKPOINTS_KEPT = 4  # the first ones (the warm-up is 300 steps): memory 4 x 3|θ| per key
 _CHECKPOINTS = "_deep_sal_erm_checkpoints"  # the attribute of a Problem that holds them
 
 
@@ -222,14 +223,19 @@ class _DeepFit:
         self.Z_t = self.Z.t().contiguous() if self.net is not None and self.full_batch else None
         # Fits on the same rows from the same initial model (λ's candidates: the adversarial fits'
         # ERM warm-ups and the ERM candidate) take the same first ERM steps: every ERM_CHECKPOINT of
-        # them, while a fit has taken nothing else, its θ and Adam state are kept on the problem and
-        # a later fit resumes from the furthest one it would reach, with the same bits.
+        # them, while a fit has taken nothing else, its θ and Adam state are kept on the problem
+        # (the first ERM_CHECKPOINTS_KEPT, per rows, model, seed, loss and step size) and a later
+        # fit resumes from the furthest one it would reach, with the same bits.
         self.erm_done = 0  # ERM steps from the initial model, while they are all this fit took
         self.checkpoints: dict[int, tuple[torch.Tensor, ...]] | None = None
         if self.adam is not None and self.Z_t is not None and stream is None:
-            shared: dict[tuple[float, float], dict[int, tuple[torch.Tensor, ...]]]
+            shared: dict[tuple[object, ...], dict[int, tuple[torch.Tensor, ...]]]
             shared = vars(problem).setdefault(_CHECKPOINTS, {})
-            self.checkpoints = shared.setdefault((y_scale, opts.theta_lr), {})
+            key = (
+                y_scale, opts.theta_lr, problem.seed, problem.loss_name, repr(problem.model_spec),
+                problem.Z.data_ptr(), tuple(problem.Z.shape), problem.Z.dtype, str(problem.Z.device),
+            )  # fmt: skip
+            self.checkpoints = shared.setdefault(key, {})
 
     # ------------------------------------------------------------------ rows
     def _draw(self, m: int) -> torch.Tensor:
@@ -290,7 +296,11 @@ class _DeepFit:
         if self.checkpoints is None or self.adam is None:
             return
         self.erm_done += 1
-        if self.erm_done % ERM_CHECKPOINT == 0 and self.erm_done not in self.checkpoints:
+        if (
+            self.erm_done % ERM_CHECKPOINT == 0
+            and self.erm_done not in self.checkpoints
+            and len(self.checkpoints) < ERM_CHECKPOINTS_KEPT
+        ):
             self.checkpoints[self.erm_done] = tuple(t.clone() for t in self.adam.state())
 
     def erm_steps(self, steps: int) -> None:

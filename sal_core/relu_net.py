@@ -22,7 +22,8 @@ from collections.abc import Sequence
 
 import torch
 from torch import nn
-from torch.nn import functional as F
+
+from sal_core.models import _Squeeze
 
 SOFTPLUS_THRESHOLD = 20.0  # F.softplus's default: its backward is 1 above this
 
@@ -44,7 +45,7 @@ class ReluNet:
         """The chain of ``model`` when it is ``_Squeeze(Sequential(Linear, ReLU, …, Linear))`` with one
         output and parameters in that order, else None (the caller keeps autograd)."""
         net = getattr(model, "net", None)
-        if type(model).__name__ != "_Squeeze" or not isinstance(net, nn.Sequential):
+        if not isinstance(model, _Squeeze) or not isinstance(net, nn.Sequential):
             return None
         modules = list(net.children())
         if len(modules) % 2 != 1:
@@ -112,14 +113,6 @@ def output_gradient(loss_name: str, output: torch.Tensor, y: torch.Tensor) -> to
     return torch.where(output > SOFTPLUS_THRESHOLD, torch.ones_like(output), z / (z + 1.0)) - y
 
 
-def plain_loss(loss_name: str, output: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    if loss_name == "squared":
-        return (y - output) ** 2
-    if loss_name == "absolute":
-        return (y - output).abs()
-    return F.softplus(output) - y * output
-
-
 class FlatAdam:
     """``torch.optim.Adam(params, lr)`` (defaults otherwise, single-tensor update) on ``params``
     re-pointed at slices of one flat vector, so one update touches every parameter at once."""
@@ -167,4 +160,4 @@ def release_storage(params: Sequence[torch.Tensor]) -> None:
             p.data = p.data.clone()
 
 
-__all__ = ["FlatAdam", "ReluNet", "release_storage", "output_gradient", "plain_loss"]
+__all__ = ["FlatAdam", "ReluNet", "release_storage", "output_gradient"]

@@ -26,7 +26,7 @@ from sal_core.cross_fit import FoldSums, fold_sums
 
 __all__ = ["Chunk", "add_sums", "chunk_fold_sums", "decode_group", "iter_chunks", "n_chunks", "open_table"]
 
-FOOTERS_KEPT = 4  # parsed footers a process keeps (each a few MB at thousands of row groups)
+FOOTERS_KEPT = 2  # parsed footers a process keeps: ~25 MB each at 2,515 row groups, ~110 MB at 5,000
 _footers: OrderedDict[tuple[str, str, int], pq.FileMetaData] = OrderedDict()
 _footers_lock = threading.Lock()
 
@@ -45,10 +45,11 @@ def open_table(store: ObjectStore, key: str) -> pq.ParquetFile:
 
     A footer grows with the row groups: at 2,515 groups of 22 columns it is about 6 MB and took
     60-90 ms to fetch and parse, and every chunk task paid it for its one or few groups, so a
-    chunk's cost grew with the table (docs/scale.md). Dataset objects are immutable (their key
-    holds the content's sha256), so a footer is kept under (store, key, size)."""
+    chunk's cost grew with the table (docs/scale.md). A dataset's object is never rewritten (its
+    key holds the content's sha256 and the dataset's id), so a footer is kept under (the store's
+    identity, key, size)."""
     source = RangeFile(store, key)
-    ident = (_store_identity(store), key, source.size)
+    ident = (store.identity, key, source.size)
     with _footers_lock:
         metadata = _footers.get(ident)
         if metadata is not None:
@@ -60,12 +61,6 @@ def open_table(store: ObjectStore, key: str) -> pq.ParquetFile:
             while len(_footers) > FOOTERS_KEPT:
                 _footers.popitem(last=False)
     return handle
-
-
-def _store_identity(store: ObjectStore) -> str:
-    """Where a store's objects live: a local root, or a bucket and prefix."""
-    where = getattr(store, "root", None) or f"{getattr(store, 'bucket', '')}/{getattr(store, 'prefix', '')}"
-    return f"{store.kind}:{where}"
 
 
 def n_chunks(store: ObjectStore, key: str) -> int:

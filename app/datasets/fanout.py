@@ -384,8 +384,10 @@ def run_pass(
     """Run a pass: send every part (``send``: None keeps it all here), help with parts no task has
     started (``help_``), redo any part stalled for ``stall_s``, and return the parts' sums in
     order, each read from the store as it is consumed (at 5,000 parts a sums pass's objects are
-    ~350 MB: held at once they grew the job's worker with the part count). ``stop`` is asked before anything is sent and then at each step, so before each part
-    computed here (a cancel): True raises :class:`PassStopped`.
+    ~350 MB: held at once they grew the job's worker with the part count), so consume them before
+    the run's objects are removed (:func:`clean`). ``stop`` is asked before anything is sent and
+    then at each step, so before each part computed here (a cancel): True raises
+    :class:`PassStopped`.
 
     What it costs the parent does not grow with the parts done: a part it takes is found by one
     existence check of its marker (from the last part backwards, while chunk tasks go forwards),
@@ -407,11 +409,11 @@ def run_pass(
     while pending:
         if stop():
             raise PassStopped(f"pass {parts[0].pass_name} was stopped")
-        mine = _unstarted(store, pending, started) if help_ or send is None else None
+        mine = _last_unstarted_part(store, pending, started) if help_ or send is None else None
         if mine is None:
-            listed_at = clock()
+            listed_at = time.perf_counter()
             listed = {o.key for o in store.list(prefix)}
-            listing_s = clock() - listed_at
+            listing_s = time.perf_counter() - listed_at
             started |= {p.started_key for p in pending if p.started_key in listed}
             pending = [p for p in pending if p.result_key not in listed]
             if not pending:
@@ -433,7 +435,7 @@ def run_pass(
     return (_decode(store.get(p.result_key)) for p in parts)
 
 
-def _unstarted(store: ObjectStore, pending: Sequence[Part], started: set[str]) -> Part | None:
+def _last_unstarted_part(store: ObjectStore, pending: Sequence[Part], started: set[str]) -> Part | None:
     """The last pending part whose marker is not there (one check per part not yet seen started),
     or None."""
     for part in reversed(pending):
@@ -448,7 +450,9 @@ def _unstarted(store: ObjectStore, pending: Sequence[Part], started: set[str]) -
 def reduce_parts(results: Iterable[Arrays], pass_name: str) -> Arrays:
     """The parts' sums added in part order (deterministic), one part held at a time."""
     parts = iter(results)
-    total = next(parts)
+    total = next(parts, None)
+    if total is None:
+        raise ValueError(f"pass {pass_name} has no parts to reduce")
     for one in parts:
         total = _add(total, one, pass_name)
     return total

@@ -295,12 +295,14 @@ def _pooled(
     as MSE + 2λ‖θ‖₁). θ (target units), b, and the one round the in-memory fit reports."""
     gram = torch.as_tensor(moments.gram)
     if algorithm == "erm":
-        theta_s = solve_or_min_norm(gram, torch.as_tensor(moments.cross)).numpy()
+        theta_s = solve_or_min_norm(gram, torch.as_tensor(moments.cross), rows=int(rows.sum())).numpy()
         penalty = 0.0
     elif algorithm == "ridge":
         lam = float(Ridge(params).params.lambda_)
         eye = torch.eye(gram.shape[0], dtype=torch.float64)
-        theta_s = torch.linalg.solve(gram + lam * eye, torch.as_tensor(moments.cross)).numpy()
+        theta_s = solve_or_min_norm(
+            gram + lam * eye, torch.as_tensor(moments.cross), rows=int(rows.sum())
+        ).numpy()
         penalty = lam * float(theta_s @ theta_s) * y_scale**2
     else:  # in target units: the Lasso's threshold is not scale-free
         lasso = Lasso(params).params
@@ -355,7 +357,10 @@ def _irm(
     cross = np.concatenate([sums.zy.sum(1), sums.y.sum(1)[:, None]], axis=1) * y_scale
     yy = sums.yy.sum(1) * y_scale**2
     g, c, y2 = (torch.as_tensor(a / n.reshape(-1, *[1] * (a.ndim - 1))) for a in (gram, cross, yy))
-    theta_ls = torch.linalg.solve(torch.as_tensor(moments.gram), torch.as_tensor(moments.cross)) * y_scale
+    theta_ls = solve_or_min_norm(
+        torch.as_tensor(moments.gram), torch.as_tensor(moments.cross), rows=int(n.sum())
+    )
+    theta_ls = theta_ls * y_scale
     start = torch.cat([theta_ls, (y_bar * y_scale - torch.as_tensor(z_bar) @ theta_ls).reshape(1)])
     t, converged = irm_newton(g, c, y2, start, irm.penalty_weight, anneal=irm.anneal_steps > 0)
     if not converged:  # the in-memory fit stops there too, silently; its iterate may differ

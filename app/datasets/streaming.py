@@ -325,9 +325,7 @@ def _parse(
     finally:
         if stager is not None:
             stager.close_writer()
-    if (
-        columns is None or stager is None or offset == 0
-    ):  # pragma: no cover - the first frame raises "no rows"
+    if columns is None or stager is None or offset == 0:  # pragma: no cover - no frame, no rows
         raise InvalidDataError("the file has no rows", field="file")
     if limits is not None:
         tables._check_shape(offset, len(columns.names), limits)
@@ -363,6 +361,12 @@ class Stager:
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+
+    def __enter__(self) -> Stager:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close_writer()
 
     def staged(self, ignored: tuple[str, ...] = ()) -> StagedTable:
         self.close_writer()

@@ -69,6 +69,12 @@ class ObjectStore(Protocol):
 
     kind: str
 
+    @property
+    def identity(self) -> str:
+        """Where the objects live (a local root; an endpoint, bucket and prefix), no credential:
+        two stores with one identity hold the same objects."""
+        ...
+
     def put(self, key: str, data: bytes) -> None: ...
 
     def put_file(self, key: str, path: Path) -> None:

@@ -23,6 +23,10 @@ class LocalStore:
     def __init__(self, root: Path) -> None:
         self.root = root
 
+    @property
+    def identity(self) -> str:
+        return f"local:{self.root.resolve()}"
+
     def _path(self, key: str) -> Path:
         return self.root / check_key(key)
 

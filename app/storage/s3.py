@@ -81,6 +81,10 @@ class S3Store:
         self.bucket = bucket
         self.prefix = prefix
 
+    @property
+    def identity(self) -> str:
+        return f"s3:{self._client.meta.endpoint_url}/{self.bucket}/{self.prefix}"
+
     def _key(self, key: str) -> str:
         return self.prefix + check_key(key)
 

@@ -5,6 +5,10 @@ row groups and environments."""
 from __future__ import annotations
 
 import io
+import json
+import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -329,3 +333,70 @@ def test_a_pass_computed_here_lists_nothing_and_one_sent_lists_while_waiting(
     for a, b in zip(alone, helped, strict=True):
         for k in a:
             np.testing.assert_array_equal(a[k], b[k])  # the same sums whoever computed the parts
+
+
+@pytest.mark.parametrize("algorithm", ["erm", "irm", "ridge"])
+def test_rank_deficient_rows_chunked_are_the_in_memory_fit(algorithm: str, tmp_path: Path) -> None:
+    """A covariate constant on the training rows and one that copies another: the chunked ERM, IRM
+    and ridge take the minimum-norm fit as in memory (before, the chunked IRM's start failed)."""
+    from tests.sal_core.test_rank_deficient import rank_deficient_environments
+
+    train = rank_deficient_environments(5)
+    names = [f"x{j}" for j in range(train[0].X.shape[1])]
+    rd_store = LocalStore(tmp_path / "objects")
+    rd_store.put(KEY, f.shuffled_parquet(names, train, row_group_size=150))
+    rd_data: tuple[list[str], list[Environment], list[Environment]] = (names, train, [])
+    d = outofcore.ChunkedData(
+        environments=tuple(e.name for e in train), feature_names=tuple(names),
+        train=tuple(e.name for e in train), test=(),
+    )  # fmt: skip
+    fit = outofcore.fit_linear(d, algorithm, {}, _runner(rd_store, rd_data, f"rd-{algorithm}"), seed=SEED)
+    memory = get_algorithm(algorithm)().fit(train, feature_names=names)
+    assert memory.coefficients_original is not None
+    assert np.all(np.isfinite(fit.coef))
+    assert _rel(fit.coef, memory.coefficients_original) < 1e-8
+
+
+def _stats_parts(data: Any, run: str, n: int) -> list[fanout.Part]:
+    names, train, test = data
+    return fanout.plan_parts(
+        n, 1, run, fanout.Pass("stats", {}), storage="local", key=KEY,
+        environments=tuple(e.name for e in [*train, *test]), feature_names=tuple(names), target="y",
+    )  # fmt: skip
+
+
+def test_parts_started_elsewhere_and_stalled_are_redone_here(data: Any, store: LocalStore) -> None:
+    """Parts whose markers are old and whose results never came (their task lost for good) are
+    computed by the parent once they have stalled for ``stall_s``, with the sums a calm pass gives."""
+    parts = _stats_parts(data, "stalled", 2)
+    for part in parts:
+        store.put(part.started_key, json.dumps({"pid": 1, "at": 0.0}).encode())
+    started = time.monotonic()
+    results = list(fanout.run_pass(store, parts, lambda p: None, stall_s=0.5, help_=False))
+    assert time.monotonic() - started >= 0.5  # waited for the stall, not taken at once
+    calm = list(fanout.run_pass(store, _stats_parts(data, "calm", 2), None, stall_s=60))
+    for a, b in zip(results, calm, strict=True):
+        for k in a:
+            np.testing.assert_array_equal(a[k], b[k])
+
+
+def test_the_parent_helps_only_with_parts_nobody_started(data: Any, store: LocalStore) -> None:
+    """Two of four parts are started by another worker, which finishes them a little later: the
+    parent computes the other two and waits for those two."""
+    parts = _stats_parts(data, "shared", 4)
+    for part in parts[:2]:
+        store.put(part.started_key, json.dumps({"pid": 1, "worker": "other", "at": time.time()}).encode())
+
+    def other_worker() -> None:
+        time.sleep(0.5)
+        for part in parts[:2]:
+            store.put(part.result_key, fanout._encode(fanout.compute_part(store, part)))
+
+    thread = threading.Thread(target=other_worker)
+    thread.start()
+    results = list(fanout.run_pass(store, parts, lambda p: None, stall_s=60))
+    thread.join()
+    markers = [json.loads(store.get(p.started_key)) for p in parts]
+    assert [m.get("worker") for m in markers] == ["other", "other", None, None]  # 2, 3 computed here
+    assert all(m["pid"] == os.getpid() for m in markers[2:])
+    assert len(results) == 4

@@ -142,6 +142,8 @@ def test_deep_sal_fit_is_the_same_on_the_hand_written_path(task: Task, minibatch
             options=dataclasses.replace(options, hand_written=hand_written),
         )
         assert solution.covariate_weights is not None and solution.certificate is not None
+        storages = [prm.untyped_storage().data_ptr() for prm in solution.model.parameters()]
+        assert len(set(storages)) == len(storages)  # each parameter its own storage, not a flat view
         params = [prm.detach().numpy().copy() for prm in solution.model.parameters()]
         return solution.covariate_weights.numpy(), np.array([solution.certificate.worst_case_risk]), params
 
@@ -150,7 +152,6 @@ def test_deep_sal_fit_is_the_same_on_the_hand_written_path(task: Task, minibatch
     np.testing.assert_allclose(fast[1], reference[1], rtol=1e-8)
     for a, b in zip(fast[2], reference[2], strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
-    assert not any(np.shares_memory(a, b) for a in fast[2] for b in fast[2] if a is not b)
 
 
 @pytest.mark.filterwarnings("ignore::sal_core.deep_sal.AdversaryConvergenceWarning")
@@ -160,7 +161,7 @@ def test_fits_on_the_same_rows_resume_the_shared_erm_steps_with_the_same_bits() 
     problem = _problem()
     y_scale = float(problem.y.std())
     adversarial = DeepSALOptions(warmup_steps=250, final_steps=30)
-    erm = dataclasses.replace(adversarial, warmup_steps=0, final_steps=380)
+    erm = dataclasses.replace(adversarial, warmup_steps=0, final_steps=650)
     w = torch.linspace(1.0, 4.0, problem.n_features, dtype=D)
 
     def fit(on: Problem, lam: float, options: DeepSALOptions, learner_adversary: bool) -> list[torch.Tensor]:
@@ -186,5 +187,5 @@ def test_fits_on_the_same_rows_resume_the_shared_erm_steps_with_the_same_bits() 
     for a, b in zip(shared, fresh, strict=True):
         assert all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
     (checkpoints,) = vars(problem)["_deep_sal_erm_checkpoints"].values()
-    assert sorted(checkpoints) == [100, 200, 300]  # the ERM fit went past the warm-ups' 250 steps
+    assert sorted(checkpoints) == [100, 200, 300, 400]  # the ERM fit's 650 steps: the first 4 kept
     assert not torch.equal(shared[0][0], shared[2][0])
