@@ -266,7 +266,14 @@ class Settings(BaseSettings):
         default="sal-chunks",
         description="The queue of chunk tasks; any worker started with it in -Q helps with chunked fits.",
     )
-    chunk_groups_per_task: int = Field(default=1, ge=1, description="Row groups one chunk task reads.")
+    chunk_groups_per_task: int = Field(
+        default=4,
+        ge=1,
+        description=(
+            "Row groups one chunk task reads (4: a part's fixed costs, ~12 ms, spread over 4 groups; "
+            "bench.scale at 10^7 rows: 1.65x faster on 1 worker and 1.5x on 2 than 1 group per task)."
+        ),
+    )
     chunk_stall_s: float = Field(
         default=120.0,
         gt=0,

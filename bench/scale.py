@@ -98,9 +98,10 @@ def generate(path: Path, rows: int, p: int, chunk_rows: int, seed: int = 0) -> N
             writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
 
 
-def _env(root: Path, broker_url: str) -> dict[str, str]:
+def _env(root: Path, broker_url: str, groups_per_task: int = 4) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SAL_")}
     return env | {
+        "SAL_CHUNK_GROUPS_PER_TASK": str(groups_per_task),
         "SAL_DATA_DIR": str(root),
         "SAL_BROKER_URL": broker_url,
         "SAL_AUTH": "single-user",
@@ -136,12 +137,12 @@ def _tree(pid: int) -> list[int]:
 class Stack:
     """The API (one uvicorn process) on SQLite; workers started and stopped per measurement."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, groups_per_task: int = 4) -> None:
         self.root = root
         (root / "redis").mkdir(parents=True, exist_ok=True)
         self.redis = PrivateRedis(root / "redis")
         self.redis.start()
-        self.env = _env(root, self.redis.url)
+        self.env = _env(root, self.redis.url, groups_per_task)
         (root / "metrics").mkdir(parents=True, exist_ok=True)
         subprocess.run(
             [sys.executable, "-c", "from app.db import migrate; from app.settings import get_settings; "
@@ -344,6 +345,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", default="1,2", help="worker process counts to time")
     parser.add_argument("--in-memory", action="store_true", help="also time the job in memory")
     parser.add_argument(
+        "--groups-per-task", type=int, default=4, help="SAL_CHUNK_GROUPS_PER_TASK: row groups per chunk task"
+    )
+    parser.add_argument(
         "--chunk-rows", type=int, default=20_000,
         help="rows per stored chunk with --into-store (an upload's parser stores ~19,900 at p = 20)",
     )  # fmt: skip
@@ -357,7 +361,7 @@ def main(argv: list[str] | None = None) -> None:
     n_passes = "four" if auto else "three"
     root = Path(tempfile.mkdtemp(prefix="sal-bench-scale-"))
     rows: list[tuple[str, str]] = []
-    stack = Stack(root)
+    stack = Stack(root, args.groups_per_task)
     try:
         path = root / "big.parquet"
         start = time.perf_counter()

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import torch
 from numpy.typing import NDArray
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from app.datasets import chunks
 from app.storage import ObjectNotFound, ObjectStore, check_key
@@ -67,6 +67,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+_threadpools = (
+    ThreadpoolController()
+)  # found once: threadpool_limits() scans the libraries each time (0.6 ms)
 
 Array = NDArray[np.float64]
 Arrays = dict[str, Array]
@@ -303,7 +306,7 @@ def compute_part(store: ObjectStore, part: Part) -> Arrays:
     """The part's sums: its row groups one at a time, added in order, BLAS on one thread (a part
     is one core's work; on a loaded 2-core host OpenBLAS's own threads made a 20,000-row chunk's
     products 150x slower)."""
-    with threadpool_limits(limits=1):
+    with _threadpools.limit(limits=1):
         return _compute_part(store, part)
 
 

@@ -52,6 +52,7 @@ def settings(pg_settings: Settings) -> Iterator[Settings]:
         "storage_dir": pg_settings.data_dir / "chunked",
         "chunked_fit_min_rows": 1,
         "chunk_queue": f"chunks-{uuid.uuid4().hex[:12]}",
+        "chunk_groups_per_task": 1,  # a part per row group: the faults and cancels below aim at parts
     }
     mine = pg_settings.model_copy(update=update)
     yield mine
