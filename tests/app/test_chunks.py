@@ -20,6 +20,12 @@ from tests.app.s3server import S3Server
 SEED, K = 7, 5
 
 
+def _table(seed: int, n_per_env: int) -> tables.Table:
+    """The factories' three-environment frame, parsed as an upload is."""
+    data = f.csv_bytes(f.frame(seed=seed, n_per_env=n_per_env))
+    return tables.from_file(data, filename="d.csv", target="y", environment="env", features=None)
+
+
 @pytest.fixture(params=["local", "s3"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> ObjectStore:
     if request.param == "local":
@@ -29,13 +35,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> ObjectStore:
 
 
 def test_chunk_sums_add_up_to_the_whole_tables(store: ObjectStore) -> None:
-    table = tables.from_file(
-        f.csv_bytes(f.frame(seed=2400, n_per_env=3000)),
-        filename="d.csv",
-        target="y",
-        environment="env",
-        features=None,
-    )
+    table = _table(seed=2400, n_per_env=3000)
     store.put("t.parquet", table.to_parquet(row_group_rows=1024))
     envs = [e.name for e in table.environments]
     X = np.concatenate([e.X for e in table.environments])
@@ -102,13 +102,7 @@ class _CountingStore(LocalStore):
 def test_a_tables_footer_is_fetched_once_per_process(tmp_path: Path) -> None:
     """Every chunk task opens the table for its few row groups; the footer, which grows with the
     row groups, is fetched and parsed once, and each later open reads only its group's bytes."""
-    table = tables.from_file(
-        f.csv_bytes(f.frame(seed=2401, n_per_env=400)),
-        filename="d.csv",
-        target="y",
-        environment="env",
-        features=None,
-    )
+    table = _table(seed=2401, n_per_env=400)
     data = table.to_parquet(row_group_rows=64)
     store = _CountingStore(tmp_path / "objects")
     store.put("t.parquet", data)
@@ -129,13 +123,7 @@ def test_a_tables_footer_is_fetched_once_per_process(tmp_path: Path) -> None:
     np.testing.assert_array_equal(again.X, first.X)
     np.testing.assert_array_equal(again.env_index, first.env_index)
     # Another object (another key) is its own footer: its rows, not the first table's.
-    other = tables.from_file(
-        f.csv_bytes(f.frame(seed=2402, n_per_env=400)),
-        filename="d.csv",
-        target="y",
-        environment="env",
-        features=None,
-    )
+    other = _table(seed=2402, n_per_env=400)
     store.put("u.parquet", other.to_parquet(row_group_rows=64))
     theirs, _ = read_group("u.parquet", 3)
     assert not np.array_equal(theirs.X, first.X)
