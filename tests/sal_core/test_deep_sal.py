@@ -9,23 +9,20 @@ import numpy as np
 import pytest
 import torch
 
-from sal_core import Standardizer, get_algorithm
 from sal_core.algorithms.base import Problem, Reporter
 from sal_core.covariate_weights import make_w_update
 from sal_core.deep_implicit import risk_grad_w
 from sal_core.deep_sal import DeepSALOptions, fit_deep_sal
 from sal_core.history import Round
 from sal_core.robust_linear import stability_risk
-from sal_core.synthetic import selection_bias
 from tests.sal_core.ascent_reference import ascend
+from tests.sal_core.deep_fits import deep_problem, short_fit
 
 TINY = DeepSALOptions(warmup_steps=20, theta_steps=5, final_steps=5, implicit_rows=128, cg_iters=5)
 
 
-def _problem(model: dict[str, object], n: int = 300, p: int = 6, seed: int = 1) -> Problem:
-    envs = selection_bias(r=1.7, n=n, p=p, seed=seed, n_test=2, test_rs=(2.0,)).train
-    algorithm = get_algorithm("sal")(model=model, seed=seed)
-    return algorithm._problem(envs, Standardizer.fit(np.concatenate([e.X for e in envs])))
+def _problem(model: dict[str, Any], n: int = 300, p: int = 6, seed: int = 1) -> Problem:
+    return deep_problem(model, n=n, p=p, seed=seed)
 
 
 def _risk(problem: Problem, net: torch.nn.Module, y: torch.Tensor) -> tuple[float, torch.Tensor]:
@@ -218,17 +215,7 @@ def test_fit_deep_sal_stops_when_asked_and_runs_minibatches() -> None:
 
 def _seeded_fit(seed: int, options: DeepSALOptions) -> tuple[np.ndarray, np.ndarray]:
     problem = _problem({"kind": "mlp", "hidden": [8], "activation": "relu"}, n=300, seed=seed)
-    solution = fit_deep_sal(
-        problem,
-        lambda_=1.0,
-        alpha=1.0,
-        stability="std",
-        rounds=3,
-        w_update=make_w_update("scaled_log", 0.3, 1e4),
-        reporter=Reporter(None, 3),
-        y_scale=float(problem.y.std()),
-        options=options,
-    )
+    solution = short_fit(problem, options, float(problem.y.std()))
     assert solution.covariate_weights is not None
     with torch.no_grad():
         return solution.model(problem.Z).numpy(), solution.covariate_weights.numpy()

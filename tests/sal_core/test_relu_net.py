@@ -9,15 +9,13 @@ import numpy as np
 import pytest
 import torch
 
-from sal_core import Standardizer, get_algorithm
 from sal_core.algorithms.base import Problem, Reporter
-from sal_core.covariate_weights import make_w_update
 from sal_core.deep_adversary import newton_update
 from sal_core.deep_sal import DeepSALOptions, fit_deep_sal
 from sal_core.losses import LossName, Task, pointwise_loss
 from sal_core.models import ModelSpec
 from sal_core.relu_net import FlatAdam, ReluNet, output_gradient, release_storage
-from sal_core.synthetic import selection_bias
+from tests.sal_core.deep_fits import deep_problem, short_fit
 
 D = torch.float64
 
@@ -110,11 +108,7 @@ def test_feature_major_newton_step_is_the_row_major_one() -> None:
 
 
 def _problem(n: int = 300, p: int = 6, task: Task = "regression") -> Problem:
-    envs = selection_bias(r=1.7, n=n, p=p, seed=1, n_test=2, test_rs=(2.0,), task=task).train
-    algorithm = get_algorithm("sal")(
-        task=task, model={"kind": "mlp", "hidden": [8], "activation": "relu"}, seed=1
-    )
-    return algorithm._problem(envs, Standardizer.fit(np.concatenate([e.X for e in envs])))
+    return deep_problem(n=n, p=p, task=task)
 
 
 @pytest.mark.filterwarnings("ignore::sal_core.deep_sal.AdversaryConvergenceWarning")
@@ -130,17 +124,8 @@ def test_deep_sal_fit_is_the_same_on_the_hand_written_path(task: Task, minibatch
         )
 
     def fit(hand_written: bool) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
-        solution = fit_deep_sal(
-            problem,
-            lambda_=1.0,
-            alpha=1.0,
-            stability="std",
-            rounds=3,
-            w_update=make_w_update("scaled_log", 0.3, 1e4),
-            reporter=Reporter(None, 3),
-            y_scale=float(problem.y.std()) if task == "regression" else 1.0,
-            options=dataclasses.replace(options, hand_written=hand_written),
-        )
+        y_scale = float(problem.y.std()) if task == "regression" else 1.0
+        solution = short_fit(problem, dataclasses.replace(options, hand_written=hand_written), y_scale)
         assert solution.covariate_weights is not None and solution.certificate is not None
         storages = [prm.untyped_storage().data_ptr() for prm in solution.model.parameters()]
         assert len(set(storages)) == len(storages)  # each parameter its own storage, not a flat view
