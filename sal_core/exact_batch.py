@@ -107,7 +107,7 @@ def base_solve(chol: torch.Tensor) -> Solve:
 @dataclass(frozen=True)
 class CholFactor:
     """A = L Lᵀ + δ·I from the Cholesky factor L of A − δ·I: a θ-step factorises once per round
-    and reaches the other μ of its root search by the shift δ (:func:`shifted_solve`)."""
+    and reaches the other μ of its root search by the shift δ (:meth:`CholFactor.solve`)."""
 
     base: Solve  # (L Lᵀ)⁻¹·
     shift: Array  # (B,) δ = μ − μ at the factorisation
@@ -116,8 +116,10 @@ class CholFactor:
     terms: int = 0  # terms of the series this shift needs (0: :func:`terms_needed` counts them)
 
     def solve(self, x: Array) -> Array:
-        """The series of :func:`shifted_solve` by Horner's rule, y ← A⁻¹(x − δ·y): one solve and
-        two elementwise calls per term, no table of powers (one right-hand side)."""
+        """(A + δ·I)⁻¹x for x (B, p, k) by the Neumann series Σ_k (−δ)^k A^-(k+1) x over the terms
+        :func:`terms_needed` bounds (A ⪰ μ_f·I), summed by Horner's rule, y ← A⁻¹(x − δ·y): one
+        solve and two elementwise calls per term. (The θ-step's root search, which evaluates several
+        δ on one right-hand side, keeps a table of the powers instead.)"""
         count = self.terms or terms_needed(self.shift, self.mu_f)
         y = self.base(x)
         if count > 1:
@@ -128,7 +130,7 @@ class CholFactor:
 
 
 SHIFT_TERMS = 40
-"""Most terms of :func:`shifted_solve`'s series; a θ-step refactorises where δ is too large for it."""
+"""Most terms of the shift's series (:meth:`CholFactor.solve`); a θ-step refactorises where δ is too large for it."""
 SHIFT_REUSE = 1e-2
 """Largest |δ|/μ at which a θ-step solves at a new μ by the shift instead of a new factorisation:
 A ⪰ μ·I, so each term of the series shrinks by at least |δ|/μ (1e-2: at most 8 terms; on a w-path
@@ -151,22 +153,6 @@ def _terms_at(ratio: float) -> int:
     if ratio >= 1.0:
         return SHIFT_TERMS
     return min(SHIFT_TERMS, 1 + math.ceil(math.log(SHIFT_PRECISION) / math.log(ratio)))
-
-
-def shifted_solve(base: Solve, shift: Array, x: Array, mu: Array, powers: list[Array] | None = None) -> Array:
-    """(A + δ·I)⁻¹x for x (B, p, k) by the Neumann series Σ_k (−δ)^k A^-(k+1) x over the terms
-    :func:`terms_needed` bounds (A ⪰ ``mu``·I). ``powers`` caches A^-(k+1) x across calls with the
-    same x: a root search evaluates several δ on one right-hand side, and each later δ then costs
-    one weighted sum of the powers already solved, not new solves."""
-    powers = [] if powers is None else powers
-    count = terms_needed(shift, mu)
-    while len(powers) < count:
-        powers.append(base(powers[-1] if powers else x))
-    if count == 1:
-        return powers[0].copy()
-    coefs = (-shift)[None, :] ** np.arange(count)[:, None]  # (K, B)
-    out: Array = np.einsum("kb,kbpj->bpj", coefs, np.stack(powers[:count]))
-    return out
 
 
 @dataclass(frozen=True)
@@ -196,7 +182,7 @@ class PathResult:
 CHOLESKY_FROM_P = 8
 """From this many covariates the θ-step factorises A = wGw + μI by Cholesky, once per round at the
 root search's first μ (extrapolated from the last rounds, :func:`next_mu`), and reaches the search's
-other μ by the shift (:func:`shifted_solve`), instead of one eigendecomposition per round. CPU time
+other μ by the shift (:meth:`CholFactor.solve`), instead of one eigendecomposition per round. CPU time
 per round of 40 paths, eigh / the Cholesky step picked (``python -m bench.solver``, docs/sal.md):
 1.2× at 16, 1.5× at 24, 1.9× at 48, 2.6× at 100, 4× at 1,000. Below 16 covariates a round's cost
 is its calls, not the factorisation; once the round's calls were cut (issue 18), a whole default
