@@ -34,6 +34,10 @@ def _data_or_skip(name: str) -> rd.Dataset:
         ("star", [2710, 1292], [1300, 505]),
         ("benefits", [1306, 1029], [796, 681, 1065]),
         ("nmes1988", [837, 1157], [798, 1614]),
+        ("psid_wages", [595, 595], [595] * 5),
+        ("budget_food", [2903, 3986], [4362, 9882, 2838]),
+        ("resume_names", [1385, 781], [2361, 343]),
+        ("smoke_ban", [4584, 3544], [738, 1134]),
     ],
 )
 def test_tables_split_into_the_documented_environments(name: str, train: list[int], test: list[int]) -> None:
@@ -53,6 +57,10 @@ PINNED = {
     "star": "STAR",
     "benefits": "BENEFITS",
     "nmes1988": "NMES1988",
+    "psid_wages": "PSID_WAGES",
+    "budget_food": "BUDGET_FOOD",
+    "resume_names": "RESUME_NAMES",
+    "smoke_ban": "SMOKE_BAN",
 }
 
 
