@@ -91,7 +91,8 @@ def logistic_shift(
         lo = torch.where(f > 0, u, lo)
         hi = torch.where(f > 0, hi, u)
         newton = u - f / (sig * (1 - sig) - c)
-        u = torch.where((newton > lo) & (newton < hi), newton, 0.5 * (lo + hi))
+        # Inclusive: u is now an end of its bracket, so a converged row's Newton step lands on it.
+        u = torch.where((newton >= lo) & (newton <= hi), newton, 0.5 * (lo + hi))
     return u
 
 
