@@ -96,6 +96,39 @@ def logistic_shift(
     return u
 
 
+@dataclass(frozen=True)
+class LogisticSupCurvature:
+    """Derivatives of the logistic s_λ(a, κ) = max_u softplus(a + u) − λu²/κ per row, at its root u*.
+
+    With c = 2λ/κ and σ' = σ(a + u*)(1 − σ(a + u*)), the envelope theorem and du*/da = σ'/(c − σ'),
+    du*/dκ = u*c / (κ(c − σ')) give s_a = σ(a + u*), s_κ = λu*²/κ², s_aa = σ'c/(c − σ'),
+    s_aκ = σ'u*c / (κ(c − σ')), s_κκ = 2λu*²σ' / (κ³(c − σ')): the Hessian of a linear model's
+    robust loss in closed form (no autograd pass per parameter)."""
+
+    s_a: torch.Tensor
+    s_kappa: torch.Tensor
+    s_aa: torch.Tensor
+    s_a_kappa: torch.Tensor
+    s_kappa_kappa: torch.Tensor
+
+
+def logistic_sup_curvature(
+    a: torch.Tensor, kappa_: torch.Tensor, lam: float, u: torch.Tensor
+) -> LogisticSupCurvature:
+    """:class:`LogisticSupCurvature` per row at the root ``u`` of :func:`logistic_shift` (κ > 0)."""
+    c = 2 * lam / kappa_
+    sig = torch.sigmoid(a + u)
+    slope = sig * (1 - sig)
+    gap = c - slope  # > 0 at a maximiser
+    return LogisticSupCurvature(
+        s_a=sig,
+        s_kappa=lam * u**2 / kappa_**2,
+        s_aa=slope * c / gap,
+        s_a_kappa=slope * u * c / (kappa_ * gap),
+        s_kappa_kappa=2 * lam * u**2 * slope / (kappa_**3 * gap),
+    )
+
+
 def linear_perturbation(theta: torch.Tensor, w: torch.Tensor, shift: torch.Tensor) -> torch.Tensor:
     """The cheapest x̃ − x (n, p) that moves θᵀx by ``shift`` (n,): shift · (θ / w²) / κ."""
     direction = theta / w**2
