@@ -20,6 +20,10 @@ from torch.func import functional_call
 from sal_core.adversary import InnerSup, kappa, linear_inner_sup, logistic_shift, logistic_sup_curvature
 from sal_core.problem import Certificate, Problem
 
+KAPPA_FLOOR = 1e-12
+"""κ below which the logistic adversary cannot move a prediction (θ ≈ 0): κ there carries no gradient, as in :func:`sal_core.adversary.linear_inner_sup`."""
+
+
 Trace = list[tuple[dict[str, torch.Tensor], torch.Tensor, torch.Tensor]]
 """(θ_t, X̃_t, ∂X̃_t/∂w) per θ-step, for the paper's approximation of ∂R/∂w."""
 
@@ -92,6 +96,70 @@ def theta_objective(
     return (problem.loss(model(Z + delta), y) - lam * ((w * delta) ** 2).sum(1)).mean(), (delta, d_dw)
 
 
+def theta_gradient(
+    problem: Problem,
+    model: torch.nn.Module,
+    Z: torch.Tensor,
+    y: torch.Tensor,
+    w: torch.Tensor,
+    lam: float,
+    state: AdversaryState,
+    *,
+    closed_form: bool,
+    ascent_steps: int,
+    ascent_lr: float,
+) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """Sets every parameter's ``.grad`` to ∇_θ of :func:`theta_objective`; returns what it returns
+    besides the value. Logistic loss with the closed-form adversary takes its gradient in closed form
+    (:func:`_logistic_theta_grad`), everything else goes through autograd."""
+    if closed_form and problem.loss_name == "logistic":
+        _logistic_theta_grad(model, Z, y, w, lam, state)
+        return None
+    objective, ascended = theta_objective(
+        problem,
+        model,
+        Z,
+        y,
+        w,
+        lam,
+        state,
+        closed_form=closed_form,
+        ascent_steps=ascent_steps,
+        ascent_lr=ascent_lr,
+    )
+    torch.autograd.backward(objective)
+    return ascended
+
+
+def _logistic_theta_grad(
+    model: torch.nn.Module,
+    Z: torch.Tensor,
+    y: torch.Tensor,
+    w: torch.Tensor,
+    lam: float,
+    state: AdversaryState,
+) -> None:
+    """∇_θ mean s_λ for a linear model θᵀz + b with logistic loss, by the envelope theorem:
+    ∂s/∂a = σ(a + u*) and ∂s/∂κ = λu*²/κ² at the adversary's root u* (a = −ỹ·(θᵀz + b),
+    κ = Σθ²/w²), so ∇_weight = mean(−ỹ s_a z) + mean(s_κ)·2θ/w², ∇_bias = mean(−ỹ s_a): one pass
+    over the rows each way instead of autograd's graph through the root's Newton step."""
+    weight: torch.Tensor = model.weight  # type: ignore[assignment]
+    bias: torch.Tensor = model.bias  # type: ignore[assignment]
+    with torch.no_grad():
+        sign = 2 * y - 1
+        a = -sign * (Z @ weight + bias)
+        raw = kappa(weight, w)
+        kap = raw.clamp_min(KAPPA_FLOOR)  # as linear_inner_sup: below the floor κ carries no gradient
+        warm = state.shift if state.shift is not None and state.shift.shape == y.shape else None
+        u = logistic_shift(a, kap, lam, start=warm)
+        state.shift = u
+        d_out = -sign * torch.sigmoid(a + u) / y.shape[0]
+        weight.grad = Z.T @ d_out
+        if float(raw) > KAPPA_FLOOR:
+            weight.grad += (lam * u**2).mean() / kap**2 * (2 * weight / w**2)
+        bias.grad = d_out.sum()
+
+
 def risk_grad_params(
     problem: Problem, model: torch.nn.Module, y: torch.Tensor, d_losses: np.ndarray, names: list[str]
 ) -> list[torch.Tensor]:
@@ -132,10 +200,6 @@ def implicit_grad_w(
     (grad_theta,) = torch.autograd.grad(objective(theta_req, w_req), theta_req, create_graph=True)
     (mixed,) = torch.autograd.grad(grad_theta @ v, w_req)
     return np.asarray(-mixed.detach().cpu().double().numpy(), dtype=np.float64)
-
-
-KAPPA_FLOOR = 1e-12
-"""κ below which the logistic adversary cannot move a prediction (θ ≈ 0): autograd handles that edge."""
 
 
 def _logistic_implicit_grad_w(

@@ -54,11 +54,10 @@ def fit_fixed_w(
     for _ in range(o.theta_steps if adversary else ERM_STEPS):
         optimizer.zero_grad(set_to_none=True)
         if adversary:
-            objective, _ = rg.theta_objective(
+            rg.theta_gradient(
                 problem, model, Z, y, w, lam, state, closed_form=o.closed_form,
                 ascent_steps=o.ascent_steps, ascent_lr=o.ascent_lr,
             )  # fmt: skip
-            torch.autograd.backward(objective)
         else:
             torch.autograd.backward(problem.loss(model(Z), y).mean())
         optimizer.step()
@@ -95,7 +94,7 @@ def fit_rounds(
         trace: rg.Trace = []
         for _ in range(o.theta_steps):
             optimizer.zero_grad(set_to_none=True)
-            objective, ascended = rg.theta_objective(
+            ascended = rg.theta_gradient(
                 problem, model, Z, y, w, lam, state, closed_form=o.closed_form,
                 ascent_steps=o.ascent_steps, ascent_lr=o.ascent_lr,
             )  # fmt: skip
@@ -103,7 +102,6 @@ def fit_rounds(
                 delta, d_delta_dw = ascended
                 params_now = {k: v.detach().clone() for k, v in model.named_parameters()}
                 trace.append((params_now, Z + delta, d_delta_dw))
-            torch.autograd.backward(objective)
             optimizer.step()
         losses = problem.env_means(problem.loss(model(Z), y)).detach()
         risk, d_losses = rl.stability_risk(losses.cpu().double().numpy(), alpha, stability)

@@ -7,7 +7,8 @@ import pytest
 import torch
 
 from sal_core.adversary import kappa, linear_inner_sup
-from sal_core.robust_gradient import _logistic_implicit_grad_w
+from sal_core.models import LinearModel
+from sal_core.robust_gradient import AdversaryState, _logistic_implicit_grad_w, _logistic_theta_grad
 
 
 def _autograd_implicit_grad_w(
@@ -41,3 +42,24 @@ def test_closed_form_matches_autograd(lam: float, seed: int) -> None:
     closed = _logistic_implicit_grad_w(Z, y, w, lam, theta, grad_r)
     assert np.abs(reference).max() > 1e-3  # the gradient is not trivially zero
     np.testing.assert_allclose(closed, reference, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("zero_weight", [False, True])
+@pytest.mark.parametrize("lam", [0.03, 0.3])
+def test_closed_form_theta_gradient_matches_autograd(lam: float, zero_weight: bool) -> None:
+    g = torch.Generator().manual_seed(3)
+    n, p = 1500, 5
+    Z = torch.randn(n, p, generator=g, dtype=torch.float64)
+    y = (torch.rand(n, generator=g, dtype=torch.float64) > 0.5).double()
+    w = 1 + 3 * torch.rand(p, generator=g, dtype=torch.float64)
+    model = LinearModel(p).double()
+    with torch.no_grad():
+        if not zero_weight:  # a fit's first step has θ = 0, where κ = 0
+            model.weight.copy_(0.5 * torch.randn(p, generator=g, dtype=torch.float64))
+        model.bias.fill_(0.2)
+    value = linear_inner_sup("logistic", model(Z), y, kappa(model.weight, w), lam).value.mean()
+    reference = torch.autograd.grad(value, [model.weight, model.bias])
+    _logistic_theta_grad(model, Z, y, w, lam, AdversaryState())
+    assert model.weight.grad is not None and model.bias.grad is not None
+    torch.testing.assert_close(model.weight.grad, reference[0], rtol=1e-10, atol=1e-13)
+    torch.testing.assert_close(model.bias.grad, reference[1], rtol=1e-10, atol=1e-13)
