@@ -31,6 +31,7 @@ from sal_core import exact_batch as eb
 from sal_core import lambda_selection as ls
 from sal_core import loss_stats as lstats
 from sal_core import robust_linear as rl
+from sal_core.exceptions import InvalidDataError
 from sal_core.loss_stats import LossStats
 from sal_core.problem import Problem
 from sal_core.robust_linear import Moments
@@ -208,12 +209,28 @@ def _stats_in_memory(problem: Problem, y_scale: float, folds: torch.Tensor) -> L
     return stats_of
 
 
+def _check_every_fold_trains_on_every_environment(sums: cross_fit.FoldSums, env_names: Sequence[str]) -> None:
+    """A clear error where some fold's fit would have no row of an environment (all its rows in that
+    fold). Rows in memory are dealt so that this cannot happen (:func:`ls.row_folds`); chunked
+    fits hash each row alone, and an environment of a few rows can land in one fold."""
+    k = sums.n_folds
+    for e, name in enumerate(env_names):
+        if any(sums.n[e, np.arange(k) != j].sum() == 0 for j in range(k)):
+            raise InvalidDataError(
+                f"training environment {name!r} has {int(sums.n[e].sum())} row(s), all in one of the "
+                f"{k} cross-fitting folds of lambda_='auto': give it more rows, merge it with another "
+                "environment, or set lambda_ to a number",
+                field="environments",
+            )
+
+
 def select_from_sums(
     sums: cross_fit.FoldSums, plan: Plan, on_round: OnRound, loss_stats: LossStatsOf, env_names: Sequence[str]
 ) -> Outcome:
     """:func:`select` from the (environment, fold) sums of the training rows (``plan.folds`` folds,
     targets in ỹ = y / y_scale) and a way to sum the candidates' out-of-fold losses over those rows."""
     k = plan.folds
+    _check_every_fold_trains_on_every_environment(sums, env_names)
     full, z_bar, _ = sums.part(np.ones(k, dtype=bool))
     n_features = int(sums.z.shape[-1])
     base = ols_mse(full)

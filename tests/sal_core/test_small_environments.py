@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 from sal_core import get_algorithm
-from sal_core.cross_fit import dealt_where_a_fold_is_empty, folds_of, row_keys
+from sal_core.cross_fit import dealt_where_a_fold_is_empty, fold_sums, folds_of, row_keys
 from sal_core.data import Environment
+from sal_core.exact_selection import _check_every_fold_trains_on_every_environment
+from sal_core.exceptions import InvalidDataError
 
 
 def _environments(seed: int, sizes: tuple[int, ...], classification: bool = False) -> list[Environment]:
@@ -50,3 +53,16 @@ def test_dealing_fills_every_fold_keeps_full_environments_and_ignores_row_order(
     keys2 = row_keys(X[order], y[order])
     again = dealt_where_a_fold_is_empty(keys2, folds_of(keys2, 0, k), sizes, 0, k)
     assert np.array_equal(again, dealt[order])
+
+
+def test_fold_sums_with_an_environment_in_one_fold_get_a_clear_error() -> None:
+    """Chunked fits hash rows alone: an environment whose rows all land in one fold is named."""
+    rng = np.random.default_rng(1)
+    Z, y = torch.as_tensor(rng.standard_normal((12, 3))), torch.as_tensor(rng.standard_normal(12))
+    env_index = torch.as_tensor([0, 0] + [1] * 10)
+    folds = torch.as_tensor([2, 2] + [0, 1, 2, 3, 4] * 2)
+    sums = fold_sums(Z, y, env_index, folds, n_envs=2, k=5)
+    with pytest.raises(InvalidDataError, match="'tiny' has 2 row"):
+        _check_every_fold_trains_on_every_environment(sums, ["tiny", "big"])
+    spread = fold_sums(Z, y, env_index, torch.as_tensor([2, 3] + [0, 1, 2, 3, 4] * 2), n_envs=2, k=5)
+    _check_every_fold_trains_on_every_environment(spread, ["tiny", "big"])  # no error
