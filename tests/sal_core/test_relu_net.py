@@ -14,7 +14,7 @@ from sal_core.deep_adversary import newton_update
 from sal_core.deep_sal import DeepSALOptions, fit_deep_sal
 from sal_core.losses import LossName, Task, pointwise_loss
 from sal_core.models import ModelSpec
-from sal_core.relu_net import FlatAdam, ReluNet, output_gradient, release_storage
+from sal_core.relu_net import FlatAdam, ReluNet, _through_relu, output_gradient, release_storage
 from tests.sal_core.deep_fits import deep_problem, short_fit
 
 D = torch.float64
@@ -52,6 +52,24 @@ def test_passes_match_autograd(hidden: tuple[int, ...], loss: LossName) -> None:
         torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-12)
     theta_only, no_x = net.backward(inputs, output_gradient(loss, out, y), x=False)
     assert no_x is None and all(torch.equal(a, b) for a, b in zip(theta_only, grads, strict=True))
+
+
+@pytest.mark.parametrize("outputs", [1, 3], ids=["outer_product", "product"])
+def test_the_relu_backward_is_autograds_bit_for_bit(outputs: int) -> None:
+    g = torch.Generator().manual_seed(3)
+    a = torch.randn(16, 40, generator=g, dtype=D)
+    a[:, :8] = 0.0  # at a = 0 the gradient is 0, as torch's relu gives
+    weight = torch.randn(outputs, 16, generator=g, dtype=D)
+    weight[0, :3] = 0.0  # products of ±0 on both sides of the ReLU
+    upstream = torch.randn(outputs, 40, generator=g, dtype=D)
+    a_ref = a.clone().requires_grad_(True)
+    (want,) = torch.autograd.grad(torch.mm(weight, torch.relu(a_ref)), a_ref, upstream)
+    got = _through_relu(weight.t(), upstream, torch.relu(a))
+    assert torch.equal(got, want)
+    # Bit for bit, signs of zero included, but where Wᵀg is itself −0.0 and a > 0 (documented: +0.0).
+    corner = (a > 0) & (want == 0.0) & torch.signbit(want)
+    assert bool(corner.any()) == (outputs == 1)  # the zeroed weights made some, in the outer product
+    assert torch.equal(got.view(torch.int64)[~corner], want.view(torch.int64)[~corner])
 
 
 def test_only_relu_chains_take_the_hand_written_path() -> None:
