@@ -23,6 +23,7 @@ from collections.abc import Sequence
 import torch
 from torch import nn
 
+from sal_core.losses import LossName
 from sal_core.models import _Squeeze
 
 SOFTPLUS_THRESHOLD = 20.0  # F.softplus's default: its backward is 1 above this
@@ -115,7 +116,7 @@ def _through_relu(weight_t: torch.Tensor, g: torch.Tensor, z: torch.Tensor) -> t
     return torch.addcmul(zero, torch.mm(weight_t, g), mask, out=mask)
 
 
-def output_gradient(loss_name: str, output: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+def output_gradient(loss_name: LossName, output: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """∂ℓ/∂output per row, as autograd computes it through :func:`sal_core.losses.pointwise_loss`."""
     if loss_name == "squared":
         return 2.0 * (output - y)
