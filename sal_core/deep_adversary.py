@@ -35,7 +35,7 @@ def cap_rows(u: torch.Tensor, radius: float, *, features: int = 1) -> tuple[torc
     ``features`` is the axis of the covariates: 1 for rows (m, p), 0 for feature-major (p, m)."""
     norms = _norms(u, features)
     inside = norms < radius
-    if _eager(u) and bool(inside.all()):  # nothing to project: u · 1 is u
+    if _may_branch_on_values(u) and bool(inside.all()):  # nothing to project: u · 1 is u
         return u, inside
     scale = torch.where(inside, torch.ones_like(norms), radius / norms.clamp_min(1e-300))
     return u * scale.unsqueeze(features), inside
@@ -66,9 +66,9 @@ def newton_update(
     same arithmetic per element; only the sums over a row's p entries run in another order).
     """
     w = w if features == 1 else w[:, None]
-    eager = _eager(u)
+    may_branch = _may_branch_on_values(u)
     zero = d1 == 0.0
-    if eager and not bool(zero.any()):  # the same values without the masks
+    if may_branch and not bool(zero.any()):  # the same values without the masks
         a_hat = grad_x / d1.unsqueeze(features) / w
     else:
         safe = torch.where(zero, torch.ones_like(d1), d1)
@@ -83,7 +83,7 @@ def newton_update(
     step = (g + k * a_hat * (a_hat * g).sum(features, keepdim=True) / den.clamp_min(2.0 * lam * floor)) / (
         2.0 * lam
     )
-    if eager and bool(bounded.all()):
+    if may_branch and bool(bounded.all()):
         return cap_rows(u + step, radius, features=features)
     direction = (
         torch.sign(d1).unsqueeze(features)
@@ -102,9 +102,9 @@ def _norms(u: torch.Tensor, features: int) -> torch.Tensor:
     return u.norm(dim=1) if features == 1 else u.pow(2).sum(0).sqrt()
 
 
-def _eager(t: torch.Tensor) -> bool:
-    """Branch on a mask's value (skipping work no row needs) only on the CPU, where reading it is
-    free; on a GPU it would wait for the device every step."""
+def _may_branch_on_values(t: torch.Tensor) -> bool:
+    """Whether to branch on a mask's value (skipping work no row needs): only on the CPU, where
+    reading it is free; on a GPU it would wait for the device every step."""
     return t.device.type == "cpu"
 
 

@@ -329,6 +329,11 @@ class _DeepFit:
             u_t = self.u.t().contiguous()
             for _ in range(steps):
                 u_t = self._theta_step_t(self.Z_t, self.y, u_t)
+            # The bank becomes a transposed view of u_t, and grad_w later writes rows of it in place
+            # (self.u[index] = u). No alias can see that write: newton_update returns a new tensor
+            # every step (u + step, u * scale or torch.where's), never its input, so the bank alone
+            # holds u_t's storage; the next call's .t().contiguous() gets that storage back uncopied
+            # but only reads it before the bank is replaced.
             self.u = u_t.t()
             return
         for _ in range(steps):
