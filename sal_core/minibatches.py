@@ -42,7 +42,8 @@ __all__ = ["ChunkReader", "ChunkRows", "MinibatchSource", "ShuffledChunks", "sam
 
 @dataclass(frozen=True)
 class ChunkRows:
-    """The rows of one chunk that a fit uses: environment index (m,), raw X (m, p), y (m,)."""
+    """Rows of one chunk: environment index (m,), raw X (m, p), y (m,). A :data:`ChunkReader`'s rows index
+    the fit's environments; the app's decoded row groups (app.datasets.chunks) the dataset's."""
 
     env: NDArray[np.int64]
     X: NDArray[np.float64]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
@@ -23,21 +22,13 @@ from numpy.typing import NDArray
 from app.datasets.tables import ENV_COLUMN
 from app.storage import ObjectStore, RangeFile
 from sal_core.cross_fit import FoldSums, fold_sums
+from sal_core.minibatches import ChunkRows
 
-__all__ = ["Chunk", "add_sums", "chunk_fold_sums", "decode_group", "iter_chunks", "n_chunks", "open_table"]
+__all__ = ["add_sums", "chunk_fold_sums", "decode_group", "iter_chunks", "n_chunks", "open_table"]
 
 FOOTERS_KEPT = 2  # parsed footers a process keeps: ~25 MB each at 2,515 row groups, ~110 MB at 5,000
 _footers: OrderedDict[tuple[str, str, int], pq.FileMetaData] = OrderedDict()
 _footers_lock = threading.Lock()
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """Rows of one row group: ``env_index`` (n,) into the dataset's environments, X (n, p), y (n,)."""
-
-    env_index: NDArray[np.int64]
-    X: NDArray[np.float64]
-    y: NDArray[np.float64]
 
 
 def open_table(store: ObjectStore, key: str) -> pq.ParquetFile:
@@ -70,15 +61,16 @@ def n_chunks(store: ObjectStore, key: str) -> int:
 
 def decode_group(
     handle: pq.ParquetFile, group: int, *, known: pa.Array, feature_names: Sequence[str], target: str
-) -> Chunk:
-    """Row group ``group`` decoded: environment names to indices into ``known``, X and y as float64."""
+) -> ChunkRows:
+    """Row group ``group`` decoded: environment names to indices into ``known`` (``env``), X and y
+    as float64."""
     part = handle.read_row_group(group, columns=[ENV_COLUMN, *feature_names, target])
     found = pc.index_in(part.column(ENV_COLUMN), value_set=known)  # vectorised name -> index
     if found.null_count:
         raise KeyError(f"row group {group} names an environment the dataset does not list")
     X = np.column_stack([part.column(c).to_numpy() for c in feature_names]).astype(np.float64)
-    return Chunk(
-        env_index=found.to_numpy().astype(np.int64),
+    return ChunkRows(
+        env=found.to_numpy().astype(np.int64),
         X=X,
         y=part.column(target).to_numpy().astype(np.float64),
     )
@@ -92,7 +84,7 @@ def iter_chunks(
     feature_names: Sequence[str],
     target: str,
     only: Sequence[int] | None = None,
-) -> Iterator[Chunk]:
+) -> Iterator[ChunkRows]:
     """The table's row groups in order (or the ``only`` ones: a worker's share), one at a time."""
     handle = open_table(store, key)
     known = pa.array(list(environments), pa.string())
@@ -101,7 +93,7 @@ def iter_chunks(
 
 
 def chunk_fold_sums(
-    chunk: Chunk,
+    chunk: ChunkRows,
     *,
     transform: Callable[[NDArray[np.float64]], NDArray[np.float64]],
     folds_of_rows: Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.int64]],
@@ -115,7 +107,7 @@ def chunk_fold_sums(
     return fold_sums(
         torch.from_numpy(np.ascontiguousarray(Z)),
         torch.from_numpy(np.ascontiguousarray(chunk.y)),
-        torch.from_numpy(chunk.env_index),
+        torch.from_numpy(chunk.env),
         torch.from_numpy(np.asarray(folds, dtype=np.int64)),
         n_envs,
         k,

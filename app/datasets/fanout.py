@@ -52,6 +52,7 @@ from sal_core.data import Standardizer
 from sal_core.exact_selection import FoldFits, oof_losses
 from sal_core.fitted import FittedModel
 from sal_core.loss_stats import LossStats
+from sal_core.minibatches import ChunkRows
 from sal_core.models import ModelSpec
 
 __all__ = [
@@ -163,7 +164,7 @@ def plan_parts(
 
 
 # ------------------------------------------------------------------------------------ per part
-def _stats(chunk: chunks.Chunk, n_envs: int) -> Arrays:
+def _stats(chunk: ChunkRows, n_envs: int) -> Arrays:
     """Per environment: n, mean and M2 (sum of squared deviations from that mean) of x and y."""
     p = chunk.X.shape[1]
     out = {
@@ -174,7 +175,7 @@ def _stats(chunk: chunks.Chunk, n_envs: int) -> Arrays:
         "m2y": np.zeros(n_envs),
     }
     for e in range(n_envs):
-        rows = chunk.env_index == e
+        rows = chunk.env == e
         n = int(rows.sum())
         if n == 0:
             continue
@@ -203,7 +204,7 @@ def merge_stats(a: Arrays, b: Arrays) -> Arrays:
     return out
 
 
-def _folds(chunk: chunks.Chunk, params: dict[str, Any]) -> NDArray[np.int64]:
+def _folds(chunk: ChunkRows, params: dict[str, Any]) -> NDArray[np.int64]:
     """Each row's cross-fitting fold (n,), or all 0 without ``folds``: from the raw row's content
     key and the seed, as ``lambda_selection.row_folds`` decides it for the rows in memory."""
     k = int(params.get("folds", 1))
@@ -212,13 +213,13 @@ def _folds(chunk: chunks.Chunk, params: dict[str, Any]) -> NDArray[np.int64]:
     return cross_fit.folds_of(cross_fit.row_keys(chunk.X, chunk.y), int(params["seed"]), k)
 
 
-def _scaled(chunk: chunks.Chunk, rows: NDArray[np.bool_], params: dict[str, Any]) -> tuple[Array, Array]:
+def _scaled(chunk: ChunkRows, rows: NDArray[np.bool_], params: dict[str, Any]) -> tuple[Array, Array]:
     """(z, ỹ) of the rows: z = (x − mean) / scale, ỹ = y / y_scale."""
     Z = (chunk.X[rows] - np.asarray(params["mean"])) / np.asarray(params["scale"])
     return Z, chunk.y[rows] / float(params["y_scale"])
 
 
-def _sums(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays:
+def _sums(chunk: ChunkRows, n_envs: int, params: dict[str, Any]) -> Arrays:
     """Per (environment, fold): n, Σz, Σzzᵀ, Σzỹ, Σỹ, Σỹ² of z and ỹ (:func:`_scaled`), the cells
     of :class:`sal_core.cross_fit.FoldSums`. numpy's products per cell, not
     ``cross_fit.fold_sums``: its torch ``index_add_`` took 0.4 s of a 20,000-row chunk on this CPU
@@ -236,7 +237,7 @@ def _sums(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays:
     }
     for e in range(n_envs):
         for j in range(k):
-            rows = (chunk.env_index == e) & (folds == j)
+            rows = (chunk.env == e) & (folds == j)
             if not rows.any():
                 continue
             Z, y = _scaled(chunk, rows, params)
@@ -249,7 +250,7 @@ def _sums(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays:
     return out
 
 
-def _oof(chunk: chunks.Chunk, params: dict[str, Any]) -> Arrays:
+def _oof(chunk: ChunkRows, params: dict[str, Any]) -> Arrays:
     """:class:`LossStats` of the rows of the training environments ``train`` (in that order): each
     row's squared error under each candidate's fit on the folds other than its own
     (:func:`sal_core.exact_selection.oof_losses`, the arithmetic of the fit in memory)."""
@@ -261,7 +262,7 @@ def _oof(chunk: chunks.Chunk, params: dict[str, Any]) -> Arrays:
     folds = _folds(chunk, params)
     losses = []
     for e in params["train"]:
-        rows = chunk.env_index == int(e)
+        rows = chunk.env == int(e)
         Z, y = _scaled(chunk, rows, params)
         losses.append(oof_losses(Z, y, folds[rows], fits, float(params["y_scale"])))
     return _arrays_of(LossStats.of_rows(losses))
@@ -271,7 +272,7 @@ def _arrays_of(stats: LossStats) -> Arrays:
     return {f.name: getattr(stats, f.name) for f in dataclasses.fields(stats)}
 
 
-def _metrics(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays:
+def _metrics(chunk: ChunkRows, n_envs: int, params: dict[str, Any]) -> Arrays:
     """Per environment: n, Σr², Σ|r| of a linear model's residuals (``coef``, ``intercept``, original
     units), or of a network's (``model``, its ``state`` and the standardiser's ``mean``, ``scale``)."""
     if "state" in params:
@@ -280,9 +281,9 @@ def _metrics(chunk: chunks.Chunk, n_envs: int, params: dict[str, Any]) -> Arrays
         coef, intercept = np.asarray(params["coef"]), float(params["intercept"])
         resid = chunk.y - (chunk.X @ coef + intercept)
     return {
-        "n": np.bincount(chunk.env_index, minlength=n_envs).astype(np.float64),
-        "sq": np.bincount(chunk.env_index, weights=resid**2, minlength=n_envs).astype(np.float64),
-        "abs": np.bincount(chunk.env_index, weights=np.abs(resid), minlength=n_envs).astype(np.float64),
+        "n": np.bincount(chunk.env, minlength=n_envs).astype(np.float64),
+        "sq": np.bincount(chunk.env, weights=resid**2, minlength=n_envs).astype(np.float64),
+        "abs": np.bincount(chunk.env, weights=np.abs(resid), minlength=n_envs).astype(np.float64),
     }
 
 

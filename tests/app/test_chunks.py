@@ -14,6 +14,7 @@ from app.settings import Settings
 from app.storage import ObjectStore, open_store
 from app.storage.local import LocalStore
 from sal_core import cross_fit
+from sal_core.minibatches import ChunkRows
 from tests.app import factories as f
 from tests.app.s3server import S3Server
 
@@ -108,7 +109,7 @@ def test_a_tables_footer_is_fetched_once_per_process(tmp_path: Path) -> None:
     store.put("t.parquet", data)
     envs = [e.name for e in table.environments]
 
-    def read_group(key: str, group: int) -> tuple[chunks.Chunk, int]:
+    def read_group(key: str, group: int) -> tuple[ChunkRows, int]:
         before = store.bytes_read
         [chunk] = chunks.iter_chunks(
             store, key, environments=envs, feature_names=table.feature_names, target="y", only=[group]
@@ -121,7 +122,7 @@ def test_a_tables_footer_is_fetched_once_per_process(tmp_path: Path) -> None:
     assert footer > 1000
     assert first_bytes >= again_bytes + footer  # the first open fetched the footer, the second did not
     np.testing.assert_array_equal(again.X, first.X)
-    np.testing.assert_array_equal(again.env_index, first.env_index)
+    np.testing.assert_array_equal(again.env, first.env)
     # Another object (another key) is its own footer: its rows, not the first table's.
     other = _table(seed=2402, n_per_env=400)
     store.put("u.parquet", other.to_parquet(row_group_rows=64))

@@ -21,6 +21,7 @@ from sal_core import get_algorithm
 from sal_core import lambda_selection as ls
 from sal_core.algorithms.sal import SAL
 from sal_core.data import Environment, Standardizer
+from sal_core.minibatches import ChunkRows
 from sal_core.models import ModelSpec
 from sal_core.paths import exact
 from sal_core.paths.common import target_scale
@@ -77,7 +78,7 @@ class _Fit:
         )  # fmt: skip
         return fanout.reduce_parts(fanout.run_pass(self.store, parts, None, stall_s=60), what.name)
 
-    def read_group(self, i: int) -> chunks.Chunk:
+    def read_group(self, i: int) -> ChunkRows:
         self.reads.append(i)
         return self._read(i)
 

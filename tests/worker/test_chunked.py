@@ -25,6 +25,7 @@ from app.db.models import DEFAULT_TENANT_ID, Dataset, Job, JobResultRow
 from app.queue import make_celery, worker_command
 from app.settings import Settings
 from app.storage import open_store
+from sal_core.minibatches import ChunkRows
 from sal_core.synthetic import selection_bias
 from tests.conftest import Proc, _wait_for, service_env
 from worker.chunked import CHUNK_PART, CancelCheck
@@ -409,7 +410,7 @@ def test_a_cancel_stops_a_streamed_mlp_fit_between_its_reads(
     def cancelling(*args: Any) -> Any:
         read = reader(*args)
 
-        def counted(i: int) -> chunks.Chunk:
+        def counted(i: int) -> ChunkRows:
             reads.append(i)
             if len(reads) == at:
                 _request_cancel(runner, job_id)
