@@ -15,6 +15,7 @@ import pytest
 import torch
 
 from sal_core import get_algorithm
+from sal_core.algorithms.sal import SAL
 from sal_core.lambda_selection import SeededW
 from sal_core.losses import output_derivatives, pointwise_loss
 from sal_core.synthetic import Setting, anti_causal, selection_bias
@@ -107,6 +108,7 @@ def test_mlp_sal_progress_counts_the_network_fits_and_stops_inside_one() -> None
     ten steps; a stop request inside a network fit ends it at the next tenth."""
     setting = selection_bias(r=1.7, n=300, p=6, seed=3, n_test=10)
     algorithm = get_algorithm("sal")(model=MLP, seed=3)
+    assert isinstance(algorithm, SAL)
     seen: list[tuple[int, int]] = []
 
     def record(step: int, total: int, metrics: object) -> bool:
