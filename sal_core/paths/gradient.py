@@ -14,6 +14,7 @@ import torch
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
 from sal_core.history import Round
+from sal_core.optim import linear_gradient_fit
 from sal_core.params import Params
 from sal_core.paths.common import loss_scale, rescale_output, round_of
 from sal_core.paths.w_step import WStep
@@ -48,9 +49,32 @@ def fit_fixed_w(
     o = options
     Z, y = problem.Z, problem.y / y_scale
     model = problem.new_model()
-    optimizer = torch.optim.Adam(model.parameters(), lr=o.theta_lr)
     w = torch.ones(problem.n_features, dtype=Z.dtype, device=Z.device)
     state = rg.AdversaryState()
+    if not adversary and problem.model_spec.is_linear:
+        linear_gradient_fit(model, Z, y, problem.loss_name, steps=ERM_STEPS, lr=o.theta_lr)
+    else:
+        _adam_steps(problem, model, Z, y, w, lam, state, o, adversary)
+    scale = loss_scale(problem, y_scale)
+    losses = problem.env_means(problem.loss(model(Z), y)).detach().cpu().double().numpy() * scale
+    history = [round_of(1, float(losses.mean()), None, losses, problem)]
+    stopped = reporter(1, {"risk": float(losses.mean())})
+    return _solution(problem, model, w, lam, y_scale, o, state, history, stopped)
+
+
+def _adam_steps(
+    problem: Problem,
+    model: torch.nn.Module,
+    Z: torch.Tensor,
+    y: torch.Tensor,
+    w: torch.Tensor,
+    lam: float,
+    state: rg.AdversaryState,
+    o: ThetaOptions,
+    adversary: bool,
+) -> None:
+    """``theta_steps`` Adam steps against the adversary at (w, λ), or ERM's on the plain loss."""
+    optimizer = torch.optim.Adam(model.parameters(), lr=o.theta_lr)
     for _ in range(o.theta_steps if adversary else ERM_STEPS):
         optimizer.zero_grad(set_to_none=True)
         if adversary:
@@ -61,11 +85,6 @@ def fit_fixed_w(
         else:
             torch.autograd.backward(problem.loss(model(Z), y).mean())
         optimizer.step()
-    scale = loss_scale(problem, y_scale)
-    losses = problem.env_means(problem.loss(model(Z), y)).detach().cpu().double().numpy() * scale
-    history = [round_of(1, float(losses.mean()), None, losses, problem)]
-    stopped = reporter(1, {"risk": float(losses.mean())})
-    return _solution(problem, model, w, lam, y_scale, o, state, history, stopped)
 
 
 def fit_rounds(

@@ -1,4 +1,4 @@
-"""The logistic adversary's implicit ∂R/∂w in closed form agrees with autograd's Hessian route."""
+"""Closed-form gradients of linear models (the logistic adversary's θ-gradient and implicit ∂R/∂w, ERM's loss) agree with autograd."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import pytest
 import torch
 
 from sal_core.adversary import kappa, linear_inner_sup
+from sal_core.losses import pointwise_loss
 from sal_core.models import LinearModel
+from sal_core.optim import gradient_fit, linear_gradient_fit
 from sal_core.robust_gradient import AdversaryState, _logistic_implicit_grad_w, _logistic_theta_grad
 
 
@@ -63,3 +65,18 @@ def test_closed_form_theta_gradient_matches_autograd(lam: float, zero_weight: bo
     assert model.weight.grad is not None and model.bias.grad is not None
     torch.testing.assert_close(model.weight.grad, reference[0], rtol=1e-10, atol=1e-13)
     torch.testing.assert_close(model.bias.grad, reference[1], rtol=1e-10, atol=1e-13)
+
+
+@pytest.mark.parametrize("loss", ["logistic", "absolute"])
+def test_linear_gradient_fit_takes_autograds_steps(loss: str) -> None:
+    """ERM's closed-form gradient (optim.linear_gradient_fit) walks the path autograd's Adam walks."""
+    g = torch.Generator().manual_seed(4)
+    Z = torch.randn(800, 5, generator=g, dtype=torch.float64)
+    y = torch.randn(800, generator=g, dtype=torch.float64)
+    if loss == "logistic":
+        y = (y > 0).double()
+    closed, reference = LinearModel(5).double(), LinearModel(5).double()
+    linear_gradient_fit(closed, Z, y, loss, steps=300, lr=0.01)  # type: ignore[arg-type]
+    gradient_fit(reference, lambda: pointwise_loss(loss, reference(Z), y).mean(), steps=300, lr=0.01)  # type: ignore[arg-type]
+    torch.testing.assert_close(closed.weight, reference.weight, rtol=1e-9, atol=1e-10)
+    torch.testing.assert_close(closed.bias, reference.bias, rtol=1e-9, atol=1e-10)
