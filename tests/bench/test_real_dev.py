@@ -40,6 +40,7 @@ def _data_or_skip(name: str) -> rd.Dataset:
         ("smoke_ban", [4584, 3544], [738, 1134]),
         ("schooling", [385, 1374], [462, 723]),
         ("txhousing", [663, 649], [639, 640, 668, 668, 670, 530]),
+        ("doctor_visits", [1965, 970], [802, 1453]),
     ],
 )
 def test_tables_split_into_the_documented_environments(name: str, train: list[int], test: list[int]) -> None:
@@ -65,6 +66,7 @@ PINNED = {
     "smoke_ban": "SMOKE_BAN",
     "schooling": "SCHOOLING",
     "txhousing": "TXHOUSING",
+    "doctor_visits": "DOCTOR_VISITS",
 }
 
 
