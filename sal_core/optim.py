@@ -7,7 +7,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
-from sal_core.losses import LossName, output_derivatives
+from sal_core.losses import LossName, output_derivatives, pointwise_loss
 
 
 def least_squares(Z: torch.Tensor, y: torch.Tensor, ridge: float = 0.0) -> tuple[torch.Tensor, torch.Tensor]:
@@ -56,6 +56,23 @@ def set_linear(model: nn.Module, theta: torch.Tensor, bias: torch.Tensor) -> nn.
         model.weight.copy_(theta)  # type: ignore[operator]
         model.bias.copy_(bias)  # type: ignore[operator]
     return model
+
+
+def fit_plain_loss(
+    model: nn.Module,
+    Z: torch.Tensor,
+    y: torch.Tensor,
+    loss_name: LossName,
+    *,
+    linear: bool,
+    steps: int,
+    lr: float,
+) -> nn.Module:
+    """ERM's full-batch Adam steps on the mean loss: the gradient in closed form for a ``linear`` model
+    (:func:`linear_gradient_fit`), through autograd for any other (:func:`gradient_fit`)."""
+    if linear:
+        return linear_gradient_fit(model, Z, y, loss_name, steps=steps, lr=lr)
+    return gradient_fit(model, lambda: pointwise_loss(loss_name, model(Z), y).mean(), steps=steps, lr=lr)
 
 
 def linear_gradient_fit(

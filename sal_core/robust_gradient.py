@@ -96,42 +96,7 @@ def theta_objective(
     return (problem.loss(model(Z + delta), y) - lam * ((w * delta) ** 2).sum(1)).mean(), (delta, d_dw)
 
 
-def theta_gradient(
-    problem: Problem,
-    model: torch.nn.Module,
-    Z: torch.Tensor,
-    y: torch.Tensor,
-    w: torch.Tensor,
-    lam: float,
-    state: AdversaryState,
-    *,
-    closed_form: bool,
-    ascent_steps: int,
-    ascent_lr: float,
-) -> tuple[torch.Tensor, torch.Tensor] | None:
-    """Sets every parameter's ``.grad`` to ∇_θ of :func:`theta_objective`; returns what it returns
-    besides the value. Logistic loss with the closed-form adversary takes its gradient in closed form
-    (:func:`_logistic_theta_grad`), everything else goes through autograd."""
-    if closed_form and problem.loss_name == "logistic":
-        _logistic_theta_grad(model, Z, y, w, lam, state)
-        return None
-    objective, ascended = theta_objective(
-        problem,
-        model,
-        Z,
-        y,
-        w,
-        lam,
-        state,
-        closed_form=closed_form,
-        ascent_steps=ascent_steps,
-        ascent_lr=ascent_lr,
-    )
-    torch.autograd.backward(objective)
-    return ascended
-
-
-def _logistic_theta_grad(
+def logistic_theta_grad(
     model: torch.nn.Module,
     Z: torch.Tensor,
     y: torch.Tensor,

@@ -8,7 +8,7 @@ import torch
 
 from sal_core.algorithms.base import Algorithm, Problem, Reporter, Solution
 from sal_core.history import Round
-from sal_core.optim import gradient_fit, least_squares, linear_gradient_fit, set_linear
+from sal_core.optim import fit_plain_loss, least_squares, set_linear
 from sal_core.params import Params, param
 
 
@@ -36,17 +36,11 @@ class ERM(Algorithm[ERMParams]):
         model = problem.new_model()
         if problem.model_spec.is_linear and problem.loss_name == "squared":
             set_linear(model, *least_squares(problem.Z, problem.y))
-        elif problem.model_spec.is_linear:
-            linear_gradient_fit(
-                model, problem.Z, problem.y, problem.loss_name, steps=self.params.steps, lr=self.params.lr
-            )
         else:
-            gradient_fit(
-                model,
-                lambda: problem.loss(model(problem.Z), problem.y).mean(),
-                steps=self.params.steps,
-                lr=self.params.lr,
-            )
+            fit_plain_loss(
+                model, problem.Z, problem.y, problem.loss_name,
+                linear=problem.model_spec.is_linear, steps=self.params.steps, lr=self.params.lr,
+            )  # fmt: skip
         losses = problem.env_losses(model).detach()
         with torch.no_grad():
             pooled = float(problem.loss(model(problem.Z), problem.y).mean())

@@ -14,7 +14,7 @@ import torch
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
 from sal_core.history import Round
-from sal_core.optim import linear_gradient_fit
+from sal_core.optim import fit_plain_loss
 from sal_core.params import Params
 from sal_core.paths.common import loss_scale, rescale_output, round_of
 from sal_core.paths.w_step import WStep
@@ -51,10 +51,19 @@ def fit_fixed_w(
     model = problem.new_model()
     w = torch.ones(problem.n_features, dtype=Z.dtype, device=Z.device)
     state = rg.AdversaryState()
-    if not adversary and problem.model_spec.is_linear:
-        linear_gradient_fit(model, Z, y, problem.loss_name, steps=ERM_STEPS, lr=o.theta_lr)
+    if adversary:
+        optimizer = torch.optim.Adam(model.parameters(), lr=o.theta_lr)
+        _theta_steps(optimizer, problem, model, Z, y, w, lam, state, o)
     else:
-        _adam_steps(problem, model, Z, y, w, lam, state, o, adversary)
+        fit_plain_loss(
+            model,
+            Z,
+            y,
+            problem.loss_name,
+            linear=problem.model_spec.is_linear,
+            steps=ERM_STEPS,
+            lr=o.theta_lr,
+        )
     scale = loss_scale(problem, y_scale)
     losses = problem.env_means(problem.loss(model(Z), y)).detach().cpu().double().numpy() * scale
     history = [round_of(1, float(losses.mean()), None, losses, problem)]
@@ -62,7 +71,8 @@ def fit_fixed_w(
     return _solution(problem, model, w, lam, y_scale, o, state, history, stopped)
 
 
-def _adam_steps(
+def _theta_steps(
+    optimizer: torch.optim.Optimizer,
     problem: Problem,
     model: torch.nn.Module,
     Z: torch.Tensor,
@@ -71,19 +81,25 @@ def _adam_steps(
     lam: float,
     state: rg.AdversaryState,
     o: ThetaOptions,
-    adversary: bool,
+    trace: rg.Trace | None = None,
 ) -> None:
-    """``theta_steps`` Adam steps against the adversary at (w, λ), or ERM's on the plain loss."""
-    optimizer = torch.optim.Adam(model.parameters(), lr=o.theta_lr)
-    for _ in range(o.theta_steps if adversary else ERM_STEPS):
+    """``theta_steps`` Adam steps on θ against the adversary at (w, λ): logistic loss with the
+    closed-form adversary takes its gradient in closed form, everything else goes through autograd.
+    ``trace`` collects (θ_t, X̃_t, ∂X̃_t/∂w) of the gradient adversary for the paper's ∂R/∂w."""
+    for _ in range(o.theta_steps):
         optimizer.zero_grad(set_to_none=True)
-        if adversary:
-            rg.theta_gradient(
+        if o.closed_form and problem.loss_name == "logistic":
+            rg.logistic_theta_grad(model, Z, y, w, lam, state)
+        else:
+            objective, ascended = rg.theta_objective(
                 problem, model, Z, y, w, lam, state, closed_form=o.closed_form,
                 ascent_steps=o.ascent_steps, ascent_lr=o.ascent_lr,
             )  # fmt: skip
-        else:
-            torch.autograd.backward(problem.loss(model(Z), y).mean())
+            if ascended is not None and trace is not None:  # θ_t is unchanged until optimizer.step()
+                delta, d_delta_dw = ascended
+                params_now = {k: v.detach().clone() for k, v in model.named_parameters()}
+                trace.append((params_now, Z + delta, d_delta_dw))
+            torch.autograd.backward(objective)
         optimizer.step()
 
 
@@ -111,17 +127,7 @@ def fit_rounds(
     stopped = False
     for round_ in range(1, w_step.schedule.rounds + 1):
         trace: rg.Trace = []
-        for _ in range(o.theta_steps):
-            optimizer.zero_grad(set_to_none=True)
-            ascended = rg.theta_gradient(
-                problem, model, Z, y, w, lam, state, closed_form=o.closed_form,
-                ascent_steps=o.ascent_steps, ascent_lr=o.ascent_lr,
-            )  # fmt: skip
-            if ascended is not None:  # θ_t is unchanged until optimizer.step()
-                delta, d_delta_dw = ascended
-                params_now = {k: v.detach().clone() for k, v in model.named_parameters()}
-                trace.append((params_now, Z + delta, d_delta_dw))
-            optimizer.step()
+        _theta_steps(optimizer, problem, model, Z, y, w, lam, state, o, trace)
         losses = problem.env_means(problem.loss(model(Z), y)).detach()
         risk, d_losses = rl.stability_risk(losses.cpu().double().numpy(), alpha, stability)
         w_now = w.cpu().double().numpy()

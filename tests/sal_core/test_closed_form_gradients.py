@@ -10,7 +10,7 @@ from sal_core.adversary import kappa, linear_inner_sup
 from sal_core.losses import pointwise_loss
 from sal_core.models import LinearModel
 from sal_core.optim import gradient_fit, linear_gradient_fit
-from sal_core.robust_gradient import AdversaryState, _logistic_implicit_grad_w, _logistic_theta_grad
+from sal_core.robust_gradient import AdversaryState, _logistic_implicit_grad_w, logistic_theta_grad
 
 
 def _autograd_implicit_grad_w(
@@ -61,7 +61,7 @@ def test_closed_form_theta_gradient_matches_autograd(lam: float, zero_weight: bo
         model.bias.fill_(0.2)
     value = linear_inner_sup("logistic", model(Z), y, kappa(model.weight, w), lam).value.mean()
     reference = torch.autograd.grad(value, [model.weight, model.bias])
-    _logistic_theta_grad(model, Z, y, w, lam, AdversaryState())
+    logistic_theta_grad(model, Z, y, w, lam, AdversaryState())
     assert model.weight.grad is not None and model.bias.grad is not None
     torch.testing.assert_close(model.weight.grad, reference[0], rtol=1e-10, atol=1e-13)
     torch.testing.assert_close(model.bias.grad, reference[1], rtol=1e-10, atol=1e-13)
