@@ -60,6 +60,12 @@ RUN pip install --no-deps --target /opt/sal . \
  && PATH=/opt/sal/bin:$PATH sal --help >/dev/null \
  && python -c "import app.main, worker.celery_app, sal_cli.main" \
  && test -f /opt/sal/app/ui/static/index.html
+# SAL's exact w-paths are compiled by numba on first use (~10 s); compile them here, into a cache the
+# runtime stage keeps, so that a worker's first job loads them instead (sal_core/exact_compiled.py).
+ENV NUMBA_CACHE_DIR=/opt/numba-cache
+RUN cd /tmp && python -c "from sal_core import get_algorithm, exact_batch; from sal_core.synthetic import selection_bias; \
+assert exact_batch.runs_compiled(10); get_algorithm('sal')().fit(selection_bias(r=1.7, n=200, seed=0, n_test=2).train)" \
+ && ls /opt/numba-cache | grep -q .
 
 # ---- runtime: the venv and Alembic's files; no compiler, no source tree, no pip cache
 FROM ${PYTHON_IMAGE} AS runtime
@@ -80,6 +86,10 @@ RUN apt-get update \
  && install -d -o sal -g sal /srv /srv/var
 COPY --from=build /opt/venv /opt/venv
 COPY --from=build /opt/sal /opt/sal
+# numba checks each cached kernel against its source file's time stamp and the CPU: where either
+# differs it compiles again, into this folder, so it belongs to the user the image runs as.
+COPY --from=build --chown=sal:sal /opt/numba-cache /opt/numba-cache
+ENV NUMBA_CACHE_DIR=/opt/numba-cache
 
 # Commands run here: `alembic upgrade head` reads ./alembic.ini and ./migrations.
 WORKDIR /srv

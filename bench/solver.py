@@ -7,10 +7,11 @@ for 400 rounds, plus the refit; every round is a θ-step (a root search for μ o
 path of A = wGw + μI) and an implicit gradient. This bench times rounds of that batch with the θ-step
 forced onto each factorisation, in one run: one eigendecomposition per round (``eigh``) against one
 Cholesky factorisation per round at the extrapolated μ, the root search's other μ reached by the
-shift, each solve either two triangular solves or a product with the explicit inverse, and prints
-the ratio of eigh to the θ-step the library picks at that p (``CHOLESKY_FROM_P``, ``INVERSE_BELOW_P``;
-CPU time of this process: the machines are shared) and the selection's projected time (400 rounds
-of 40 paths + one refit) with it. Above p = 100 it
+shift, each solve either two triangular solves or a product with the explicit inverse, and the
+compiled kernel (:mod:`sal_core.exact_compiled`: the same rounds, one loop per path), and prints
+the ratio of eigh to the round the library runs at that p (``COMPILED_BELOW_P``,
+``CHOLESKY_FROM_P``, ``INVERSE_BELOW_P``; CPU time of this process: the machines are shared) and the
+selection's projected time (400 rounds of 40 paths + one refit) with it. Above p = 100 it
 times 4 paths, not 40 (the per-path cost is what scales), and projects from that. Data: two Gaussian
 environments with a spurious half (:func:`bench.speed.gaussian_environments`).
 """
@@ -26,6 +27,7 @@ import numpy as np
 from bench.common import machine_line, now, set_threads
 from bench.speed import gaussian_environments
 from sal_core import exact_batch as eb
+from sal_core import exact_compiled as ec
 from sal_core import get_algorithm
 from sal_core import robust_linear as rl
 from sal_core.algorithms.wdrl import _moments, _target_scale
@@ -52,9 +54,9 @@ def _batch(m: rl.Moments, b: int) -> eb.BatchMoments:
 def seconds_per_round(
     m: eb.BatchMoments, yy: float, rounds: int, cholesky_from: int, inverse_below: int | None = None
 ) -> float:
-    """Median over three runs of ``rounds`` rounds, per round, with the θ-step's thresholds forced
-    (``inverse_below``: below this p a Cholesky factor solves through its explicit inverse; None
-    keeps the library's)."""
+    """Median over three runs of ``rounds`` rounds of the numpy path, per round, with the θ-step's
+    thresholds forced (``inverse_below``: below this p a Cholesky factor solves through its
+    explicit inverse; None keeps the library's)."""
     b, p = m.cross.shape
     lam = np.resize([1e-3, 1e-2, 1e-1, 1.0], b) * yy
     settings = eb.PathSettings(rounds=rounds, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
@@ -65,15 +67,34 @@ def seconds_per_round(
         times = []
         for _ in range(3):
             started = time.process_time()
-            eb.run_paths(m, lam, np.ones((b, p)), settings)
+            eb._run_paths_numpy(m, lam, np.ones((b, p)), settings)
             times.append((time.process_time() - started) / rounds)
         return float(np.median(times))
     finally:
         eb.CHOLESKY_FROM_P, eb.INVERSE_BELOW_P = saved, saved_inverse
 
 
-def _picked(p: int, eigh: float, triangular: float, inverse: float) -> tuple[str, float]:
-    """The θ-step the library runs at p (``CHOLESKY_FROM_P``, ``INVERSE_BELOW_P``) and its time."""
+def compiled_seconds_per_round(m: eb.BatchMoments, yy: float, rounds: int) -> float:
+    """:func:`seconds_per_round` for the compiled kernel (compiled before it is timed)."""
+    b, p = m.cross.shape
+    lam = np.resize([1e-3, 1e-2, 1e-1, 1.0], b) * yy
+    settings = eb.PathSettings(rounds=rounds, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
+    ec.run_paths(
+        m, lam, np.ones((b, p)), eb.PathSettings(rounds=1, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
+    )
+    times = []
+    for _ in range(3):
+        started = time.process_time()
+        ec.run_paths(m, lam, np.ones((b, p)), settings)
+        times.append((time.process_time() - started) / rounds)
+    return float(np.median(times))
+
+
+def _picked(p: int, eigh: float, triangular: float, inverse: float, compiled: float) -> tuple[str, float]:
+    """The round the library runs at p (``COMPILED_BELOW_P``, ``CHOLESKY_FROM_P``,
+    ``INVERSE_BELOW_P``) and its time."""
+    if eb.runs_compiled(p):
+        return "compiled", compiled
     if p < eb.CHOLESKY_FROM_P:
         return "eigh", eigh
     if p < eb.INVERSE_BELOW_P:
@@ -88,8 +109,8 @@ def report(ps: Sequence[int], rounds: int, command: str) -> str:
         f"`{command}`; {machine_line('cpu')}",
         "",
         "| p | paths timed | eigh ms/round | Cholesky, triangular solves | Cholesky, explicit inverse | "
-        "eigh / library's | library picks | projected selection + refit (s) |",
-        "|---:|---:|---:|---:|---:|---:|---|---:|",
+        "compiled | eigh / library's | library picks | projected selection + refit (s) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     for p in ps:
         m = _moments_of(p)
@@ -98,10 +119,11 @@ def report(ps: Sequence[int], rounds: int, command: str) -> str:
         eigh = seconds_per_round(batch, float(m.yy), rounds, cholesky_from=10**9)
         triangular = seconds_per_round(batch, float(m.yy), rounds, cholesky_from=1, inverse_below=1)
         inverse = seconds_per_round(batch, float(m.yy), rounds, cholesky_from=1, inverse_below=10**9)
-        picked, per_round = _picked(p, eigh, triangular, inverse)
+        compiled = compiled_seconds_per_round(batch, float(m.yy), rounds)
+        picked, per_round = _picked(p, eigh, triangular, inverse, compiled)
         projected = per_round * (SELECTION_PATHS / b) * SELECTION_ROUNDS * (1 + 1 / SELECTION_PATHS)
         lines.append(
-            f"| {p} | {b} | {eigh * 1e3:.2f} | {triangular * 1e3:.2f} | {inverse * 1e3:.2f} | "
+            f"| {p} | {b} | {eigh * 1e3:.2f} | {triangular * 1e3:.2f} | {inverse * 1e3:.2f} | {compiled * 1e3:.2f} | "
             f"{eigh / per_round:.2f}× | {picked} | {projected:.1f} |"
         )
     lines += [

@@ -14,6 +14,8 @@ Shapes: B paths, E environments, p covariates. Everything is float64 numpy.
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -471,7 +473,63 @@ def run_paths(
     problem, ``settings.rounds`` rounds. ``anchor`` (B, p) marks the covariates min w = 1 may pin
     (all of them where a row has none); ``record`` keeps every round's risk, losses and w;
     ``on_round(t, risk, losses, w)`` is called after round t with every path's R (B,), environment
-    losses (B, E) and w at the start of the round (B, p), and stops the paths when it returns True."""
+    losses (B, E) and w at the start of the round (B, p), and stops the paths when it returns True.
+
+    Below :data:`COMPILED_BELOW_P` covariates the paths run compiled (:mod:`sal_core.exact_compiled`: the
+    same rounds, to rounding); where a factorisation fails there, here, from round 1 (rounds already
+    shown to ``on_round`` are not shown again)."""
+    if runs_compiled(w0.shape[1]):
+        from sal_core import exact_compiled  # it builds on this module
+
+        shown = 0
+
+        def counted(t: int, risk: Array, losses: Array, w: Array) -> bool:
+            nonlocal shown
+            shown = t
+            return on_round is not None and on_round(t, risk, losses, w)
+
+        hook = counted if on_round is not None else None
+        compiled = exact_compiled.run_paths(m, lam, w0, settings, anchor, record=record, on_round=hook)
+        if compiled is not None:
+            return compiled
+        if on_round is not None:
+            seen, told = shown, on_round
+            on_round = lambda t, risk, losses, w: t > seen and told(t, risk, losses, w)  # noqa: E731
+    return _run_paths_numpy(m, lam, w0, settings, anchor, record=record, on_round=on_round)
+
+
+COMPILED_BELOW_P = 128
+"""Below this many covariates :func:`run_paths` runs :mod:`sal_core.exact_compiled`'s kernel. A
+round of the numpy path there is a few dozen calls on small arrays, whose overhead is its cost;
+the kernel is a loop per path. Whole default fits, one thread, this 2-core host (CPU s, compiled /
+numpy): p = 10 0.117 / 0.545, p = 48 0.62 / 3.50, p = 100 2.20 / 8.68, p = 200 10.9 / 25.2; per
+path-round at p = 300 1.75 / 2.60 ms and at p = 500 7.1 / 6.5 ms (LAPACK's blocked Cholesky wins
+there). The kernel runs on one thread; the numpy path's factorisations may use several, so the
+kernel stops well below where one thread breaks even."""
+
+
+def runs_compiled(p: int) -> bool:
+    """Does :func:`run_paths` run compiled at p covariates? (Where numba is installed: sal_core
+    needs only torch and numpy, and runs the same paths without it.)"""
+    return p < COMPILED_BELOW_P and _numba_installed()
+
+
+@functools.cache
+def _numba_installed() -> bool:
+    return importlib.util.find_spec("numba") is not None
+
+
+def _run_paths_numpy(
+    m: BatchMoments,
+    lam: Array,
+    w0: Array,
+    settings: PathSettings,
+    anchor: Mask | None = None,
+    *,
+    record: bool = False,
+    on_round: RoundHook | None = None,
+) -> PathResult:
+    """:func:`run_paths` as batched numpy and torch calls: one stacked factorisation per round."""
     b, p = w0.shape
     pin = np.ones((b, p), dtype=bool) if anchor is None else anchor.copy()
     pin[~pin.any(1)] = True

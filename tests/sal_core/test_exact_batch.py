@@ -38,7 +38,10 @@ def test_a_batch_of_theta_steps_equals_the_single_steps() -> None:
         assert batch.mu[i] == pytest.approx(one.mu, rel=1e-10)
 
 
-def test_batched_w_paths_equal_the_loop_path_by_path() -> None:
+@pytest.mark.parametrize("compiled", [True, False])
+def test_batched_w_paths_equal_the_loop_path_by_path(compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not compiled:
+        monkeypatch.setattr(eb, "COMPILED_BELOW_P", 0)
     trains = [anti_causal(1, seed=0, n_test=2).train, selection_bias(r=1.7, n=800, seed=1, n_test=2).train]
     ms = [_moments_of(t) for t in trains]
     ms = [ms[0], ms[0]]  # two λ on one problem, as lambda_='auto' stacks them
@@ -67,7 +70,7 @@ def test_the_cholesky_theta_step_and_gradient_equal_the_eigendecomposition(
         monkeypatch.setattr(eb, "CHOLESKY_FROM_P", threshold)
         step = eb.solve_theta(bm, np.exp(np.linspace(0.0, 5.0, p))[None].repeat(3, 0), lam)
         assert isinstance(step.factor, eb.CholFactor if name == "cholesky" else eb.EigFactor)
-        runs[name] = (step, eb.run_paths(bm, lam, np.ones((3, p)), settings))
+        runs[name] = (step, eb._run_paths_numpy(bm, lam, np.ones((3, p)), settings))
     (s_eig, p_eig), (s_chol, p_chol) = runs["eigh"], runs["cholesky"]
     np.testing.assert_allclose(s_chol.theta, s_eig.theta, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(s_chol.mu, s_eig.mu, rtol=1e-10)

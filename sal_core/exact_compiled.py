@@ -1,0 +1,453 @@
+"""SAL's exact w-paths compiled (numba): :func:`sal_core.exact_batch.run_paths` below
+:data:`sal_core.exact_batch.COMPILED_BELOW_P` covariates.
+
+A round of the batched numpy path is a few dozen numpy and torch calls on small arrays, and there
+the calls' overhead, not their arithmetic, is its cost (docs/sal.md, "Speed"). Here a round is
+one compiled loop per path doing the same arithmetic: the θ-step's root search for μ on the
+generalised-ridge path of A = wGw + μI (one Cholesky factorisation per round, the search's later μ
+by the shift's series), the implicit gradient (Sherman–Morrison on that factor), Adam on log w, the
+anchor and the cap. It agrees with the numpy path to rounding (tests/sal_core/test_exact_compiled.py)
+and runs on one thread.
+
+numba is optional to sal_core: without it (``exact_batch.runs_compiled``) the numpy path runs.
+Where a factorisation fails (A not numerically positive definite: a near-singular wGw with a tiny
+μ) the kernel says so and :func:`run_paths` returns None: the caller runs the numpy path, which
+falls back to the eigendecomposition there.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from sal_core import exact_batch as eb
+
+Array = NDArray[np.float64]
+
+CHUNK = 10
+"""Rounds per kernel call where ``on_round`` watches: it sees each round after its chunk ran (a
+call per round cost 14% more at the paper setting), so a stop leaves the paths up to this many
+rounds further on than the numpy path would."""
+
+_FAST = {"reassoc", "contract"}
+"""Sums may be reordered (vectorised) and a·b + c fused: rounding changes at 1e-16, while NaN and
+∞ keep their meaning (a failed factorisation is seen)."""
+_CONVERGED = eb.CONVERGED
+_SHIFT_TERMS = eb.SHIFT_TERMS
+_SHIFT_REUSE = eb.SHIFT_REUSE
+_SHIFT_PRECISION = eb.SHIFT_PRECISION
+_LOG2 = math.log(2.0)
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _cholesky(a: Array, out: Array) -> bool:  # pragma: no cover - compiled
+    """Lower Cholesky factor of ``a`` into ``out``; False where ``a`` is not positive definite."""
+    p = a.shape[0]
+    for j in range(p):
+        s = a[j, j]
+        for k in range(j):
+            s -= out[j, k] * out[j, k]
+        if not s > 0.0:
+            return False
+        d = math.sqrt(s)
+        out[j, j] = d
+        for i in range(j + 1, p):
+            s = a[i, j]
+            for k in range(j):
+                s -= out[i, k] * out[j, k]
+            out[i, j] = s / d
+    return True
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _chol_solve(chol: Array, b: Array, out: Array) -> None:  # pragma: no cover - compiled
+    """(L Lᵀ)⁻¹ b into ``out`` (forward then back substitution)."""
+    p = chol.shape[0]
+    for i in range(p):
+        s = b[i]
+        for k in range(i):
+            s -= chol[i, k] * out[k]
+        out[i] = s / chol[i, i]
+    for i in range(p - 1, -1, -1):  # by rows of L: each step an axpy on contiguous memory
+        out[i] /= chol[i, i]
+        xi = out[i]
+        for k in range(i):
+            out[k] -= chol[i, k] * xi
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _terms_at(ratio: float) -> int:  # pragma: no cover - compiled
+    """``exact_batch._terms_at``: terms of the shift's series at |δ|/μ = ``ratio``."""
+    if ratio == 0.0:
+        return 1
+    if ratio >= 1.0:
+        return _SHIFT_TERMS
+    return min(_SHIFT_TERMS, 1 + math.ceil(math.log(_SHIFT_PRECISION) / math.log(ratio)))
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _evaluate(
+    wg: Array, b: Array, yy: float, mu: float, a: Array, chol: Array, powers: Array, state: Array, u: Array
+) -> tuple[bool, float, float]:  # pragma: no cover - compiled
+    """MSE and κ at μ on the generalised-ridge path, u = A⁻¹b with A = wGw + μI, as the numpy
+    path reaches them (``exact_batch._solve_theta_cholesky``): A is factorised at the θ-step's
+    first μ (``chol``), and a later μ within :data:`exact_batch.SHIFT_REUSE` of it is reached by
+    the series Σ_k (−δ)^k A⁻⁽ᵏ⁺¹⁾b over the powers A⁻ᵏb (``powers``, one row each, solved once).
+    ``state``: μ at the factorisation (0: none yet), powers solved, terms of the last evaluation."""
+    p = b.shape[0]
+    mu_f = state[0]
+    ratio = abs(mu - mu_f) / mu_f if mu_f > 0.0 else 0.0
+    if mu_f == 0.0 or ratio > _SHIFT_REUSE:
+        for i in range(p):
+            for j in range(p):
+                a[i, j] = wg[i, j]
+            a[i, i] += mu
+        if not _cholesky(a, chol):
+            return False, 0.0, 0.0
+        _chol_solve(chol, b, powers[0])
+        state[0] = mu_f = mu
+        state[1] = 1.0
+        ratio = 0.0
+    count = _terms_at(ratio)
+    solved = int(state[1])
+    while solved < count:
+        _chol_solve(chol, powers[solved - 1], powers[solved])
+        solved += 1
+    state[1] = solved
+    state[2] = count
+    shift = mu - mu_f
+    for i in range(p):
+        u[i] = powers[0, i]
+    coef = 1.0
+    for k in range(1, count):
+        coef *= -shift
+        for i in range(p):
+            u[i] += coef * powers[k, i]
+    kap = 0.0
+    bu = 0.0
+    for i in range(p):
+        kap += u[i] * u[i]
+        bu += b[i] * u[i]
+    return True, yy - bu - mu * kap, kap
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _shifted_solve(
+    chol: Array, x: Array, shift: float, count: int, out: Array, tmp: Array
+) -> None:  # pragma: no cover - compiled
+    """(A + δ·I)⁻¹x from A's factor by ``count`` terms of the series, Horner's rule
+    (``exact_batch.CholFactor.solve``)."""
+    _chol_solve(chol, x, out)
+    for _ in range(count - 1):
+        for i in range(x.shape[0]):
+            tmp[i] = x[i] - shift * out[i]
+        _chol_solve(chol, tmp, out)
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _theta_step(
+    wg: Array,
+    b: Array,
+    yy: float,
+    lam: float,
+    mu0: float,
+    a: Array,
+    chol: Array,
+    powers: Array,
+    state: Array,
+    u: Array,
+) -> tuple[bool, float, float, float]:  # pragma: no cover - compiled
+    """``exact_batch._root`` for one problem: μ, MSE and κ at the root, u there; ``chol`` and
+    ``state`` (:func:`_evaluate`) say how A at that μ solves."""
+    state[0] = 0.0  # a new θ-step factorises anew
+    mu = max(mu0, 1e-300)
+    ok, mse, kap = _evaluate(wg, b, yy, mu, a, chol, powers, state, u)
+    if not ok:
+        return False, mu, mse, kap
+    for _ in range(200):  # into the feasible set
+        if kap < lam:
+            break
+        mu *= 4.0
+        ok, mse, kap = _evaluate(wg, b, yy, mu, a, chol, powers, state, u)
+        if not ok:
+            return False, mu, mse, kap
+    first = mse / (lam - kap)
+    if abs(first - mu) > _CONVERGED * mu and first > 0.0:
+        mu = first
+        ok, mse, kap = _evaluate(wg, b, yy, mu, a, chol, powers, state, u)
+        if not ok:
+            return False, mu, mse, kap
+    for _ in range(100):
+        new_mu = mse / (lam - kap)
+        if not (new_mu < mu * (1.0 - _CONVERGED) and new_mu > 0.0):
+            break
+        mu = new_mu
+        ok, mse, kap = _evaluate(wg, b, yy, mu, a, chol, powers, state, u)
+        if not ok:
+            return False, mu, mse, kap
+    return True, mu, mse, kap
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _next_mu(mus: Array, count: int, yy: float, lam: float) -> float:  # pragma: no cover - compiled
+    """``exact_batch.next_mu`` for one path (``mus``: the last three μ, oldest first; ``count`` of
+    them known), or yy/λ where none is."""
+    if count == 0:
+        return yy / lam
+    if count < 3:
+        last: float = mus[count - 1]
+        return last
+    l0 = math.log(max(mus[0], 1e-300))
+    l1 = math.log(max(mus[1], 1e-300))
+    l2 = math.log(max(mus[2], 1e-300))
+    guess = 3.0 * l2 - 3.0 * l1 + l0
+    start: float = math.exp(min(max(guess, l2 - _LOG2), l2 + _LOG2))
+    return start
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _run(
+    gram: Array,
+    cross: Array,
+    yy: Array,
+    env_gram: Array,
+    env_cross: Array,
+    env_yy: Array,
+    lam: Array,
+    pin: NDArray[np.bool_],
+    w: Array,
+    m1: Array,
+    m2: Array,
+    mus: Array,
+    mu_count: NDArray[np.int64],
+    t_start: int,
+    t_end: int,
+    lr: float,
+    w_max: float,
+    alpha: float,
+    use_std: bool,
+    beta1: float,
+    beta2: float,
+    eps: float,
+    record: bool,
+    risks: Array,
+    losses_out: Array,
+    ws: Array,
+    final: bool,
+    theta_out: Array,
+    mu_out: Array,
+    mse_out: Array,
+    kappa_out: Array,
+) -> bool:  # pragma: no cover - compiled
+    """Rounds t_start..t_end − 1 of every path (state w, m1, m2, the last μ in place; round t's risk,
+    losses and w at its start into row t − t_start of the record arrays, every path where ``record``,
+    else path 0's only), then, where ``final``, the θ-step at the last w. False: a factorisation
+    failed."""
+    batch, p = w.shape
+    n_env = env_yy.shape[1]
+    wg = np.empty((p, p))
+    a = np.empty((p, p))
+    chol = np.empty((p, p))
+    powers = np.empty((_SHIFT_TERMS, p))
+    state = np.zeros(3)
+    tmp = np.empty(p)
+    b = np.empty(p)
+    u = np.empty(p)
+    theta = np.empty(p)
+    gt = np.empty((n_env, p))
+    losses = np.empty(n_env)
+    d_losses = np.empty(n_env)
+    grad_theta = np.empty(p)
+    rhs0 = np.empty(p)
+    rhs1 = np.empty(p)
+    x0 = np.empty(p)
+    x1 = np.empty(p)
+    v = np.empty(p)
+    for k in range(batch):
+        for t in range(t_start, t_end + (1 if final else 0)):
+            for i in range(p):
+                b[i] = w[k, i] * cross[k, i]
+                for j in range(p):
+                    wg[i, j] = w[k, i] * gram[k, i, j] * w[k, j]
+            mu0 = _next_mu(mus[k], mu_count[k], yy[k], lam[k])
+            ok, mu, mse, kap = _theta_step(wg, b, yy[k], lam[k], mu0, a, chol, powers, state, u)
+            if not ok:
+                return False
+            if mu_count[k] < 3:
+                mus[k, mu_count[k]] = mu
+                mu_count[k] += 1
+            else:
+                mus[k, 0] = mus[k, 1]
+                mus[k, 1] = mus[k, 2]
+                mus[k, 2] = mu
+            for i in range(p):
+                theta[i] = w[k, i] * u[i]
+            if t == t_end:  # the θ-step at the last w
+                for i in range(p):
+                    theta_out[k, i] = theta[i]
+                mu_out[k] = mu
+                mse_out[k] = mse
+                kappa_out[k] = kap
+                break
+            # environment losses, SAL's risk and its gradient in θ
+            total = 0.0
+            for e in range(n_env):
+                loss = env_yy[k, e]
+                for i in range(p):
+                    s = 0.0
+                    for j in range(p):
+                        s += env_gram[k, e, i, j] * theta[j]
+                    gt[e, i] = s
+                    loss += (s - 2.0 * env_cross[k, e, i]) * theta[i]
+                losses[e] = loss
+                total += loss
+            mean = total / n_env
+            if use_std:
+                sq = 0.0
+                for e in range(n_env):
+                    sq += (losses[e] - mean) ** 2
+                sd = math.sqrt(sq / n_env)
+                risk = mean + alpha * sd
+                for e in range(n_env):
+                    d_losses[e] = 1.0 / n_env
+                    if sd > 0.0:
+                        d_losses[e] += alpha * (losses[e] - mean) / (n_env * sd)
+            else:
+                hi = 0
+                lo = 0
+                for e in range(n_env):
+                    d_losses[e] = 1.0 / n_env
+                    if losses[e] > losses[hi]:
+                        hi = e
+                    if losses[e] < losses[lo]:
+                        lo = e
+                d_losses[hi] += alpha
+                d_losses[lo] -= alpha
+                risk = mean + alpha * (losses[hi] - losses[lo])
+            row = t - t_start
+            if record or k == 0:
+                col = k if record else 0
+                risks[row, col] = risk
+                for e in range(n_env):
+                    losses_out[row, col, e] = losses[e]
+                for i in range(p):
+                    ws[row, col, i] = w[k, i]
+            for i in range(p):
+                s = 0.0
+                for e in range(n_env):
+                    s += d_losses[e] * (gt[e, i] - env_cross[k, e, i])
+                grad_theta[i] = 2.0 * s
+            # ∂R/∂w by implicit differentiation (exact_batch.risk_grad_w, one problem)
+            lam_k = lam[k]
+            g = lam_k - kap
+            for i in range(p):
+                rhs0[i] = grad_theta[i] * w[k, i]
+                rhs1[i] = 2.0 * (theta[i] / w[k, i])
+            shift = mu - state[0]
+            terms = int(state[2])
+            _shifted_solve(chol, rhs0, shift, terms, x0, tmp)
+            _shifted_solve(chol, rhs1, shift, terms, x1, tmp)
+            dot0 = 0.0
+            dot1 = 0.0
+            for i in range(p):
+                dot0 += rhs1[i] * x0[i]
+                dot1 += rhs1[i] * x1[i]
+            scale = g / (2.0 * lam_k)
+            inv_g = 1.0 / g
+            c = 2.0 * lam_k * inv_g * inv_g
+            gamma = c * (mse * inv_g - mu)
+            v_k = scale * dot0 / (1.0 + gamma * scale * dot1)
+            along = v_k * (2.0 * mse * inv_g - mu)
+            # Adam on log w, then log w − min over the anchor, capped
+            bias1 = 1.0 - beta1**t
+            bias2 = 1.0 - beta2**t
+            floor = math.inf
+            for i in range(p):
+                wi = w[k, i]
+                vi = (scale * wi) * (x0[i] - (gamma * v_k) * x1[i])
+                grad = wi * (c * theta[i] / (wi * wi * wi) * (theta[i] * along + (2.0 * mse) * vi))
+                m1[k, i] = m1[k, i] * beta1 + (1.0 - beta1) * grad
+                m2[k, i] = m2[k, i] * beta2 + (1.0 - beta2) * grad * grad
+                v[i] = math.log(wi) - lr * (m1[k, i] / bias1) / (math.sqrt(m2[k, i] / bias2) + eps)
+                if pin[k, i] and v[i] < floor:
+                    floor = v[i]
+            for i in range(p):
+                w[k, i] = min(math.exp(max(v[i] - floor, 0.0)), w_max)
+    return True
+
+
+def run_paths(
+    m: eb.BatchMoments,
+    lam: Array,
+    w0: Array,
+    settings: eb.PathSettings,
+    anchor: eb.Mask | None = None,
+    *,
+    record: bool = False,
+    on_round: eb.RoundHook | None = None,
+) -> eb.PathResult | None:
+    """:func:`sal_core.exact_batch.run_paths`, compiled; None where a factorisation failed (the
+    caller runs the numpy path). With ``on_round`` the kernel runs :data:`CHUNK` rounds per call and
+    then shows them; ``on_round`` sees every path's risk, losses and w where ``record``, else path 0's
+    alone (a batch of one). After a stop, w is where the paths were at the end of that chunk and the
+    record holds the rounds up to there."""
+    b, p = w0.shape
+    n_env = m.env_yy.shape[1]
+    s = settings
+    pin = np.ones((b, p), dtype=bool) if anchor is None else anchor.copy()
+    pin[~pin.any(1)] = True
+    w = np.array(w0, dtype=np.float64, order="C")
+    m1 = np.zeros((b, p))
+    m2 = np.zeros((b, p))
+    mus = np.zeros((b, 3))
+    mu_count = np.zeros(b, dtype=np.int64)
+    rounds = s.rounds
+    width = b if record else 1
+    risks = np.zeros((rounds, width))
+    losses = np.zeros((rounds, width, n_env))
+    ws = np.zeros((rounds, width, p))
+    theta, mu, mse, kappa = np.zeros((b, p)), np.zeros(b), np.zeros(b), np.zeros(b)
+    gram, cross, yy, env_gram, env_cross, env_yy = (
+        np.ascontiguousarray(x) for x in (m.gram, m.cross, m.yy, m.env_gram, m.env_cross, m.env_yy)
+    )
+
+    def run(t_start: int, t_end: int, rows: tuple[Array, Array, Array], final: bool) -> bool:
+        """Rounds t_start..t_end − 1 (``rows``: their record), then the θ-step at w where ``final``."""
+        ok: bool = _run(
+            gram, cross, yy, env_gram, env_cross, env_yy, lam, pin, w, m1, m2, mus, mu_count,
+            t_start, t_end, s.lr, s.w_max, s.alpha, s.stability == "std", s.beta1, s.beta2, s.eps,
+            record, *rows, final, theta, mu, mse, kappa,
+        )  # fmt: skip
+        return ok
+
+    chunk = CHUNK if on_round is not None else rounds
+    stopped = False
+    done = 0
+    while done < rounds:
+        end = min(done + chunk, rounds)
+        if not run(done + 1, end + 1, (risks[done:end], losses[done:end], ws[done:end]), False):
+            return None
+        for t in range(done + 1, end + 1):
+            if on_round is not None and on_round(t, risks[t - 1], losses[t - 1], ws[t - 1]):
+                stopped = True
+                break
+        done = end
+        if stopped:
+            break
+    if not run(done + 1, done + 1, (np.zeros((0, 1)), np.zeros((0, 1, n_env)), np.zeros((0, 1, p))), True):
+        return None
+    kept = done if record else 0
+    return eb.PathResult(
+        w=w,
+        theta=theta,
+        mu=mu,
+        mse=mse,
+        kappa=kappa,
+        risks=risks[:kept] if record else np.zeros((0, b)),
+        env_losses=losses[:kept] if record else np.zeros((0, b, n_env)),
+        ws=ws[:kept] if record else np.zeros((0, b, p)),
+        stopped=stopped,
+    )

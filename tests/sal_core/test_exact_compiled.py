@@ -1,0 +1,170 @@
+"""The compiled exact path (sal_core.exact_compiled) walks the same w-paths as the numpy one."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sal_core import exact_batch as eb
+from sal_core import exact_compiled as ec
+from sal_core import exact_selection as es
+from sal_core import get_algorithm
+from sal_core import robust_linear as rl
+from sal_core.algorithms.wdrl import _moments, _target_scale
+from sal_core.data import Environment, Standardizer
+from sal_core.synthetic import anti_causal, selection_bias
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _moments_of(train: list[Environment]) -> rl.Moments:
+    algo = get_algorithm("sal")()
+    problem = algo._problem(train, Standardizer.fit(np.concatenate([e.X for e in train])))
+    return _moments(problem, _target_scale(problem))[0]
+
+
+def _stack(ms: list[rl.Moments]) -> eb.BatchMoments:
+    return eb.BatchMoments(
+        np.stack([m.gram for m in ms]), np.stack([m.cross for m in ms]), np.array([m.yy for m in ms]),
+        np.stack([m.env_gram for m in ms]), np.stack([m.env_cross for m in ms]), np.stack([m.env_yy for m in ms]),
+    )  # fmt: skip
+
+
+def _gaussian(p: int, n_envs: int, seed: int) -> list[Environment]:
+    rng = np.random.default_rng(seed)
+    beta = rng.normal(size=p)
+    envs = []
+    for e in range(n_envs):
+        X = rng.normal(size=(300, p)) * (1.0 + e)
+        y = X @ beta + rng.normal(size=300) * (0.5 + e)
+        envs.append(Environment(f"e{e}", X, y))
+    return envs
+
+
+CASES = {
+    "selection bias p=10": selection_bias(r=1.7, n=800, seed=1, n_test=2).train,
+    "anti-causal S1": anti_causal(1, seed=3, n_test=2).train,
+    "anti-causal S2": anti_causal(2, seed=5, n_test=2).train,
+    "gaussian p=5, 4 envs": _gaussian(5, 4, 0),
+    "gaussian p=40, 3 envs": _gaussian(40, 3, 1),
+}
+
+
+@pytest.mark.parametrize("stability", ["std", "range"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_compiled_paths_equal_the_numpy_paths_round_by_round(case: str, stability: str) -> None:
+    m = _moments_of(CASES[case])
+    p = m.gram.shape[0]
+    batch = _stack([m, m, m])
+    lam = np.array([1e-3, 1e-2, 1e-1]) * es.ols_mse(m)
+    rng = np.random.default_rng(7)
+    anchor = rng.random((3, p)) < 0.5
+    anchor[0] = False  # no covariate marked: every one may pin
+    settings = eb.PathSettings(rounds=250, lr=0.1, w_max=1e4, alpha=0.5, stability=stability)
+    want = eb._run_paths_numpy(batch, lam, np.ones((3, p)), settings, anchor, record=True)
+    got = ec.run_paths(batch, lam, np.ones((3, p)), settings, anchor, record=True)
+    assert got is not None and not got.stopped
+    # Rounding differs (one factorisation per μ here; numpy's reaches μ by a series, or by an
+    # eigendecomposition below 8 covariates), and Adam's normalised steps carry it along plateaus:
+    # over 400 rounds log w agreed to 7e-7 and R to 4e-7 in these 10 cases, θ to 1e-9 of its largest
+    # entry at the end and 1e-7 on the way (p = 5, where the numpy path uses the eigendecomposition).
+    np.testing.assert_allclose(np.log(got.ws), np.log(want.ws), rtol=0, atol=1e-5)
+    np.testing.assert_allclose(np.log(got.w), np.log(want.w), rtol=0, atol=1e-5)
+    np.testing.assert_allclose(got.theta, want.theta, rtol=0, atol=1e-6 * np.abs(want.theta).max())
+    for name in ("mu", "mse", "kappa", "risks", "env_losses"):
+        np.testing.assert_allclose(getattr(got, name), getattr(want, name), rtol=1e-5, err_msg=name)
+    assert np.log(got.w).max() > 0.1  # the paths left w = 1: the comparison is not of two starts
+
+
+def test_on_round_sees_path_zero_and_a_stop_ends_the_paths() -> None:
+    m = _moments_of(CASES["selection bias p=10"])
+    p = m.gram.shape[0]
+    batch = _stack([m, m])
+    lam = np.array([1e-3, 1e-1]) * es.ols_mse(m)
+    settings = eb.PathSettings(rounds=50, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
+    full = eb._run_paths_numpy(batch, lam, np.ones((2, p)), settings, record=True)
+    seen: list[tuple[int, float, np.ndarray]] = []
+
+    def watch(t: int, risk: np.ndarray, losses: np.ndarray, w: np.ndarray) -> bool:
+        seen.append((t, float(risk[0]), w[0].copy()))
+        return t == 23
+
+    got = ec.run_paths(batch, lam, np.ones((2, p)), settings, on_round=watch)
+    assert got is not None and got.stopped
+    assert [t for t, _, _ in seen] == list(range(1, 24))
+    for t, risk, w in seen:
+        assert risk == pytest.approx(full.risks[t - 1, 0], rel=1e-10)
+        np.testing.assert_allclose(w, full.ws[t - 1, 0], rtol=1e-10)
+    # the paths stop at the end of the chunk that held round 23
+    np.testing.assert_allclose(got.w, full.ws[ec.CHUNK * 3], rtol=1e-9)
+
+
+def test_a_default_sal_fit_is_the_same_compiled_or_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    train = selection_bias(r=1.7, n=1000, seed=4, n_test=2).train
+    compiled = get_algorithm("sal")().fit(train)
+    monkeypatch.setattr(eb, "COMPILED_BELOW_P", 0)
+    plain = get_algorithm("sal")().fit(train)
+    assert compiled.certificate is not None and plain.certificate is not None
+    assert compiled.certificate.lambda_ == plain.certificate.lambda_
+    for name, value in plain.model.state.items():
+        np.testing.assert_allclose(compiled.model.state[name].numpy(), value.numpy(), rtol=1e-9, atol=1e-12)
+    assert compiled.covariate_weights is not None and plain.covariate_weights is not None
+    np.testing.assert_allclose(np.log(compiled.covariate_weights), np.log(plain.covariate_weights), atol=1e-8)
+
+
+def test_a_failed_factorisation_reruns_on_the_numpy_path_without_showing_rounds_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    m = _moments_of(CASES["selection bias p=10"])
+    p = m.gram.shape[0]
+    batch = _stack([m])
+    lam = np.array([1e-2]) * es.ols_mse(m)
+    settings = eb.PathSettings(rounds=30, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
+    compiled_run = ec.run_paths
+
+    def fails_in_round_13(*args: object, on_round: eb.RoundHook, **kwargs: object) -> None:
+        """The compiled path, ended after round 12 as if a factorisation had failed there."""
+        compiled_run(*args, on_round=lambda t, *rest: on_round(t, *rest) or t >= 12, **kwargs)  # type: ignore[arg-type]
+        return None
+
+    monkeypatch.setattr(ec, "run_paths", fails_in_round_13)
+    told: list[int] = []
+    out = eb.run_paths(
+        batch, lam, np.ones((1, p)), settings, on_round=lambda t, *rest: told.append(t) or False
+    )
+    want = eb._run_paths_numpy(batch, lam, np.ones((1, p)), settings)
+    np.testing.assert_array_equal(out.w, want.w)
+    assert told == list(range(1, 31))  # rounds 1-12 from the compiled path, 13-30 from numpy's, once each
+
+
+def test_the_compiled_cholesky_refuses_a_matrix_that_is_not_positive_definite() -> None:
+    out = np.zeros((3, 3))
+    assert ec._cholesky(np.diag([1.0, 2.0, 3.0]), out)
+    np.testing.assert_allclose(out, np.diag(np.sqrt([1.0, 2.0, 3.0])))
+    assert not ec._cholesky(np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]]), out)
+    assert not ec._cholesky(np.full((3, 3), np.nan), out)
+
+
+def test_without_numba_sal_core_fits_the_same_model_on_numpy() -> None:
+    """numba is optional to sal_core (torch and numpy are its stack): without it the paths run on numpy."""
+    code = (
+        "import json, sys; sys.modules['numba'] = None\n"
+        "import numpy as np\n"
+        "from sal_core import exact_batch as eb, get_algorithm\n"
+        "from sal_core.synthetic import selection_bias\n"
+        "assert not eb.runs_compiled(10)\n"
+        "fit = get_algorithm('sal')().fit(selection_bias(r=1.7, n=1000, seed=4, n_test=2).train)\n"
+        "print(json.dumps(np.log(fit.covariate_weights).tolist()))\n"
+        "print('numba' in sys.modules and sys.modules['numba'] is not None)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    log_w, loaded = out.stdout.strip().splitlines()
+    assert loaded == "False"
+    compiled = get_algorithm("sal")().fit(selection_bias(r=1.7, n=1000, seed=4, n_test=2).train)
+    assert eb.runs_compiled(10) and compiled.covariate_weights is not None
+    np.testing.assert_allclose(json.loads(log_w), np.log(compiled.covariate_weights), atol=1e-8)
