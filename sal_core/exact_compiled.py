@@ -4,8 +4,9 @@
 A round of the batched numpy path is a few dozen numpy and torch calls on small arrays, and there
 the calls' overhead, not their arithmetic, is its cost (docs/sal.md, "Speed"). Here a round is
 one compiled loop per path doing the same arithmetic: the θ-step's root search for μ on the
-generalised-ridge path of A = wGw + μI (one Cholesky factorisation per round, the search's later μ
-by the shift's series), the implicit gradient (Sherman–Morrison on that factor), Adam on log w, the
+generalised-ridge path of A = wGw + μI (a Cholesky factorisation per μ, or from
+:data:`SHIFT_FROM_P` covariates one per round and the search's later μ by the shift's series),
+the implicit gradient (Sherman–Morrison on that factor), Adam on log w, the
 anchor and the cap. It agrees with the numpy path to rounding (tests/sal_core/test_exact_compiled.py)
 and runs on one thread.
 
@@ -36,6 +37,11 @@ _FAST = {"reassoc", "contract"}
 """Sums may be reordered (vectorised) and a·b + c fused: rounding changes at 1e-16, while NaN and
 ∞ keep their meaning (a failed factorisation is seen)."""
 _CONVERGED = eb.CONVERGED
+SHIFT_FROM_P = 48
+"""From this many covariates the kernel reaches the root search's later μ by the shift's series
+(one factorisation per round); below it factorises at every μ, which costs less than the series'
+bookkeeping there. 40 paths × 400 rounds, CPU ms (series / factorise every μ): p = 10 79 / 58,
+p = 30 297 / 261, p = 40 432 / 426, p = 48 589 / 628, p = 56 724 / 809, p = 64 882 / 1,057."""
 _SHIFT_TERMS = eb.SHIFT_TERMS
 _SHIFT_REUSE = eb.SHIFT_REUSE
 _SHIFT_PRECISION = eb.SHIFT_PRECISION
@@ -94,13 +100,14 @@ def _evaluate(
 ) -> tuple[bool, float, float]:  # pragma: no cover - compiled
     """MSE and κ at μ on the generalised-ridge path, u = A⁻¹b with A = wGw + μI, as the numpy
     path reaches them (``exact_batch._solve_theta_cholesky``): A is factorised at the θ-step's
-    first μ (``chol``), and a later μ within :data:`exact_batch.SHIFT_REUSE` of it is reached by
-    the series Σ_k (−δ)^k A⁻⁽ᵏ⁺¹⁾b over the powers A⁻ᵏb (``powers``, one row each, solved once).
+    first μ (``chol``), and from :data:`SHIFT_FROM_P` covariates a later μ within
+    :data:`exact_batch.SHIFT_REUSE` of it is reached by the series Σ_k (−δ)^k A⁻⁽ᵏ⁺¹⁾b over the
+    powers A⁻ᵏb (``powers``, one row each, solved once); below, every μ is factorised.
     ``state``: μ at the factorisation (0: none yet), powers solved, terms of the last evaluation."""
     p = b.shape[0]
     mu_f = state[0]
     ratio = abs(mu - mu_f) / mu_f if mu_f > 0.0 else 0.0
-    if mu_f == 0.0 or ratio > _SHIFT_REUSE:
+    if mu_f == 0.0 or p < SHIFT_FROM_P or ratio > _SHIFT_REUSE:
         for i in range(p):
             for j in range(p):
                 a[i, j] = wg[i, j]

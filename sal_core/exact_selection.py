@@ -244,15 +244,17 @@ def select_from_sums(
     robust = [(r, v) for r in plan.relatives if r != ls.OFF for v in variants]
 
     # 1. every robust candidate on every fold: one batch (candidate-major), then ERM on every fold.
-    # Where a round costs little (small p), each candidate's refit on all rows rides along at the
-    # end of the batch, so that step 3 only picks it out (identical to fitting it afterwards).
+    # Where a round of the numpy path costs little per path (small p, not compiled), each
+    # candidate's refit on all rows rides along at the end of the batch, so that step 3 only picks
+    # it out (identical to fitting it afterwards).
     batch = _batch(fold_moments, len(robust))
     lam = np.repeat([lam_of[r] for r, _ in robust], k)
     refits_in_batch = (
         plan.learns_w and n_features < REFIT_IN_BATCH_BELOW_P and not eb.runs_compiled(n_features)
     )
     if plan.learns_w:
-        anchor = np.concatenate([_anchor(fold_moments, fold_rows, v) for _, v in robust])
+        fold_anchor = {v: _anchor(fold_moments, fold_rows, v) for v in variants}  # the same for every λ
+        anchor = np.concatenate([fold_anchor[v] for _, v in robust])
         if refits_in_batch:
             batch = _concat(batch, _batch([full], len(robust)))
             lam = np.concatenate([lam, [lam_of[r] for r, _ in robust]])

@@ -15,8 +15,10 @@ from sal_core import exact_compiled as ec
 from sal_core import exact_selection as es
 from sal_core import get_algorithm
 from sal_core import robust_linear as rl
+from sal_core.algorithms.sal import LearnedW
 from sal_core.algorithms.wdrl import _moments, _target_scale
 from sal_core.data import Environment, Standardizer
+from sal_core.paths import exact
 from sal_core.synthetic import anti_causal, selection_bias
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,7 +54,9 @@ CASES = {
     "anti-causal S2": anti_causal(2, seed=5, n_test=2).train,
     "gaussian p=5, 4 envs": _gaussian(5, 4, 0),
     "gaussian p=40, 3 envs": _gaussian(40, 3, 1),
+    "gaussian p=56, 2 envs (by the shift's series)": _gaussian(56, 2, 2),
 }
+assert 40 < ec.SHIFT_FROM_P <= 56  # both ways of reaching the search's μ are compared
 
 
 @pytest.mark.parametrize("stability", ["std", "range"])
@@ -168,3 +172,37 @@ def test_without_numba_sal_core_fits_the_same_model_on_numpy() -> None:
     compiled = get_algorithm("sal")().fit(selection_bias(r=1.7, n=1000, seed=4, n_test=2).train)
     assert eb.runs_compiled(10) and compiled.covariate_weights is not None
     np.testing.assert_allclose(json.loads(log_w), np.log(compiled.covariate_weights), atol=1e-8)
+
+
+@pytest.mark.parametrize("anchor", ["auto", "significant"])
+@pytest.mark.parametrize("case", ["selection bias p=10", "anti-causal S1"])
+def test_a_fixed_lambda_w_path_runs_batched_with_the_rounds_of_the_loop(case: str, anchor: str) -> None:
+    """At a fixed λ the default w-step runs as a batch of one (compiled): the same rounds as the
+    round-by-round loop, to rounding, and a stop leaves the fit where the loop leaves it."""
+    m = _moments_of(CASES[case])
+    params = get_algorithm("sal")({"lambda_": 0.01, "anchor": anchor}).params
+    w_step = LearnedW(params, "exact")
+    lam = 1e-2 * es.ols_mse(m)
+    n_rows = sum(len(e.y) for e in CASES[case])
+    for stop in (None, 37):
+        told: list[list[int]] = [[], []]
+
+        def watcher(seen: list[int], stop: int | None = stop) -> exact.OnRound:
+            return lambda t, risk, w: seen.append(t) or t == stop
+
+        batched = exact.learn_w(m, lam, n_rows, w_step, watcher(told[0]))
+        loop = exact.learn_w_by_rounds(m, lam, n_rows, w_step, watcher(told[1]))
+        assert batched.stopped == loop.stopped == (stop is not None)
+        assert told[1] == list(range(1, (stop or 400) + 1)) and told[0][: len(told[1])] == told[1]
+        assert [r[0] for r in batched.rounds] == [r[0] for r in loop.rounds]
+        for (_, risk_b, w_b, loss_b), (_, risk_l, w_l, loss_l) in zip(
+            batched.rounds, loop.rounds, strict=True
+        ):
+            assert risk_b == pytest.approx(risk_l, rel=1e-5)
+            np.testing.assert_allclose(np.log(w_b), np.log(w_l), atol=1e-5)
+            np.testing.assert_allclose(loss_b, loss_l, rtol=1e-5)
+        np.testing.assert_allclose(np.log(batched.w), np.log(loop.w), atol=1e-5)
+        np.testing.assert_allclose(
+            batched.step.theta, loop.step.theta, atol=1e-6 * np.abs(loop.step.theta).max()
+        )
+        assert stop is not None or np.log(loop.w).max() > 0.1  # the whole path moved
