@@ -501,11 +501,12 @@ def run_paths(
 COMPILED_BELOW_P = 128
 """Below this many covariates :func:`run_paths` runs :mod:`sal_core.exact_compiled`'s kernel. A
 round of the numpy path there is a few dozen calls on small arrays, whose overhead is its cost;
-the kernel is a loop per path. Whole default fits, one thread, this 2-core host (CPU s, compiled /
-numpy): p = 10 0.117 / 0.545, p = 48 0.62 / 3.50, p = 100 2.20 / 8.68, p = 200 10.9 / 25.2; per
-path-round at p = 300 1.75 / 2.60 ms and at p = 500 7.1 / 6.5 ms (LAPACK's blocked Cholesky wins
-there). The kernel runs on one thread; the numpy path's factorisations may use several, so the
-kernel stops well below where one thread breaks even."""
+the kernel is a loop per path. Whole default fits, one thread, a 2-core host (CPU s, compiled /
+numpy; docs/sal.md, "Speed"): p = 10 0.085 / 0.584, p = 48 0.59 / 3.45, p = 100 2.10 / 8.85, p = 200
+10.9 / 25.2 (an earlier kernel); per path-round at p = 300 1.75 / 2.60 ms and at p = 500 7.1 / 6.5 ms
+(LAPACK's blocked Cholesky wins there). The kernel runs on one thread; the numpy path's
+factorisations may use several, so the kernel stops well below where one thread breaks even (on a
+16-core machine the numpy path was no faster on 16 threads than on one up to p = 100)."""
 
 
 def runs_compiled(p: int) -> bool:

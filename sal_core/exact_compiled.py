@@ -458,3 +458,16 @@ def run_paths(
         ws=ws[:kept] if record else np.zeros((0, b, p)),
         stopped=stopped,
     )
+
+
+def warm_up() -> None:
+    """Compile the kernel now (or load it from numba's cache: ~1 s), not in the first fit. A worker
+    calls this before it forks its pool, so that every pool process starts with the kernel loaded."""
+    p, n_env = 2, 2
+    moments = eb.BatchMoments(
+        np.eye(p)[None], np.ones((1, p)), np.array([4.0]),
+        np.stack([np.eye(p)] * n_env)[None], np.ones((1, n_env, p)), np.full((1, n_env), 4.0),
+    )  # fmt: skip
+    settings = eb.PathSettings(rounds=2, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
+    if run_paths(moments, np.array([1.0]), np.ones((1, p)), settings, record=True) is None:
+        raise RuntimeError("the compiled w-path failed on its warm-up problem")

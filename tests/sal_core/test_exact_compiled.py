@@ -206,3 +206,17 @@ def test_a_fixed_lambda_w_path_runs_batched_with_the_rounds_of_the_loop(case: st
             batched.step.theta, loop.step.theta, atol=1e-6 * np.abs(loop.step.theta).max()
         )
         assert stop is not None or np.log(loop.w).max() > 0.1  # the whole path moved
+
+
+def test_warm_up_compiles_the_kernel_a_fit_then_runs() -> None:
+    code = (
+        "from sal_core import exact_compiled as ec\n"
+        "assert not ec._run.signatures\n"
+        "ec.warm_up()\n"
+        "warm = list(ec._run.signatures)\n"
+        "from sal_core import get_algorithm\n"
+        "from sal_core.synthetic import selection_bias\n"
+        "get_algorithm('sal')().fit(selection_bias(r=1.7, n=300, seed=0, n_test=2).train)\n"
+        "assert len(warm) == 1 and list(ec._run.signatures) == warm, (warm, ec._run.signatures)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)  # a fit needs no other version
