@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -64,12 +64,7 @@ def seconds_per_round(
     eb.CHOLESKY_FROM_P = cholesky_from
     eb.INVERSE_BELOW_P = saved_inverse if inverse_below is None else inverse_below
     try:
-        times = []
-        for _ in range(3):
-            started = time.process_time()
-            eb._run_paths_numpy(m, lam, np.ones((b, p)), settings)
-            times.append((time.process_time() - started) / rounds)
-        return float(np.median(times))
+        return _median_per_round(lambda: eb._run_paths_numpy(m, lam, np.ones((b, p)), settings), rounds)
     finally:
         eb.CHOLESKY_FROM_P, eb.INVERSE_BELOW_P = saved, saved_inverse
 
@@ -79,13 +74,16 @@ def compiled_seconds_per_round(m: eb.BatchMoments, yy: float, rounds: int) -> fl
     b, p = m.cross.shape
     lam = np.resize([1e-3, 1e-2, 1e-1, 1.0], b) * yy
     settings = eb.PathSettings(rounds=rounds, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
-    ec.run_paths(
-        m, lam, np.ones((b, p)), eb.PathSettings(rounds=1, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
-    )
+    ec.warm_up()
+    return _median_per_round(lambda: ec.run_paths(m, lam, np.ones((b, p)), settings), rounds)
+
+
+def _median_per_round(run: Callable[[], object], rounds: int) -> float:
+    """CPU seconds per round of ``run`` (``rounds`` rounds), median of three runs."""
     times = []
     for _ in range(3):
         started = time.process_time()
-        ec.run_paths(m, lam, np.ones((b, p)), settings)
+        run()
         times.append((time.process_time() - started) / rounds)
     return float(np.median(times))
 

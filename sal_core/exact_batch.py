@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -510,14 +511,21 @@ factorisations may use several, so the kernel stops well below where one thread 
 
 
 def runs_compiled(p: int) -> bool:
-    """Does :func:`run_paths` run compiled at p covariates? (Where numba is installed: sal_core
-    needs only torch and numpy, and runs the same paths without it.)"""
-    return p < COMPILED_BELOW_P and _numba_installed()
+    """Does :func:`run_paths` run compiled at p covariates? (Where numba is installed and its kernel
+    loads: sal_core needs only torch and numpy, and runs the same paths without it.)"""
+    return p < COMPILED_BELOW_P and _kernel_loads()
 
 
 @functools.cache
-def _numba_installed() -> bool:
-    return importlib.util.find_spec("numba") is not None
+def _kernel_loads() -> bool:
+    if importlib.util.find_spec("numba") is None:
+        return False
+    try:
+        from sal_core import exact_compiled  # noqa: F401  (numba compiles or loads it on import)
+    except Exception as err:  # numba is there but unusable: no writable cache, a broken install
+        logging.getLogger(__name__).warning("compiled w-paths unavailable, the numpy path runs: %s", err)
+        return False
+    return True
 
 
 def _run_paths_numpy(

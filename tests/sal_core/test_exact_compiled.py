@@ -14,27 +14,13 @@ from sal_core import exact_batch as eb
 from sal_core import exact_compiled as ec
 from sal_core import exact_selection as es
 from sal_core import get_algorithm
-from sal_core import robust_linear as rl
 from sal_core.algorithms.sal import LearnedW
-from sal_core.algorithms.wdrl import _moments, _target_scale
-from sal_core.data import Environment, Standardizer
+from sal_core.data import Environment
 from sal_core.paths import exact
 from sal_core.synthetic import anti_causal, selection_bias
+from tests.sal_core.exact_moments import moments_of, stack
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _moments_of(train: list[Environment]) -> rl.Moments:
-    algo = get_algorithm("sal")()
-    problem = algo._problem(train, Standardizer.fit(np.concatenate([e.X for e in train])))
-    return _moments(problem, _target_scale(problem))[0]
-
-
-def _stack(ms: list[rl.Moments]) -> eb.BatchMoments:
-    return eb.BatchMoments(
-        np.stack([m.gram for m in ms]), np.stack([m.cross for m in ms]), np.array([m.yy for m in ms]),
-        np.stack([m.env_gram for m in ms]), np.stack([m.env_cross for m in ms]), np.stack([m.env_yy for m in ms]),
-    )  # fmt: skip
 
 
 def _gaussian(p: int, n_envs: int, seed: int) -> list[Environment]:
@@ -62,9 +48,9 @@ assert 40 < ec.SHIFT_FROM_P <= 56  # both ways of reaching the search's μ are c
 @pytest.mark.parametrize("stability", ["std", "range"])
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_compiled_paths_equal_the_numpy_paths_round_by_round(case: str, stability: str) -> None:
-    m = _moments_of(CASES[case])
+    m = moments_of(CASES[case])
     p = m.gram.shape[0]
-    batch = _stack([m, m, m])
+    batch = stack([m, m, m])
     lam = np.array([1e-3, 1e-2, 1e-1]) * es.ols_mse(m)
     rng = np.random.default_rng(7)
     anchor = rng.random((3, p)) < 0.5
@@ -86,9 +72,9 @@ def test_compiled_paths_equal_the_numpy_paths_round_by_round(case: str, stabilit
 
 
 def test_on_round_sees_path_zero_and_a_stop_ends_the_paths() -> None:
-    m = _moments_of(CASES["selection bias p=10"])
+    m = moments_of(CASES["selection bias p=10"])
     p = m.gram.shape[0]
-    batch = _stack([m, m])
+    batch = stack([m, m])
     lam = np.array([1e-3, 1e-1]) * es.ols_mse(m)
     settings = eb.PathSettings(rounds=50, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
     full = eb._run_paths_numpy(batch, lam, np.ones((2, p)), settings, record=True)
@@ -124,9 +110,9 @@ def test_a_default_sal_fit_is_the_same_compiled_or_not(monkeypatch: pytest.Monke
 def test_a_failed_factorisation_reruns_on_the_numpy_path_without_showing_rounds_twice(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    m = _moments_of(CASES["selection bias p=10"])
+    m = moments_of(CASES["selection bias p=10"])
     p = m.gram.shape[0]
-    batch = _stack([m])
+    batch = stack([m])
     lam = np.array([1e-2]) * es.ols_mse(m)
     settings = eb.PathSettings(rounds=30, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
     compiled_run = ec.run_paths
@@ -179,7 +165,7 @@ def test_without_numba_sal_core_fits_the_same_model_on_numpy() -> None:
 def test_a_fixed_lambda_w_path_runs_batched_with_the_rounds_of_the_loop(case: str, anchor: str) -> None:
     """At a fixed λ the default w-step runs as a batch of one (compiled): the same rounds as the
     round-by-round loop, to rounding, and a stop leaves the fit where the loop leaves it."""
-    m = _moments_of(CASES[case])
+    m = moments_of(CASES[case])
     params = get_algorithm("sal")({"lambda_": 0.01, "anchor": anchor}).params
     w_step = LearnedW(params, "exact")
     lam = 1e-2 * es.ols_mse(m)
@@ -220,3 +206,16 @@ def test_warm_up_compiles_the_kernel_a_fit_then_runs() -> None:
         "assert len(warm) == 1 and list(ec._run.signatures) == warm, (warm, ec._run.signatures)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)  # a fit needs no other version
+
+
+def test_a_kernel_that_cannot_load_leaves_the_numpy_path() -> None:
+    """numba installed but unusable (say, no writable cache): a warning, and the numpy path runs."""
+    code = (
+        "import sys; sys.modules['sal_core.exact_compiled'] = None\n"
+        "from sal_core import exact_batch as eb, get_algorithm\n"
+        "from sal_core.synthetic import selection_bias\n"
+        "assert not eb.runs_compiled(10)\n"
+        "get_algorithm('sal')().fit(selection_bias(r=1.7, n=300, seed=0, n_test=2).train)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert "compiled w-paths unavailable, the numpy path runs" in out.stderr
