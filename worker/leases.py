@@ -155,7 +155,8 @@ class Reaper:
     def run_once(self) -> dict[str, int]:
         """Returns how many jobs it relayed from the outbox, re-queued, ended and re-sent."""
         counts = {"requeued": 0, "failed": 0, "cancelled": 0, "resent": 0, "skipped": 0}
-        counts["relayed"] = outbox.relay(self.sessions, self.queue, clock=self.clock)
+        job_queues = (self.settings.cpu_queue, self.settings.gpu_queue)
+        counts["relayed"] = outbox.relay(self.sessions, self.queue, queues=job_queues, clock=self.clock)
         now = self.clock()
         with self.sessions() as session:
             expired = leases.expired_leases(session, now, lease_s=self.settings.lease_s)

@@ -22,14 +22,22 @@ def add(session: Session, job_id: str, queue: str, priority: int, now: dt.dateti
 
 
 def due(
-    session: Session, now: dt.datetime, *, job_ids: Sequence[str] | None = None, limit: int = 100
+    session: Session,
+    now: dt.datetime,
+    *,
+    job_ids: Sequence[str] | None = None,
+    queues: Sequence[str] | None = None,
+    limit: int = 100,
 ) -> list[tuple[str, str, int, int]]:
-    """Rows whose next attempt is due, oldest first: (job_id, queue, priority, attempts)."""
+    """Rows whose next attempt is due, oldest first: (job_id, queue, priority, attempts); only
+    ``job_ids``' or only those bound for ``queues`` where given."""
     stmt = select(OutboxRow.job_id, OutboxRow.queue, OutboxRow.priority, OutboxRow.attempts).where(
         OutboxRow.next_attempt_at <= now
     )
     if job_ids is not None:
         stmt = stmt.where(OutboxRow.job_id.in_(job_ids))
+    if queues is not None:
+        stmt = stmt.where(OutboxRow.queue.in_(queues))
     rows = session.execute(stmt.order_by(OutboxRow.created_at).limit(limit))
     return [(r[0], r[1], r[2], r[3]) for r in rows]
 

@@ -3,8 +3,11 @@ job is never stored without its delivery being owed, nor sent before it is store
 
     POST /jobs (or a rerun, or a sweep)  job + outbox row, one commit; then one quick try to send
     the broker is down                   the request still gets 202; the row stays
-    relay (every worker's reaper pass)   sends due rows, backoff 0.5 s x 2^attempts up to 5 s,
-                                         deletes each row the broker accepted
+    relay (every worker's reaper pass)   sends due rows bound for its deployment's job queues
+                                         (cpu_queue, gpu_queue), backoff 0.5 s x 2^attempts up
+                                         to 5 s, deletes each row the broker accepted; a row for
+                                         a queue its settings do not name is another
+                                         deployment's (one sharing the database), left to it
     many relays at once                  each attempt is taken by a conditional UPDATE; a
                                          duplicate send is harmless (the claim is conditional)
 
@@ -47,14 +50,16 @@ def relay(
     queue: JobQueue,
     *,
     job_ids: Sequence[str] | None = None,
+    queues: Sequence[str] | None = None,
     clock: Clock = utcnow,
     limit: int = 100,
 ) -> int:
-    """One pass: send every due row (or just ``job_ids``'); returns how many the broker accepted.
-    Stops at the first send that fails: the broker is down, the rest wait for their backoff."""
+    """One pass: send every due row (or just ``job_ids``', or just those bound for ``queues``);
+    returns how many the broker accepted. Stops at the first send that fails: the broker is
+    down, the rest wait for their backoff."""
     now = clock()
     with sessions() as session:
-        due = rows.due(session, now, job_ids=job_ids, limit=limit)
+        due = rows.due(session, now, job_ids=job_ids, queues=queues, limit=limit)
         session.commit()
     delivered = 0
     for job_id, queue_name, priority, attempts in due:

@@ -20,13 +20,13 @@ MLP = {"kind": "mlp", "hidden": [4]}
 
 
 @pytest.fixture(scope="module", params=[True, False], ids=["gpu-workers", "no-gpu-workers"])
-def gpu_client(request, pg_settings: Settings, pg_app) -> Iterator[tuple[httpx.Client, f.RecordingQueue]]:  # type: ignore[no-untyped-def]
+def gpu_client(request, stub_settings: Settings, pg_app) -> Iterator[tuple[httpx.Client, f.RecordingQueue]]:  # type: ignore[no-untyped-def]
     """The API with SAL_GPU_WORKERS set true, then false, and a queue that only records."""
     from fastapi.testclient import TestClient
 
     from app.main import create_app
 
-    settings = pg_settings.model_copy(update={"gpu_workers": request.param})
+    settings = stub_settings.model_copy(update={"gpu_workers": request.param})
     queue = f.RecordingQueue(settings, pg_app.state.engine)
     app = create_app(settings, queue=queue)
     with TestClient(app) as c:
@@ -129,10 +129,10 @@ def test_reruns_and_sweeps_are_placed_by_the_same_rule(gpu_client, dataset_id: s
     assert {q for _, q in trials} == {expected}
 
 
-def test_the_job_names_the_device_and_why(gpu_client, dataset_id: str, pg_settings: Settings) -> None:  # type: ignore[no-untyped-def]
+def test_the_job_names_the_device_and_why(gpu_client, dataset_id: str, stub_settings: Settings) -> None:  # type: ignore[no-untyped-def]
     client, queue = gpu_client
     job = _submit(client, queue, f.job_body(dataset_id, device="auto", params={"steps": 5}))
-    runner = Runner.from_settings(pg_settings)  # runs it in-process, as a CPU worker would
+    runner = Runner.from_settings(stub_settings)  # runs it in-process, as a CPU worker would
     try:
         assert runner.run(job["id"]) == "succeeded"
     finally:

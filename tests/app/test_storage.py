@@ -182,7 +182,7 @@ def test_a_dataset_round_trips_through_the_store(store_settings: Settings, store
 
 
 def test_a_job_runs_on_a_dataset_in_the_s3_store(
-    s3_server: S3Server, pg_settings: Settings, pg_app, stub_queue
+    s3_server: S3Server, stub_settings: Settings, pg_app, stub_queue
 ) -> None:  # type: ignore[no-untyped-def]
     from fastapi.testclient import TestClient
 
@@ -190,7 +190,7 @@ def test_a_job_runs_on_a_dataset_in_the_s3_store(
     from app.main import create_app
     from worker.runner import Runner
 
-    settings = pg_settings.model_copy(update=s3_server.settings(prefix="job/"))
+    settings = stub_settings.model_copy(update=s3_server.settings(prefix="job/"))
     app = create_app(settings, queue=stub_queue)
     try:
         with TestClient(app) as client:

@@ -22,9 +22,9 @@ pytestmark = pytest.mark.services
 
 
 @pytest.fixture
-def streams_app(pg_settings: Settings) -> Iterator[FastAPI]:
+def streams_app(stub_settings: Settings) -> Iterator[FastAPI]:
     """Keys mode, a queue that only records (jobs stay queued: their streams never end alone)."""
-    settings = pg_settings.model_copy(update={"auth": "keys", "max_streams_per_tenant": 1})
+    settings = stub_settings.model_copy(update={"auth": "keys", "max_streams_per_tenant": 1})
     app = create_app(settings, queue=f.RecordingQueue(settings, None))
     app.state.queue.engine = app.state.engine
     yield app

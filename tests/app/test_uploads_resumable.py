@@ -36,12 +36,12 @@ class Served:
 
 
 @pytest.fixture
-def served(pg_settings: Settings, tmp_path: Path) -> Iterator[Served]:
+def served(stub_settings: Settings, tmp_path: Path) -> Iterator[Served]:
     import uvicorn
 
     from app.main import create_app
 
-    settings = pg_settings.model_copy(
+    settings = stub_settings.model_copy(
         update={
             "auth": "keys",
             "upload_sessions_dir": tmp_path / "uploads",

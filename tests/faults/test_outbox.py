@@ -20,6 +20,7 @@ from tests.app import factories as f
 from tests.conftest import start_worker
 from tests.e2e import scenario
 from tests.faults.servers import PrivateRedis
+from worker.leases import Reaper
 
 
 class FlakyQueue(f.RecordingQueue):
@@ -78,6 +79,29 @@ def test_relays_back_off_and_many_deliver_each_job_once(tmp_path: Path) -> None:
         relay.join()
     assert sum(delivered) == 6 and sorted(j for j, _ in queue.sent) == sorted(ids)  # each once
     assert _owed(engine) == {}
+    engine.dispose()
+
+
+def test_a_reaper_relays_only_rows_bound_for_its_deployments_queues(tmp_path: Path) -> None:
+    """Two deployments sharing a database (a test's recording app beside a live worker): a
+    worker's reaper leaves the other's owed ids to it, rather than sending them to its own broker."""
+    theirs = Settings(data_dir=tmp_path, broker_url="memory://", cpu_queue="theirs", gpu_queue="theirs-gpu")
+    migrate.upgrade(theirs.database_url)
+    app = create_app(theirs)
+    engine = app.state.engine
+    queue = FlakyQueue(theirs, engine)
+    app.state.queue = queue
+    with TestClient(app) as client:
+        dataset = f.upload_csv(client, f.frame(seed=33)).json()["id"]
+        job_id = client.post("/jobs", json=f.job_body(dataset)).json()["id"]
+    queue.down = False
+    sessions = make_sessionmaker(engine)
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=10)
+    mine = theirs.model_copy(update={"cpu_queue": "mine", "gpu_queue": "mine-gpu"})
+    assert Reaper(sessions, queue, mine, clock=lambda: later).run_once()["relayed"] == 0
+    assert queue.sent == [] and _owed(engine) == {job_id: 1}
+    assert Reaper(sessions, queue, theirs, clock=lambda: later).run_once()["relayed"] == 1
+    assert queue.sent == [(job_id, "theirs")] and _owed(engine) == {}
     engine.dispose()
 
 
