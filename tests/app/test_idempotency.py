@@ -21,13 +21,13 @@ pytestmark = pytest.mark.services
 
 
 @pytest.fixture
-def tenant_client(pg_settings: Settings, pg_app) -> Iterator[tuple[TestClient, f.RecordingQueue, str]]:  # type: ignore[no-untyped-def]
+def tenant_client(stub_settings: Settings, pg_app) -> Iterator[tuple[TestClient, f.RecordingQueue, str]]:  # type: ignore[no-untyped-def]
     """A fresh tenant on a keys-mode app whose queue only records (jobs stay queued); at most 3
     active jobs per tenant."""
     from app.main import create_app
 
-    queue = f.RecordingQueue(pg_settings, pg_app.state.engine)
-    settings = pg_settings.model_copy(
+    queue = f.RecordingQueue(stub_settings, pg_app.state.engine)
+    settings = stub_settings.model_copy(
         update={"auth": "keys", "max_active_jobs_per_tenant": 3, "retry_after_s": 7}
     )
     app = create_app(settings, queue=queue)

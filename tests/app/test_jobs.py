@@ -47,13 +47,13 @@ def test_cuda_jobs_go_to_the_gpu_queue(stub_client: httpx.Client, stub_queue, da
     assert stub_queue.sent == [(job["id"], stub_queue.settings.gpu_queue)]
 
 
-def test_broker_down_is_202_and_the_job_waits_in_the_outbox(pg_settings, pg_app, dataset_ids) -> None:  # type: ignore[no-untyped-def]
+def test_broker_down_is_202_and_the_job_waits_in_the_outbox(stub_settings, pg_app, dataset_ids) -> None:  # type: ignore[no-untyped-def]
     from fastapi.testclient import TestClient
     from sqlalchemy import text
 
     from app.main import create_app
 
-    app = create_app(pg_settings, queue=f.RecordingQueue(pg_settings, pg_app.state.engine, fail=True))
+    app = create_app(stub_settings, queue=f.RecordingQueue(stub_settings, pg_app.state.engine, fail=True))
     with TestClient(app) as c:
         job = c.post("/jobs", json=f.job_body(dataset_ids["regression"]))
         assert job.status_code == 202, job.text

@@ -197,7 +197,7 @@ def test_parsing_memory_is_bounded_by_the_chunk_not_the_file(tmp_path: Path) -> 
 
 @pytest.mark.services
 def test_an_upload_is_staged_on_disk_and_removed_after(
-    pg_settings: Settings, stub_queue: f.RecordingQueue, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    stub_settings: Settings, stub_queue: f.RecordingQueue, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from fastapi.testclient import TestClient
 
@@ -206,7 +206,7 @@ def test_an_upload_is_staged_on_disk_and_removed_after(
     staging = tmp_path / "tmp"
     staging.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(staging))
-    settings = pg_settings.model_copy(
+    settings = stub_settings.model_copy(
         update={
             "dataset_store": "local",
             "storage_dir": tmp_path / "objects",
