@@ -126,6 +126,19 @@ def free_port() -> int:
 # --- PostgreSQL + Redis ------------------------------------------------------------------------
 
 
+SHARED_SERVICE_FIXTURES = {"pg_engine", "suite_lock", "redis_url"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that uses the shared PostgreSQL or Redis is a ``services`` test, marked or not:
+    scripts/test.sh runs those in one pytest process and the rest in another beside it, and only
+    the first may take the suite's lock and reset the shared database."""
+    for item in items:
+        if SHARED_SERVICE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.services)
+
+
 @pytest.fixture(scope="session")
 def pg_engine() -> Iterator[Engine]:
     engine = make_engine(PG_URL)

@@ -35,7 +35,7 @@ from worker.runner import Runner
 CAP = 3
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
 def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
     url = "" if request.param == "sqlite" else request.getfixturevalue("pg_url")
     settings = Settings(
