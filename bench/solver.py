@@ -121,8 +121,8 @@ def report(ps: Sequence[int], rounds: int, command: str) -> str:
         picked, per_round = _picked(p, eigh, triangular, inverse, compiled)
         projected = per_round * (SELECTION_PATHS / b) * SELECTION_ROUNDS * (1 + 1 / SELECTION_PATHS)
         lines.append(
-            f"| {p} | {b} | {eigh * 1e3:.2f} | {triangular * 1e3:.2f} | {inverse * 1e3:.2f} | {compiled * 1e3:.2f} | "
-            f"{eigh / per_round:.2f}× | {picked} | {projected:.1f} |"
+            f"| {p} | {b} | {eigh * 1e3:.3g} | {triangular * 1e3:.3g} | {inverse * 1e3:.3g} | {compiled * 1e3:.3g} | "
+            f"{eigh / per_round:.2f}× | {picked} | {projected:.3g} |"
         )
     lines += [
         "",

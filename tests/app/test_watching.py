@@ -4,12 +4,16 @@ item reads, and Server-Sent Events from a real worker."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
+from app.queue import INTERACTIVE_PRIORITY, JobQueue, make_celery
+from app.settings import Settings
 from tests.app import factories as f
 from tests.e2e import scenario
 
@@ -123,25 +127,53 @@ def _parse_sse(text: str) -> list[dict[str, Any]]:
     return events
 
 
+class HeldQueue(JobQueue):
+    """The broker queue, holding what it is given until ``release``: a test opens a job's event
+    stream while the job is surely queued, then lets the worker have it."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(make_celery(settings), settings)
+        self.held: list[tuple[str, str, int]] = []
+
+    def enqueue(self, job_id: str, queue: str, priority: int = INTERACTIVE_PRIORITY) -> None:
+        self.held.append((job_id, queue, priority))
+
+    def release(self) -> None:
+        while self.held:
+            super().enqueue(*self.held.pop(0))
+
+
 @pytest.fixture(scope="module")
 def fast_events_client(pg_settings, pg_worker: object):  # type: ignore[no-untyped-def]
-    """The API reading watched jobs every 20 ms, so a short fit shows several progress events."""
-    from fastapi.testclient import TestClient
-
+    """The API reading watched jobs every 20 ms, so a short fit shows several progress events; its
+    queue holds each job until the test releases it."""
     from app.main import create_app
 
-    app = create_app(pg_settings.model_copy(update={"events_poll_s": 0.02}))
+    settings = pg_settings.model_copy(update={"events_poll_s": 0.02})
+    app = create_app(settings, queue=HeldQueue(settings))
     with TestClient(app) as c:
         yield c
     app.state.engine.dispose()
 
 
-def test_an_event_stream_shows_progress_and_the_final_event(fast_events_client: httpx.Client) -> None:
+def test_an_event_stream_shows_progress_and_the_final_event(fast_events_client: TestClient) -> None:
     client = fast_events_client
+    app: Any = client.app
     dataset = f.upload_csv(client, f.frame(seed=1104, n_per_env=200)).json()
     body = f.job_body(dataset["id"], algorithm="sal", params={"rounds": 300})
     job = client.post("/jobs", json=body).json()
-    response = client.get(f"/jobs/{job['id']}/events")  # the test client returns once the stream ends
+    # The stream reads the job's first state, then watches it; only then does the worker get it,
+    # so the stream starts at "queued" however fast the fit (the test client returns once the
+    # stream ends, hence the thread).
+    streamed: list[httpx.Response] = []
+    reader = threading.Thread(target=lambda: streamed.append(client.get(f"/jobs/{job['id']}/events")))
+    reader.start()
+    deadline = time.monotonic() + 30
+    while job["id"] not in app.state.watcher._watchers and time.monotonic() < deadline:
+        time.sleep(0.01)
+    app.state.queue.release()
+    reader.join(timeout=120)
+    [response] = streamed
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
     events = _parse_sse(response.text)
     kinds = [e["event"] for e in events]
