@@ -72,7 +72,7 @@ trap image_test_result EXIT
 # With no arguments the suite runs as two pytest processes on the two cores: the tests that compute
 # (not marked `services`) in the background, and, after lint, those that talk to PostgreSQL, Redis
 # and worker processes (marked `services`, or using the shared PostgreSQL or Redis: tests/conftest.py
-# marks those), which mostly wait on them. On this 2-core host: 16 min one after the other, ~11
+# marks those), which mostly wait on them. On this 2-core host: 15.6 min one after the other, 8.6-11
 # side by side. With arguments (a path, -k ...) one pytest runs them as given.
 pure=0 pure_pid="" pure_log=""
 if [ "$#" -eq 0 ]; then
