@@ -204,8 +204,8 @@ def pg_settings(pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFa
 @pytest.fixture(scope="session")
 def stub_settings(pg_settings: Settings) -> Settings:
     """pg_settings with queues no worker consumes, for apps whose queue only records. A live
-    pg_worker shares the database, and its reaper relays any outbox row it sees (app.jobs.outbox):
-    on pg_settings' queues it would run a job such a test expects to stay queued."""
+    pg_worker shares the database: on pg_settings' queues its reaper would relay such an app's
+    outbox rows (app.jobs.outbox) and it would run jobs the test expects to stay queued."""
     suffix = f"{os.getpid()}-{time.time_ns()}"
     return pg_settings.model_copy(update={"cpu_queue": f"stub-{suffix}", "gpu_queue": f"stub-gpu-{suffix}"})
 
