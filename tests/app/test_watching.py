@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from app.queue import INTERACTIVE_PRIORITY, JobQueue, make_celery
 from app.settings import Settings
 from tests.app import factories as f
+from tests.conftest import _wait_for
 from tests.e2e import scenario
 
 pytestmark = pytest.mark.services
@@ -168,9 +169,7 @@ def test_an_event_stream_shows_progress_and_the_final_event(fast_events_client: 
     streamed: list[httpx.Response] = []
     reader = threading.Thread(target=lambda: streamed.append(client.get(f"/jobs/{job['id']}/events")))
     reader.start()
-    deadline = time.monotonic() + 30
-    while job["id"] not in app.state.watcher._watchers and time.monotonic() < deadline:
-        time.sleep(0.01)
+    _wait_for(lambda: job["id"] in app.state.watcher._watchers, 30, "the stream to watch the job")
     app.state.queue.release()
     reader.join(timeout=120)
     [response] = streamed

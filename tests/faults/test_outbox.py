@@ -43,16 +43,22 @@ def _owed(engine: Engine) -> dict[str, int]:
         return {r[0]: r[1] for r in conn.execute(text("SELECT job_id, attempts FROM outbox"))}
 
 
-def test_relays_back_off_and_many_deliver_each_job_once(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path, broker_url="memory://")
+def _post_while_down(settings: Settings, seed: int, jobs: int) -> tuple[Engine, FlakyQueue, list[str]]:
+    """A new SQLite API whose broker is down, and ``jobs`` jobs posted to it: each one owed."""
     migrate.upgrade(settings.database_url)
     app = create_app(settings)
     engine = app.state.engine
     queue = FlakyQueue(settings, engine)
     app.state.queue = queue
     with TestClient(app) as client:
-        dataset = f.upload_csv(client, f.frame(seed=31)).json()["id"]
-        ids = [client.post("/jobs", json=f.job_body(dataset, seed=i)).json()["id"] for i in range(6)]
+        dataset = f.upload_csv(client, f.frame(seed=seed)).json()["id"]
+        ids = [client.post("/jobs", json=f.job_body(dataset, seed=i)).json()["id"] for i in range(jobs)]
+    return engine, queue, ids
+
+
+def test_relays_back_off_and_many_deliver_each_job_once(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, broker_url="memory://")
+    engine, queue, ids = _post_while_down(settings, seed=31, jobs=6)
     assert _owed(engine) == {job_id: 1 for job_id in ids}  # one try each at POST time, all owed
     sessions = make_sessionmaker(engine)
     now = dt.datetime.now(dt.UTC)
@@ -86,14 +92,7 @@ def test_a_reaper_relays_only_rows_bound_for_its_deployments_queues(tmp_path: Pa
     """Two deployments sharing a database (a test's recording app beside a live worker): a
     worker's reaper leaves the other's owed ids to it, rather than sending them to its own broker."""
     theirs = Settings(data_dir=tmp_path, broker_url="memory://", cpu_queue="theirs", gpu_queue="theirs-gpu")
-    migrate.upgrade(theirs.database_url)
-    app = create_app(theirs)
-    engine = app.state.engine
-    queue = FlakyQueue(theirs, engine)
-    app.state.queue = queue
-    with TestClient(app) as client:
-        dataset = f.upload_csv(client, f.frame(seed=33)).json()["id"]
-        job_id = client.post("/jobs", json=f.job_body(dataset)).json()["id"]
+    engine, queue, [job_id] = _post_while_down(theirs, seed=33, jobs=1)
     queue.down = False
     sessions = make_sessionmaker(engine)
     later = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=10)
