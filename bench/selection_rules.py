@@ -125,12 +125,25 @@ def within_z_and_erm(z: float) -> Rule:
     return rule
 
 
+def erm_unless_separated(z: float) -> Rule:
+    """ERM (the last candidate) while it is within z standard errors of the best, the issue's "ERM wins
+    whenever the data give no evidence for robustness"; otherwise the library's rule."""
+    library = within_z(z)
+
+    def rule(cands: Sequence[Record]) -> int:
+        best, erm = min(c["score"] for c in cands), cands[-1]
+        return len(cands) - 1 if erm["score"] <= best + z * erm["se"] else library(cands)
+
+    return rule
+
+
 RULES: dict[str, Rule] = {
     "best (z = 0)": within_z(0.0),
     "z = 0.5": within_z(0.5),
     "z = 1 (default)": within_z(1.0),
     "z = 1.5": within_z(1.5),
     "z = 1, not worse than ERM": within_z_and_erm(1.0),
+    "ERM unless it trails by > 1 SE": erm_unless_separated(1.0),
 }
 
 

@@ -17,6 +17,9 @@ def test_the_rules_read_candidates_most_robust_first() -> None:
     assert sr.within_z(1.0)(cands) == 0  # 1.05 <= 1.0 + 1 * 0.1
     assert sr.within_z(0.4)(cands) == 1
     assert sr.within_z_and_erm(1.0)(_cands((1.05, 0.1, 0.3), (1.0, 0.0, 0.5), (1.01, 0.1, 0.9))) == 1
+    gate = sr.erm_unless_separated(1.0)
+    assert gate(_cands((1.05, 0.1, 0.3), (1.0, 0.0, 0.5), (1.08, 0.1, 0.9))) == 2  # ERM within 1 SE: ERM
+    assert gate(_cands((1.05, 0.1, 0.3), (1.0, 0.0, 0.5), (1.2, 0.1, 0.9))) == 0  # separated: the library's
 
 
 def test_a_recorded_unit_replays_to_the_choice_the_library_made() -> None:
