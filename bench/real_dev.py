@@ -865,7 +865,7 @@ def attrition() -> Dataset:
                     "stock_option_level": f.StockOptionLevel.astype(float),
                     "trainings_last_year": f.TrainingTimesLastYear.astype(float),
                     "salary_hike": f.PercentSalaryHike.astype(float),
-                    "overtime": _yes_capital(f.OverTime),
+                    "overtime": _yes(f.OverTime.str.lower()),
                 }
             ),
             _dummies(
@@ -881,7 +881,7 @@ def attrition() -> Dataset:
         ],
         axis=1,
     )
-    y = _yes_capital(f.Attrition).to_numpy(np.float64)
+    y = _yes(f.Attrition.str.lower()).to_numpy(np.float64)
     group = (f.Department.astype(str) + ", " + f.Gender.astype(str)).astype(str)
     train, test = _split(
         f,
@@ -894,10 +894,6 @@ def attrition() -> Dataset:
     return Dataset(
         "attrition", "classification", "department x gender (train R&D; test Sales, HR)", train, test
     )
-
-
-def _yes_capital(column: pd.Series) -> pd.Series:
-    return (column == "Yes").astype(float)
 
 
 def mlc_churn() -> Dataset:
