@@ -156,6 +156,11 @@ async def _flood(
     return seen
 
 
+def flood_process_started() -> int:
+    """Run first in the flood's process: returns once it has started and imported this module."""
+    return os.getpid()
+
+
 def flood_process(
     base: str, headers: dict[str, str], path: str, clients: int, windows: list[tuple[float, float]],
     api_group: int,
@@ -276,11 +281,16 @@ def _flood_once(
         time.sleep(2)  # and out of the limit's window again
         # Quiet and flood windows alternate, so that both see the same neighbours on a shared host.
         width = seconds / FLOOD_ROUNDS
-        first = time.monotonic() + 5  # the flood's process starts meanwhile
-        quiet_windows = [(first + 2 * i * width, first + (2 * i + 1) * width) for i in range(FLOOD_ROUNDS)]
-        flood_windows = [(end, end + width) for _, end in quiet_windows]
         spawn = multiprocessing.get_context("spawn")
         with _Connections(server) as connections, ProcessPoolExecutor(1, mp_context=spawn) as pool:
+            # The windows start once the flood's process is up and has imported this module (seconds
+            # on a loaded host: with a fixed 5 s head start, a CI run's flood began after its last window).
+            pool.submit(flood_process_started).result()
+            first = time.monotonic() + 1
+            quiet_windows = [
+                (first + 2 * i * width, first + (2 * i + 1) * width) for i in range(FLOOD_ROUNDS)
+            ]
+            flood_windows = [(end, end + width) for _, end in quiet_windows]
             job = pool.submit(
                 flood_process, base, a, f"/jobs/{ids['a']}", clients, flood_windows, api.popen.pid
             )
