@@ -3,6 +3,9 @@
     python -m bench.real_dev --jobs 2              # all 25 tables, seeds 0-4 (the first 12: 13 min CPU; 17 min wall at load 4-5)
     python -m bench.real_dev --only wage cps1988 --seeds 0 1 2 3 4 5 6 7
 
+Beside the ratios, the report says how many paired standard errors (over the test rows) separate
+SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
+
 Each dataset is split into environments by time, place or group; the model is trained on some of
 them and tested on the others (the shift). A seed draws 80% of each training environment's rows, so
 seeds differ in what the fit sees. Every method runs through ``sal_core`` exactly as a job does:
@@ -1072,6 +1075,31 @@ def fit_model(name: str, data: Dataset, train: list[Environment], seed: int) -> 
     return fitted.fit.model
 
 
+def paired_difference(
+    model: FittedModel, reference: FittedModel, envs: Sequence[Environment], task: Task
+) -> tuple[float, float]:
+    """(``model``'s Mean_Error − ``reference``'s over ``envs``, its standard error), paired on the test
+    rows: both models are scored on the same rows, so the noise of the difference comes from the
+    per-row differences (delta method through each environment's RMSE; the error rate is a mean)."""
+    difference, variance = 0.0, 0.0
+    for env in envs:
+        if task == "classification":
+            terms = [
+                (model.predict(env.X) != env.y).astype(float),
+                (reference.predict(env.X) != env.y).astype(float),
+            ]
+            slopes = [1.0, 1.0]
+            errors = [float(np.mean(t)) for t in terms]
+        else:
+            terms = [(model.predict(env.X) - env.y) ** 2, (reference.predict(env.X) - env.y) ** 2]
+            errors = [float(np.sqrt(np.mean(t))) for t in terms]
+            slopes = [0.5 / max(e, 1e-300) for e in errors]
+        difference += errors[0] - errors[1]
+        d = slopes[0] * terms[0] - slopes[1] * terms[1]
+        variance += float(np.var(d, ddof=1)) / len(d) if len(d) > 1 else 0.0
+    return difference / len(envs), float(np.sqrt(variance)) / len(envs)
+
+
 def fit_one(name: str, data: Dataset, train: list[Environment], seed: int) -> float:
     """``name``'s Mean_Error over the test environments."""
     return mean_error(fit_model(name, data, train, seed), data.test)
@@ -1085,6 +1113,7 @@ class Outcome:
     errors: dict[str, list[float]]  # method -> per seed
     seconds: float
     log_losses: dict[str, list[float]] = dataclasses.field(default_factory=dict)  # classification only
+    noise: list[float] = dataclasses.field(default_factory=list)  # per seed: SE of SAL − ERM on the test rows
 
     def ratios(self) -> list[float]:
         return [s / e for s, e in zip(self.errors["sal"], self.errors["erm"], strict=True)]
@@ -1095,6 +1124,19 @@ class Outcome:
             return None
         pairs = zip(self.log_losses["sal"], self.log_losses["erm"], strict=True)
         return statistics.fmean(s / e for s, e in pairs)
+
+    def difference(self) -> tuple[float, float] | None:
+        """(SAL − ERM, its paired standard error on the test rows), both as fractions of ERM's Mean_Error,
+        means over seeds. The seeds share the test rows, so their differences are not independent and
+        the mean's error is not smaller than one seed's. A difference within two standard errors is one
+        the test rows cannot tell from noise."""
+        if not self.noise:
+            return None
+        erm = statistics.fmean(self.errors["erm"])
+        difference = statistics.fmean(
+            s - e for s, e in zip(self.errors["sal"], self.errors["erm"], strict=True)
+        )
+        return difference / erm, statistics.fmean(self.noise) / erm
 
     def verdict(self) -> str:
         r = self.ratios()
@@ -1112,11 +1154,20 @@ def dataset(name: str, reverse: bool = False) -> Dataset:
     return dataclasses.replace(data, shift=f"reversed: {data.shift}", train=data.test, test=data.train)
 
 
-def run_unit(
-    name: str, seed: int, methods: Sequence[str], reverse: bool = False
-) -> tuple[str, int, dict[str, float], float, dict[str, float]]:
-    """One (dataset, seed): every method's Mean_Error over the test environments, the seconds, and for
-    classification every method's mean test log-loss."""
+@dataclass(frozen=True)
+class Unit:
+    """One (dataset, seed): every method's Mean_Error over the test environments, the seconds, for
+    classification every method's mean test log-loss, and the paired SE of SAL − ERM (when both ran)."""
+
+    dataset: str
+    seed: int
+    errors: dict[str, float]
+    seconds: float
+    log_losses: dict[str, float]
+    noise: float | None
+
+
+def run_unit(name: str, seed: int, methods: Sequence[str], reverse: bool = False) -> Unit:
     set_threads(1)
     data = dataset(name, reverse)
     started = time.perf_counter()
@@ -1129,12 +1180,17 @@ def run_unit(
         if data.task == "classification"
         else {}
     )
+    noise = (
+        paired_difference(models["sal"], models["erm"], data.test, data.task)[1]
+        if {"sal", "erm"} <= models.keys()
+        else None
+    )
     print(
         f"  {name} seed {seed}: " + ", ".join(f"{m} {v:.4f}" for m, v in errors.items()),
         file=sys.stderr,
         flush=True,
     )
-    return name, seed, errors, seconds, log_losses
+    return Unit(name, seed, errors, seconds, log_losses, noise)
 
 
 def run(
@@ -1160,11 +1216,15 @@ def run(
         done = [run_unit(n, s, methods, reverse) for n, s in units]
     outcomes = []
     for name in names:
-        mine = sorted((r for r in done if r[0] == name), key=lambda r: r[1])
+        mine = sorted((u for u in done if u.dataset == name), key=lambda u: u.seed)
         data = dataset(name, reverse)
-        errors = {m: [r[2][m] for r in mine] for m in methods}
-        log_losses = {m: [r[4][m] for r in mine] for m in methods} if mine and mine[0][4] else {}
-        outcomes.append(Outcome(name, data.shift, data.task, errors, sum(r[3] for r in mine), log_losses))
+        errors = {m: [u.errors[m] for u in mine] for m in methods}
+        log_losses = (
+            {m: [u.log_losses[m] for u in mine] for m in methods} if mine and mine[0].log_losses else {}
+        )
+        noise = [u.noise for u in mine if u.noise is not None]
+        seconds = sum(u.seconds for u in mine)
+        outcomes.append(Outcome(name, data.shift, data.task, errors, seconds, log_losses, noise))
     return outcomes
 
 
@@ -1173,12 +1233,14 @@ def render(outcomes: Sequence[Outcome], seeds: Sequence[int], command: str) -> s
     lines = [
         f"`{command}` — seeds {list(seeds)}; Mean_Error over the test environments (RMSE for regression, "
         "error rate for classification), mean over seeds; SAL/ERM per seed. For classification, SAL/ERM "
-        "of the test log-loss too (mean over seeds of the ratio of the environments' mean log-loss).",
+        "of the test log-loss too (mean over seeds of the ratio of the environments' mean log-loss). "
+        "SAL − ERM ± SE: the mean difference over seeds and the mean of its paired standard error on the "
+        "test rows, as % of ERM's Mean_Error (within 2 SE: the test rows cannot tell them apart).",
         "",
         "| dataset | shift | "
         + " | ".join(methods)
-        + " | SAL/ERM mean | SAL/ERM worst seed | target (≤ 1.01, ≤ 1.05) | SAL/ERM log-loss |",
-        "|---|---|" + "---:|" * len(methods) + "---:|---:|---|---:|",
+        + " | SAL/ERM mean | SAL/ERM worst seed | target (≤ 1.01, ≤ 1.05) | SAL/ERM log-loss | SAL − ERM ± SE |",
+        "|---|---|" + "---:|" * len(methods) + "---:|---:|---|---:|---:|",
     ]
     for o in outcomes:
         r = o.ratios()
@@ -1189,6 +1251,7 @@ def render(outcomes: Sequence[Outcome], seeds: Sequence[int], command: str) -> s
             + " | ".join(cells)
             + f" | {statistics.fmean(r):.4f} | {r[worst]:.4f} (seed {seeds[worst]}) | {o.verdict()} | "
             + (f"{ll:.4f} |" if (ll := o.log_loss_ratio()) is not None else "— |")
+            + (f" {d[0]:+.2%} ± {d[1]:.2%} |" if (d := o.difference()) is not None else " — |")
         )
     return "\n".join(lines)
 
