@@ -64,7 +64,7 @@ from sal_core import Environment, get_algorithm
 from sal_core.data import split_environments
 from sal_core.fitted import FittedModel
 from sal_core.losses import Task
-from sal_core.metrics import evaluate
+from sal_core.metrics import evaluate, paired_difference
 
 METHODS = ("erm", "ridge", "irm", "wdrl", "sal")
 DEFAULTS = frozenset({"erm", "wdrl", "sal"})  # library defaults, no search
@@ -1075,31 +1075,6 @@ def fit_model(name: str, data: Dataset, train: list[Environment], seed: int) -> 
     return fitted.fit.model
 
 
-def paired_difference(
-    model: FittedModel, reference: FittedModel, envs: Sequence[Environment], task: Task
-) -> tuple[float, float]:
-    """(``model``'s Mean_Error − ``reference``'s over ``envs``, its standard error), paired on the test
-    rows: both models are scored on the same rows, so the noise of the difference comes from the
-    per-row differences (delta method through each environment's RMSE; the error rate is a mean)."""
-    difference, variance = 0.0, 0.0
-    for env in envs:
-        if task == "classification":
-            terms = [
-                (model.predict(env.X) != env.y).astype(float),
-                (reference.predict(env.X) != env.y).astype(float),
-            ]
-            slopes = [1.0, 1.0]
-            errors = [float(np.mean(t)) for t in terms]
-        else:
-            terms = [(model.predict(env.X) - env.y) ** 2, (reference.predict(env.X) - env.y) ** 2]
-            errors = [float(np.sqrt(np.mean(t))) for t in terms]
-            slopes = [0.5 / max(e, 1e-300) for e in errors]
-        difference += errors[0] - errors[1]
-        d = slopes[0] * terms[0] - slopes[1] * terms[1]
-        variance += float(np.var(d, ddof=1)) / len(d) if len(d) > 1 else 0.0
-    return difference / len(envs), float(np.sqrt(variance)) / len(envs)
-
-
 def fit_one(name: str, data: Dataset, train: list[Environment], seed: int) -> float:
     """``name``'s Mean_Error over the test environments."""
     return mean_error(fit_model(name, data, train, seed), data.test)
@@ -1181,7 +1156,7 @@ def run_unit(name: str, seed: int, methods: Sequence[str], reverse: bool = False
         else {}
     )
     noise = (
-        paired_difference(models["sal"], models["erm"], data.test, data.task)[1]
+        paired_difference(models["sal"], models["erm"], data.test).standard_error
         if {"sal", "erm"} <= models.keys()
         else None
     )

@@ -144,12 +144,61 @@ def evaluate(
     return per_env, summarize(errors, chosen)
 
 
+@dataclass(frozen=True)
+class PairedDifference:
+    """One model's Mean_Error minus a reference model's over the same environments, with the standard
+    error of that difference."""
+
+    metric: str
+    difference: float
+    standard_error: float
+
+
+def paired_difference(
+    model: FittedModel, reference: FittedModel, environments: Sequence[Environment]
+) -> PairedDifference:
+    """Mean_Error(``model``) − Mean_Error(``reference``) in the task's summary metric, and its
+    standard error over the environments' rows.
+
+    Both models score the same rows, so the noise of the difference comes from the per-row
+    differences (paired). Per environment, the error rate is a mean of 0/1 losses; RMSE is the square
+    root of a mean of squared errors, linearised at each model's MSE (the delta method). Mean_Error
+    averages the environments, which are independent samples.
+    """
+    if model.task != reference.task:
+        raise InvalidParameterError(
+            f"cannot compare a {model.task} model with a {reference.task} one", field="reference"
+        )
+    if not environments:
+        raise InvalidDataError("cannot compare models on no environments", field="environments")
+    metric = summary_metric(model.task)
+    difference, variance = 0.0, 0.0
+    for env in environments:
+        y = np.asarray(env.y, dtype=np.float64).reshape(-1)
+        if model.task == "classification":
+            losses = [(m.predict(env.X) != y).astype(np.float64) for m in (model, reference)]
+            errors = [float(np.mean(loss)) for loss in losses]
+            slopes = [1.0, 1.0]
+        else:
+            losses = [(m.predict(env.X) - y) ** 2 for m in (model, reference)]
+            errors = [math.sqrt(float(np.mean(loss))) for loss in losses]
+            slopes = [0.5 / max(e, 1e-300) for e in errors]
+        difference += errors[0] - errors[1]
+        per_row = slopes[0] * losses[0] - slopes[1] * losses[1]
+        if per_row.size > 1:
+            variance += float(np.var(per_row, ddof=1)) / per_row.size
+    n = len(environments)
+    return PairedDifference(metric, difference / n, math.sqrt(variance) / n)
+
+
 __all__ = [
+    "PairedDifference",
     "Summary",
     "classification_metrics",
     "environment_metrics",
     "error_of",
     "evaluate",
+    "paired_difference",
     "regression_metrics",
     "summarize",
     "summary_metric",

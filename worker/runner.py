@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import os
 import socket
 import time
@@ -36,6 +37,7 @@ from app.jobs.result import (
     CertificatePublic,
     EnvironmentResult,
     JobResult,
+    ReferenceComparison,
     RoundResult,
     Selection,
     Summary,
@@ -47,7 +49,8 @@ from app.settings import Settings, get_settings
 from sal_core import Environment, FitResult, SalError
 from sal_core.algorithms.base import RoundMetrics, resolve_device
 from sal_core.data import split_environments
-from sal_core.metrics import evaluate
+from sal_core.fitted import FittedModel
+from sal_core.metrics import evaluate, paired_difference
 from worker import chunked
 from worker.leases import Heartbeat, holder_gone, recover
 
@@ -125,14 +128,36 @@ class ProgressWriter:
         return self.stopped
 
 
+def reference_comparison(
+    model: FittedModel, reference: FittedModel | None, test: Sequence[Environment]
+) -> ReferenceComparison | None:
+    """``model`` against ``reference`` on the test environments (None without either, or where a
+    number is not finite: a diverged reference must not fail the job it only comments on)."""
+    if reference is None or not test:
+        return None
+    found = paired_difference(model, reference, test)
+    comparison = ReferenceComparison(
+        metric=found.metric,
+        mean_error=evaluate(reference, test)[1].mean_error,
+        difference=found.difference,
+        standard_error=found.standard_error,
+    )
+    finite = all(
+        math.isfinite(v) for v in (comparison.mean_error, comparison.difference, comparison.standard_error)
+    )
+    return comparison if finite else None
+
+
 def build_result(
     fit: FitResult,
     feature_names: Sequence[str],
     train: Sequence[Environment],
     test: Sequence[Environment],
     valid: Sequence[Environment] = (),
+    reference: FittedModel | None = None,
 ) -> JobResult:
-    """The job's result document; ``valid`` are the held-out validation rows."""
+    """The job's result document; ``valid`` are the held-out validation rows, ``reference`` ERM fitted
+    on the same training rows (:func:`reference_comparison`)."""
     environments: list[dict[str, Any]] = []
     summary = None
     for split, envs in (("train", train), ("test", test)):
@@ -171,6 +196,7 @@ def build_result(
         if valid
         else None,
         selection=None if selection is None else Selection.model_validate(_jsonable(selection.to_dict())),
+        reference=reference_comparison(fit.model, reference, test),
     )
 
 
@@ -358,9 +384,10 @@ class Runner:
             self.sessions, job_id, self.settings.progress_min_interval_s, attempt, table.feature_names
         )
         fit = algorithm.fit(train, feature_names=table.feature_names, progress=progress)
+        reference = None if fit.stopped else self._reference(job, fit, train, test, device)
         # A fit stopped for a requested cancel keeps its partial result (finish_job ends the job
         # `cancelled`); one stopped because the job was taken over stores nothing.
-        result = build_result(fit, table.feature_names, train, test, valid)
+        result = build_result(fit, table.feature_names, train, test, valid, reference)
         bad = result.non_finite_field()
         if bad is not None:
             raise NonFiniteResult(
@@ -375,6 +402,25 @@ class Runner:
         if status is None:
             log.info("job %s left `running` during the fit; dropping its result", job_id)
         return status or "stopped"
+
+    @staticmethod
+    def _reference(
+        job: Any, fit: FitResult, train: Sequence[Environment], test: Sequence[Environment], device: str
+    ) -> FittedModel | None:
+        """ERM on the job's training rows, the yardstick of :func:`reference_comparison`: fitted for
+        linear models with test environments (a fraction of a linear job's cost), not for ERM itself
+        nor for networks (a second network fit would double the job). A reference that fails to fit
+        is left out, with a log line: it never fails the job."""
+        if job.algorithm == "erm" or not test or not fit.model.model_spec.is_linear:
+            return None
+        try:
+            erm = build_algorithm(
+                "erm", params={}, task=job.task, model=job.model, seed=job.seed, device=device
+            )
+            return erm.fit(train).model
+        except SalError as exc:
+            log.warning("job %s: its ERM reference was not fitted: %s", job.id, exc)
+            return None
 
     def _run_chunked(self, job: Any, attempt: int, plan: chunked.ChunkedJob, target: str) -> str:
         """The job's fit chunk by chunk (worker.chunked), its parts sent to the chunk queue."""

@@ -49,6 +49,22 @@ class Summary(BaseModel):
     worst_environment: str | None = None
 
 
+class ReferenceComparison(BaseModel):
+    """The job's Mean_Error on its test environments against ERM's, fitted on the same training rows
+    with the same task and linear model: did robustness pay off here, and how sure is that."""
+
+    algorithm: str = Field(default="erm", description="The reference fitted beside the job.")
+    metric: str = Field(description="The summary metric: rmse (regression) or error_rate (classification).")
+    mean_error: float = Field(description="The reference's Mean_Error over the test environments.")
+    difference: float = Field(
+        description="This job's Mean_Error minus the reference's; negative: the job is better."
+    )
+    standard_error: float = Field(
+        description="Standard error of the difference over the test rows, paired (both models score the "
+        "same rows); a difference within about two of these is one the test rows cannot tell from noise."
+    )
+
+
 class CertificatePublic(BaseModel):
     rho_hat: float
     worst_case_risk: float
@@ -217,6 +233,12 @@ class JobResult(BaseModel):
     validation: ValidationResult | None = None
     selection: Selection | None = Field(
         default=None, description="How the algorithm chose its λ, when it chose one itself."
+    )
+    reference: ReferenceComparison | None = Field(
+        default=None,
+        description="The job against ERM on its test environments, with the paired standard error; "
+        "null for ERM itself, for networks, for jobs without test environments and for datasets "
+        "trained chunk by chunk.",
     )
 
     @model_validator(mode="before")

@@ -255,6 +255,11 @@ class Stack:
         theta = done["result"]["coefficients"]
         check(set(w) == {f"S{i}" for i in range(1, 6)} | {f"V{i}" for i in range(1, 6)}, f"w names: {w}")
         check(min(w[f"S{i}"] for i in range(1, 6)) > w["V1"], f"w: stable S below V1: {w}")
+        ref = done["result"].get("reference") or {}
+        check(
+            ref.get("algorithm") == "erm" and ref["difference"] < -2 * ref["standard_error"],
+            f"the README job is not clearly below ERM on its test rows: {ref}",
+        )
         log(f"README job: w={w}, theta[V1]={theta['V1']}")
         return dataset_id, job_id, done
 

@@ -187,6 +187,12 @@ def test_submit_sal_from_the_form_and_watch_it_finish(
         result["history"]
     )
     assert page.locator("#mean-error").inner_text() != "–"
+    # Against ERM on the same test rows: the sign, ERM's own Mean_Error and the verdict the noise allows.
+    ref = result["reference"]
+    versus = page.locator("#vs-erm").inner_text()
+    noise = abs(ref["difference"]) <= 2 * ref["standard_error"]
+    verdict = "within noise" if noise else "better than ERM" if ref["difference"] < 0 else "worse than ERM"
+    assert versus.startswith("+" if ref["difference"] >= 0 else "−") and f"; {verdict})" in versus, versus
     assert "Certificate" in page.locator("#main").inner_text()
     assert job["reproducibility"]["dataset_sha256"] in page.locator("#main").inner_text()
     screenshot(page, "job")

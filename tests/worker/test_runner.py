@@ -127,3 +127,42 @@ def test_progress_asks_the_fit_to_stop_once_the_job_is_not_running(runner: Runne
         s.commit()
     assert progress(2, 4, {}) is True
     assert _job_row(runner, job_id).status == "cancelled"
+
+
+def _stored(runner: Runner, job_id: str) -> dict[str, Any]:
+    with runner.sessions() as s:
+        row = s.get(JobResultRow, job_id)
+        assert row is not None
+        return dict(row.result)
+
+
+def test_a_linear_job_is_compared_with_erm_on_its_test_environments(runner: Runner) -> None:
+    """A SAL job stores ERM's Mean_Error on the same test environments (the very figure an ERM job on
+    the same data and seed reports), its own minus ERM's, and the paired standard error of that
+    difference; the ERM job itself carries no reference."""
+    dataset_id = _dataset(runner, 406)
+    sal_id, erm_id = _job(runner, dataset_id, algorithm="sal"), _job(runner, dataset_id, algorithm="erm")
+    assert runner.run(sal_id) == "succeeded" and runner.run(erm_id) == "succeeded"
+    sal, erm = _stored(runner, sal_id), _stored(runner, erm_id)
+    ref = sal["reference"]
+    assert ref["algorithm"] == "erm" and ref["metric"] == sal["summary"]["metric"] == "rmse"
+    assert ref["mean_error"] == pytest.approx(erm["summary"]["mean_error"], rel=1e-9)
+    assert ref["difference"] == pytest.approx(sal["summary"]["mean_error"] - ref["mean_error"], abs=1e-12)
+    assert ref["standard_error"] > 0
+    assert erm["reference"] is None
+
+
+def test_no_reference_is_fitted_for_networks_or_without_test_environments() -> None:
+    """A network would double its job's cost, and with no test environments there is nothing to compare."""
+    from types import SimpleNamespace
+
+    from sal_core import get_algorithm
+    from sal_core.synthetic import selection_bias
+
+    s = selection_bias(n=200, seed=0, n_test=50)
+    linear = get_algorithm("sal")({"lambda_": 0.1}, seed=0).fit(s.train)
+    job = SimpleNamespace(id="j", algorithm="sal", task="regression", model={"kind": "linear"}, seed=0)
+    assert Runner._reference(job, linear, s.train, s.test, "cpu") is not None
+    assert Runner._reference(job, linear, s.train, [], "cpu") is None
+    network = SimpleNamespace(model=SimpleNamespace(model_spec=SimpleNamespace(is_linear=False)))
+    assert Runner._reference(job, network, s.train, s.test, "cpu") is None  # type: ignore[arg-type]

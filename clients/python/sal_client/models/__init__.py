@@ -97,6 +97,7 @@ from .problem import Problem
 from .progress import Progress
 from .range_ import Range
 from .readiness import Readiness
+from .reference_comparison import ReferenceComparison
 from .reproducibility import Reproducibility
 from .reproducibility_model import ReproducibilityModel
 from .reproducibility_params import ReproducibilityParams
@@ -242,6 +243,7 @@ __all__ = (
     "Progress",
     "Range",
     "Readiness",
+    "ReferenceComparison",
     "Reproducibility",
     "ReproducibilityModel",
     "ReproducibilityParams",

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..models.environment_result import EnvironmentResult
     from ..models.job_result_coefficients_type_0 import JobResultCoefficientsType0
     from ..models.job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0
+    from ..models.reference_comparison import ReferenceComparison
     from ..models.round_ import Round
     from ..models.selection import Selection
     from ..models.summary import Summary
@@ -35,6 +36,9 @@ class JobResult:
         history (list[Round]):
         intercept (float | None):
         summary (None | Summary):
+        reference (None | ReferenceComparison | Unset): The job against ERM on its test environments, with the paired
+            standard error; null for ERM itself, for networks, for jobs without test environments and for datasets trained
+            chunk by chunk.
         selection (None | Selection | Unset): How the algorithm chose its λ, when it chose one itself.
         validation (None | Unset | ValidationResult):
     """
@@ -47,6 +51,7 @@ class JobResult:
     history: list[Round]
     intercept: float | None
     summary: None | Summary
+    reference: None | ReferenceComparison | Unset = UNSET
     selection: None | Selection | Unset = UNSET
     validation: None | Unset | ValidationResult = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -55,6 +60,7 @@ class JobResult:
         from ..models.certificate_public import CertificatePublic  # noqa: PLC0415
         from ..models.job_result_coefficients_type_0 import JobResultCoefficientsType0  # noqa: PLC0415
         from ..models.job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0  # noqa: PLC0415
+        from ..models.reference_comparison import ReferenceComparison  # noqa: PLC0415
         from ..models.selection import Selection  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
         from ..models.validation_result import ValidationResult  # noqa: PLC0415
@@ -98,6 +104,14 @@ class JobResult:
         else:
             summary = self.summary
 
+        reference: dict[str, Any] | None | Unset
+        if isinstance(self.reference, Unset):
+            reference = UNSET
+        elif isinstance(self.reference, ReferenceComparison):
+            reference = self.reference.to_dict()
+        else:
+            reference = self.reference
+
         selection: dict[str, Any] | None | Unset
         if isinstance(self.selection, Unset):
             selection = UNSET
@@ -128,6 +142,8 @@ class JobResult:
                 "summary": summary,
             }
         )
+        if reference is not UNSET:
+            field_dict["reference"] = reference
         if selection is not UNSET:
             field_dict["selection"] = selection
         if validation is not UNSET:
@@ -141,6 +157,7 @@ class JobResult:
         from ..models.environment_result import EnvironmentResult  # noqa: PLC0415
         from ..models.job_result_coefficients_type_0 import JobResultCoefficientsType0  # noqa: PLC0415
         from ..models.job_result_covariate_weights_type_0 import JobResultCovariateWeightsType0  # noqa: PLC0415
+        from ..models.reference_comparison import ReferenceComparison  # noqa: PLC0415
         from ..models.round_ import Round  # noqa: PLC0415
         from ..models.selection import Selection  # noqa: PLC0415
         from ..models.summary import Summary  # noqa: PLC0415
@@ -231,6 +248,23 @@ class JobResult:
 
         summary = _parse_summary(d.pop("summary"))
 
+        def _parse_reference(data: object) -> None | ReferenceComparison | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                reference_type_0 = ReferenceComparison.from_dict(data)
+
+                return reference_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ReferenceComparison | Unset, data)
+
+        reference = _parse_reference(d.pop("reference", UNSET))
+
         def _parse_selection(data: object) -> None | Selection | Unset:
             if data is None:
                 return data
@@ -274,6 +308,7 @@ class JobResult:
             history=history,
             intercept=intercept,
             summary=summary,
+            reference=reference,
             selection=selection,
             validation=validation,
         )
