@@ -408,7 +408,8 @@ class Runner:
         job: Any, fit: FitResult, train: Sequence[Environment], test: Sequence[Environment], device: str
     ) -> FittedModel | None:
         """ERM on the job's training rows, the yardstick of :func:`reference_comparison`: fitted for
-        linear models with test environments (a fraction of a linear job's cost), not for ERM itself
+        linear models with test environments (3 ms beside SAL's 44 ms for regression, 0.25 s beside 2 s
+        for classification; docs/api.md), not for ERM itself
         nor for networks (a second network fit would double the job). A reference that fails to fit
         is left out, with a log line: it never fails the job."""
         if job.algorithm == "erm" or not test or not fit.model.model_spec.is_linear:
