@@ -11,6 +11,7 @@ from app.jobs.result import (
     CertificatePublic,
     EnvironmentResult,
     JobResult,
+    ReferenceComparison,
     Selection,
     Summary,
     ValidationResult,
@@ -75,6 +76,7 @@ def _data(job: JobPublic, result: JobResult | None) -> dict[str, Any]:
         "intercept": None if result is None else result.intercept,
         "covariate_weights": None if result is None else result.covariate_weights,
         "certificate": dumped(None if result is None else result.certificate),
+        "reference": dumped(None if result is None else result.reference),
         "history": [] if result is None else [r.model_dump() for r in result.history],
     }
 
@@ -83,6 +85,8 @@ def _result_tables(result: JobResult) -> list[ReportTable]:
     tables = []
     if result.summary is not None:
         tables.append(_summary_table(result.summary))
+    if result.reference is not None:
+        tables.append(_reference_table(result.reference))
     if result.environments:
         tables.append(_environments_table(result.environments))
     if result.validation is not None:
@@ -101,6 +105,25 @@ def _summary_table(s: Summary) -> ReportTable:
         "Test summary",
         ["metric", "Mean_Error", "Std_Error", "worst", "worst environment"],
         [[s.metric, num(s.mean_error), num(s.std_error), num(s.worst_error), str(s.worst_environment)]],
+    )
+
+
+def _reference_table(r: ReferenceComparison) -> ReportTable:
+    """The job against ERM on the same test rows, with the verdict its paired standard error allows."""
+    if abs(r.difference) <= 2 * r.standard_error:
+        verdict = "within noise (≤ 2 standard errors)"
+    else:
+        verdict = f"{'better' if r.difference < 0 else 'worse'} than {r.algorithm.upper()}"
+    return ReportTable(
+        f"Against {r.algorithm.upper()} on the same test rows",
+        [
+            "metric",
+            f"{r.algorithm.upper()} Mean_Error",
+            "difference (this job − reference)",
+            "standard error",
+            "verdict",
+        ],
+        [[r.metric, num(r.mean_error), num(r.difference), num(r.standard_error), verdict]],
     )
 
 

@@ -167,3 +167,22 @@ def test_job_report_shows_w_over_folds_and_which_w_the_data_determine(sal_job: d
         "θ",
         "w",
     ]
+
+
+def test_job_report_compares_the_job_with_erm_and_says_whether_the_rows_can_tell(
+    sal_job: dict[str, Any],
+) -> None:
+    """result.reference becomes a table: ERM's Mean_Error, the difference, its standard error and a
+    verdict that says "within noise" up to two standard errors."""
+    result = dict(sal_job["result"])
+    cases = [(-0.07, 0.004, "better than ERM"), (0.003, 0.002, "within noise (≤ 2 standard errors)"),
+             (0.05, 0.01, "worse than ERM")]  # fmt: skip
+    for difference, se, verdict in cases:
+        reference = {"algorithm": "erm", "metric": "rmse", "mean_error": 0.52, "difference": difference,
+                     "standard_error": se}  # fmt: skip
+        report = job_report(as_public({**sal_job, "result": {**result, "reference": reference}}))
+        table = {t.title: t for t in report.tables}["Against ERM on the same test rows"]
+        assert table.rows[0][0] == "rmse" and table.rows[0][-1] == verdict
+        assert float(table.rows[0][2]) == pytest.approx(difference, rel=1e-3)
+    assert sal_job["result"]["reference"] is None
+    assert not [t.title for t in job_report(as_public(sal_job)).tables if t.title.startswith("Against")]
