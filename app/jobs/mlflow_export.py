@@ -94,6 +94,11 @@ def run_metrics(result: JobResult) -> dict[str, float]:
     if result.certificate is not None:
         metrics["certificate/rho_hat"] = float(result.certificate.rho_hat)
         metrics["certificate/worst_case_risk"] = float(result.certificate.worst_case_risk)
+    if result.reference is not None:
+        ref = result.reference
+        metrics[f"reference/{ref.algorithm}_mean_error"] = float(ref.mean_error)
+        metrics["reference/difference"] = float(ref.difference)
+        metrics["reference/standard_error"] = float(ref.standard_error)
     metrics["duration_s"] = float(result.duration_s)
     return metrics
 

@@ -117,6 +117,10 @@ def test_an_exported_run_has_the_jobs_numbers_and_a_loadable_model(
         assert metrics[f"{env['split']}/{env['name']}/mse"] == pytest.approx(env["mse"], rel=1e-12)
     assert metrics["test/mean_error"] == pytest.approx(result["summary"]["mean_error"], rel=1e-12)
     assert metrics["certificate/rho_hat"] == pytest.approx(result["certificate"]["rho_hat"], rel=1e-12)
+    reference = result["reference"]  # SAL against ERM on the same test rows
+    assert metrics["reference/erm_mean_error"] == pytest.approx(reference["mean_error"], rel=1e-12)
+    assert metrics["reference/difference"] == pytest.approx(reference["difference"], rel=1e-12)
+    assert metrics["reference/standard_error"] == pytest.approx(reference["standard_error"], rel=1e-12)
 
     listed = {a.path for a in client.list_artifacts(export["run_id"], "sal")}
     assert listed == {"sal/coefficients.json", "sal/covariate_weights.json", "sal/model.safetensors"}
