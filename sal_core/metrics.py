@@ -162,8 +162,8 @@ def paired_difference(
 
     Both models score the same rows, so the noise of the difference comes from the per-row
     differences (paired). Per environment, the error rate is a mean of 0/1 losses; RMSE is the square
-    root of a mean of squared errors, linearised at each model's MSE (the delta method). Mean_Error
-    averages the environments, which are independent samples.
+    root of a mean of squared errors, linearised at each model's MSE (the delta method,
+    :func:`paired_rmse_difference`). Mean_Error averages the environments, independent samples.
     """
     if model.task != reference.task:
         raise InvalidParameterError(
@@ -171,24 +171,54 @@ def paired_difference(
         )
     if not environments:
         raise InvalidDataError("cannot compare models on no environments", field="environments")
-    metric = summary_metric(model.task)
+    if model.task == "regression":
+        sums = [_squared_error_sums(model, reference, env) for env in environments]
+        return paired_rmse_difference(*(np.array(column) for column in zip(*sums, strict=True)))
     difference, variance = 0.0, 0.0
     for env in environments:
         y = np.asarray(env.y, dtype=np.float64).reshape(-1)
-        if model.task == "classification":
-            losses = [(m.predict(env.X) != y).astype(np.float64) for m in (model, reference)]
-            errors = [float(np.mean(loss)) for loss in losses]
-            slopes = [1.0, 1.0]
-        else:
-            losses = [(m.predict(env.X) - y) ** 2 for m in (model, reference)]
-            errors = [math.sqrt(float(np.mean(loss))) for loss in losses]
-            slopes = [0.5 / max(e, 1e-300) for e in errors]
-        difference += errors[0] - errors[1]
-        per_row = slopes[0] * losses[0] - slopes[1] * losses[1]
+        wrong = [(m.predict(env.X) != y).astype(np.float64) for m in (model, reference)]
+        difference += float(np.mean(wrong[0]) - np.mean(wrong[1]))
+        per_row = wrong[0] - wrong[1]
         if per_row.size > 1:
             variance += float(np.var(per_row, ddof=1)) / per_row.size
     n = len(environments)
-    return PairedDifference(metric, difference / n, math.sqrt(variance) / n)
+    return PairedDifference("error_rate", difference / n, math.sqrt(variance) / n)
+
+
+def _squared_error_sums(
+    model: FittedModel, reference: FittedModel, env: Environment
+) -> tuple[float, float, float, float, float, float]:
+    y = np.asarray(env.y, dtype=np.float64).reshape(-1)
+    r2, s2 = ((m.predict(env.X) - y) ** 2 for m in (model, reference))
+    return (
+        float(y.size),
+        float(r2.sum()),
+        float((r2**2).sum()),
+        float(s2.sum()),
+        float((s2**2).sum()),
+        float((r2 * s2).sum()),
+    )
+
+
+def paired_rmse_difference(
+    n: ArrayLike, sq: ArrayLike, quad: ArrayLike, ref_sq: ArrayLike, ref_quad: ArrayLike, cross: ArrayLike
+) -> PairedDifference:
+    """:func:`paired_difference` for RMSE from per-environment sums over the rows (so that a pass over
+    a table's chunks can add them up): row counts ``n``, Σr², Σr⁴ of the model's residuals r, Σs², Σs⁴
+    of the reference's s, and Σr²s². Per environment the per-row term of the difference is
+    d = r²/(2·RMSE) − s²/(2·RMSE_ref); its sample variance over n gives the environment's share."""
+    n_, sq_, quad_, ref_sq_, ref_quad_, cross_ = (
+        np.asarray(v, dtype=np.float64) for v in (n, sq, quad, ref_sq, ref_quad, cross)
+    )
+    rmse, ref_rmse = np.sqrt(sq_ / n_), np.sqrt(ref_sq_ / n_)
+    a, b = 0.5 / np.maximum(rmse, 1e-300), 0.5 / np.maximum(ref_rmse, 1e-300)
+    total = a * sq_ - b * ref_sq_
+    squares = a * a * quad_ + b * b * ref_quad_ - 2.0 * a * b * cross_
+    spread = np.maximum(squares - total * total / n_, 0.0) / np.maximum(n_ - 1.0, 1.0)
+    variance = np.where(n_ > 1, spread / n_, 0.0)
+    k = n_.size
+    return PairedDifference("rmse", float(np.mean(rmse - ref_rmse)), float(np.sqrt(variance.sum())) / k)
 
 
 __all__ = [
@@ -199,6 +229,7 @@ __all__ = [
     "error_of",
     "evaluate",
     "paired_difference",
+    "paired_rmse_difference",
     "regression_metrics",
     "summarize",
     "summary_metric",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from app.jobs.result import (
     CertificatePublic,
     EnvironmentResult,
     JobResult,
+    ReferenceComparison,
     RoundResult,
     Selection,
     Summary,
@@ -213,8 +215,27 @@ def run(
         duration_s=time.perf_counter() - started,
         validation=None,
         selection=None if fit.selection is None else Selection.model_validate(fit.selection.to_dict()),
+        reference=_reference(fit),
     )
     return result, weights, hashlib.sha256(weights).hexdigest(), fit.stopped
+
+
+def _reference(fit: outofcore.LinearFit | outofcore_network.NetworkFit) -> ReferenceComparison | None:
+    """The in-memory result's ``reference`` (worker.runner.reference_comparison) from the metrics
+    pass: ERM from the same moments, scored on the same test rows; None for networks."""
+    ref = getattr(fit, "reference", None)
+    if ref is None:
+        return None
+    found = ref.comparison
+    values = (ref.mean_error, found.difference, found.standard_error)
+    if not all(math.isfinite(v) for v in values):
+        return None
+    return ReferenceComparison(
+        metric=found.metric,
+        mean_error=ref.mean_error,
+        difference=found.difference,
+        standard_error=found.standard_error,
+    )
 
 
 def _never() -> bool:

@@ -24,7 +24,8 @@ Passes (each returns arrays per environment of the dataset, all environments, bu
              fits in ``theta``, ``z_bar``, ``y_bar`` (sal_core.exact_selection.FoldFits), per
              training environment (``train``, in that order)
     metrics  n, sum of squared and of absolute residuals of a linear model in original units, or
-             of an MLP (its weights in the parameters)
+             of an MLP (its weights in the parameters); with a ``reference`` linear model, the sums
+             a paired comparison of the two on the same rows needs (Σr⁴, Σs², Σs⁴, Σr²s²)
 """
 
 from __future__ import annotations
@@ -280,11 +281,22 @@ def _metrics(chunk: ChunkRows, n_envs: int, params: dict[str, Any]) -> Arrays:
     else:
         coef, intercept = np.asarray(params["coef"]), float(params["intercept"])
         resid = chunk.y - (chunk.X @ coef + intercept)
-    return {
+
+    def per_env(values: np.ndarray) -> np.ndarray:
+        return np.bincount(chunk.env, weights=values, minlength=n_envs).astype(np.float64)
+
+    out = {
         "n": np.bincount(chunk.env, minlength=n_envs).astype(np.float64),
-        "sq": np.bincount(chunk.env, weights=resid**2, minlength=n_envs).astype(np.float64),
-        "abs": np.bincount(chunk.env, weights=np.abs(resid), minlength=n_envs).astype(np.float64),
+        "sq": per_env(resid**2),
+        "abs": per_env(np.abs(resid)),
     }
+    if "reference" in params:  # a second linear model scored on the same rows, paired
+        ref = params["reference"]
+        ref_sq = (chunk.y - (chunk.X @ np.asarray(ref["coef"]) + float(ref["intercept"]))) ** 2
+        sq = resid**2
+        out |= {"quad": per_env(sq**2), "ref_sq": per_env(ref_sq), "ref_quad": per_env(ref_sq**2),
+                "cross": per_env(sq * ref_sq)}  # fmt: skip
+    return out
 
 
 def _network(params: dict[str, Any]) -> FittedModel:

@@ -72,6 +72,7 @@ from sal_core.algorithms.wdrl import WDRL
 from sal_core.cross_fit import FoldSums
 from sal_core.data import Standardizer
 from sal_core.loss_stats import LossStats
+from sal_core.metrics import PairedDifference, paired_rmse_difference
 from sal_core.optim import solve_or_min_norm
 from sal_core.params import AUTO
 from sal_core.paths import exact
@@ -171,6 +172,16 @@ class LinearFit:
     stopped: bool = False
     selection: ls.FitSelection | None = None  # lambda_="auto": what was tried, kept and why
     passes: dict[str, float] = field(default_factory=dict)  # seconds per pass
+    reference: Reference | None = None  # ERM on the same rows, against this fit on the test rows
+
+
+@dataclass(frozen=True)
+class Reference:
+    """ERM fitted on the same training rows (from the same moments), scored on the test environments
+    beside the fit in the same metrics pass: its Mean_Error and the paired difference."""
+
+    mean_error: float
+    comparison: PairedDifference
 
 
 def _standardiser(stats: fanout.Arrays, train: Sequence[int]) -> tuple[Standardizer, float, float]:
@@ -260,12 +271,34 @@ def fit_linear(
         return LinearFit(
             standardizer, theta, bias, coef, intercept, w, rounds, cert, {}, stopped, selection, timings
         )
-    # a model is there (rounds stopped by a cancel keep theirs, as in memory): it is scored whole
-    m = timed(fanout.Pass("metrics", {"coef": coef.tolist(), "intercept": intercept}, stoppable=False))
+    # a model is there (rounds stopped by a cancel keep theirs, as in memory): it is scored whole,
+    # and, beside it on the same rows, ERM from the same moments (the job's reference) where the fit
+    # is not ERM itself and there are test environments
+    scored: dict[str, Any] = {"coef": coef.tolist(), "intercept": intercept}
+    if algorithm != "erm" and data.test and not stopped:
+        erm_theta, erm_bias, _ = _pooled(
+            "erm", {}, moments, z_bar, y_bar, y_scale, sums.n.sum(1), names, None
+        )
+        erm_coef, erm_intercept = standardizer.coefficients_to_original(erm_theta, erm_bias)
+        scored["reference"] = {"coef": erm_coef.tolist(), "intercept": float(erm_intercept)}
+    m = timed(fanout.Pass("metrics", scored, stoppable=False))
     metrics = _env_metrics(m, data, index)
+    reference = _reference(m, data, index) if "reference" in scored else None
     return LinearFit(
-        standardizer, theta, bias, coef, intercept, w, rounds, cert, metrics, stopped, selection, timings
+        standardizer, theta, bias, coef, intercept, w, rounds, cert, metrics, stopped, selection, timings,
+        reference,
+    )  # fmt: skip
+
+
+def _reference(m: fanout.Arrays, data: ChunkedData, index: dict[str, int]) -> Reference:
+    """ERM's Mean_Error (RMSE) over the test environments and the fit's paired difference to it, from
+    the metrics pass's sums."""
+    test = [index[name] for name in data.test]
+    n, ref_sq = m["n"][test], m["ref_sq"][test]
+    comparison = paired_rmse_difference(
+        n, m["sq"][test], m["quad"][test], ref_sq, m["ref_quad"][test], m["cross"][test]
     )
+    return Reference(float(np.mean(np.sqrt(ref_sq / n))), comparison)
 
 
 def _env_metrics(m: fanout.Arrays, data: ChunkedData, index: dict[str, int]) -> dict[str, dict[str, float]]:

@@ -237,8 +237,7 @@ class JobResult(BaseModel):
     reference: ReferenceComparison | None = Field(
         default=None,
         description="The job against ERM on its test environments, with the paired standard error; "
-        "null for ERM itself, for networks, for jobs without test environments and for datasets "
-        "trained chunk by chunk.",
+        "null for ERM itself, for networks and for jobs without test environments.",
     )
 
     @model_validator(mode="before")

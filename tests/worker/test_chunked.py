@@ -200,6 +200,15 @@ def test_a_chunked_fit_is_the_in_memory_fit(
         for metric in ("mse", "rmse", "mae"):
             assert env[metric] == pytest.approx(other[metric], rel=1e-7)
     assert chunked["summary"]["mean_error"] == pytest.approx(memory["summary"]["mean_error"], rel=1e-7)
+    # against ERM on the same test rows: ERM from the same moments and the paired sums of one pass
+    if algorithm == "erm":
+        assert chunked["reference"] is None and memory["reference"] is None
+    else:
+        got, want = chunked["reference"], memory["reference"]
+        assert got["algorithm"] == want["algorithm"] == "erm" and got["metric"] == want["metric"] == "rmse"
+        assert got["mean_error"] == pytest.approx(want["mean_error"], rel=1e-7)
+        assert got["difference"] == pytest.approx(want["difference"], rel=1e-5, abs=1e-9)
+        assert got["standard_error"] == pytest.approx(want["standard_error"], rel=1e-5, abs=1e-9)
     # its scratch objects are gone, its run marked closed
     left = [o.key for o in open_store(settings, "local").list(f"scratch/{job_id}-")]
     assert left == [f"scratch/{job_id}-1/closed"]

@@ -37,8 +37,7 @@ class JobResult:
         intercept (float | None):
         summary (None | Summary):
         reference (None | ReferenceComparison | Unset): The job against ERM on its test environments, with the paired
-            standard error; null for ERM itself, for networks, for jobs without test environments and for datasets trained
-            chunk by chunk.
+            standard error; null for ERM itself, for networks and for jobs without test environments.
         selection (None | Selection | Unset): How the algorithm chose its λ, when it chose one itself.
         validation (None | Unset | ValidationResult):
     """
