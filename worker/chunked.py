@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -224,18 +223,7 @@ def _reference(fit: outofcore.LinearFit | outofcore_network.NetworkFit) -> Refer
     """The in-memory result's ``reference`` (worker.runner.reference_comparison) from the metrics
     pass: ERM from the same moments, scored on the same test rows; None for networks."""
     ref = getattr(fit, "reference", None)
-    if ref is None:
-        return None
-    found = ref.comparison
-    values = (ref.mean_error, found.difference, found.standard_error)
-    if not all(math.isfinite(v) for v in values):
-        return None
-    return ReferenceComparison(
-        metric=found.metric,
-        mean_error=ref.mean_error,
-        difference=found.difference,
-        standard_error=found.standard_error,
-    )
+    return None if ref is None else ReferenceComparison.of(ref.mean_error, ref.comparison)
 
 
 def _never() -> bool:

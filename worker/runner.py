@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import math
 import os
 import socket
 import time
@@ -131,21 +130,12 @@ class ProgressWriter:
 def reference_comparison(
     model: FittedModel, reference: FittedModel | None, test: Sequence[Environment]
 ) -> ReferenceComparison | None:
-    """``model`` against ``reference`` on the test environments (None without either, or where a
-    number is not finite: a diverged reference must not fail the job it only comments on)."""
+    """``model`` against ``reference`` on the test environments (None without either)."""
     if reference is None or not test:
         return None
-    found = paired_difference(model, reference, test)
-    comparison = ReferenceComparison(
-        metric=found.metric,
-        mean_error=evaluate(reference, test)[1].mean_error,
-        difference=found.difference,
-        standard_error=found.standard_error,
+    return ReferenceComparison.of(
+        evaluate(reference, test)[1].mean_error, paired_difference(model, reference, test)
     )
-    finite = all(
-        math.isfinite(v) for v in (comparison.mean_error, comparison.difference, comparison.standard_error)
-    )
-    return comparison if finite else None
 
 
 def build_result(

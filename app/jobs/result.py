@@ -24,6 +24,7 @@ from pydantic import (
 )
 
 from sal_core.history import Round
+from sal_core.metrics import PairedDifference
 
 
 class EnvironmentResult(BaseModel):
@@ -63,6 +64,17 @@ class ReferenceComparison(BaseModel):
         description="Standard error of the difference over the test rows, paired (both models score the "
         "same rows); a difference within about two of these is one the test rows cannot tell from noise."
     )
+
+    @classmethod
+    def of(cls, mean_error: float, found: PairedDifference) -> ReferenceComparison | None:
+        """The comparison, or None where a number is not finite: a reference that diverged must not
+        fail the job it only comments on (:meth:`JobResult.non_finite_field`)."""
+        if not all(math.isfinite(v) for v in (mean_error, found.difference, found.standard_error)):
+            return None
+        return cls(
+            metric=found.metric, mean_error=mean_error, difference=found.difference,
+            standard_error=found.standard_error,
+        )  # fmt: skip
 
 
 class CertificatePublic(BaseModel):

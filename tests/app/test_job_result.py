@@ -71,3 +71,18 @@ def test_rows_stored_with_a_device_read_and_the_job_shows_one_device_record() ->
         device="cuda", device_chosen=None, device_reason=None, runtime={"device": "cuda:0"}
     )
     assert reproducibility.device(before_placement)["ran_on"] == "cuda:0"
+
+
+def test_a_reference_that_is_not_finite_is_left_out_rather_than_failing_the_job() -> None:
+    """ReferenceComparison.of keeps a finite comparison as it is and drops one with a NaN or an
+    infinity anywhere (a diverged ERM must not fail the SAL job it only comments on)."""
+    from app.jobs.result import ReferenceComparison
+    from sal_core.metrics import PairedDifference
+
+    kept = ReferenceComparison.of(0.52, PairedDifference("rmse", -0.07, 0.004))
+    assert kept is not None and (kept.algorithm, kept.metric, kept.mean_error) == ("erm", "rmse", 0.52)
+    assert (kept.difference, kept.standard_error) == (-0.07, 0.004)
+    nan, inf = float("nan"), float("inf")
+    assert ReferenceComparison.of(nan, PairedDifference("rmse", -0.07, 0.004)) is None
+    assert ReferenceComparison.of(0.52, PairedDifference("rmse", inf, 0.004)) is None
+    assert ReferenceComparison.of(0.52, PairedDifference("rmse", -0.07, nan)) is None
