@@ -32,6 +32,13 @@ def _job_table(job: dict[str, Any]) -> None:
         s = result["summary"]
         output.table("test summary", ["metric", "Mean_Error", "Std_Error", "worst", "worst environment"],
                      [[s["metric"], s["mean_error"], s["std_error"], s["worst_error"], s.get("worst_environment")]])  # fmt: skip
+    if result.get("reference"):
+        r = result["reference"]
+        noise = abs(r["difference"]) <= 2 * r["standard_error"]
+        verdict = "within noise" if noise else "better" if r["difference"] < 0 else "worse"
+        output.table(f"against {r['algorithm'].upper()} on the same test rows",
+                     ["metric", "reference Mean_Error", "difference", "standard error", "verdict"],
+                     [[r["metric"], r["mean_error"], r["difference"], r["standard_error"], verdict]])  # fmt: skip
     if result.get("environments"):
         envs = result["environments"]
         metrics = [k for k in envs[0] if k not in ("name", "split", "n_rows")]

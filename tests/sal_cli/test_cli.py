@@ -53,6 +53,7 @@ def test_jobs_submit_watch_get_download(embedded: str, dataset: dict[str, Any], 
     assert job["status"] == "queued" and job["params"]["lambda_"] == 1.0
     watched = sal(embedded, "jobs", "watch", job["id"])
     assert f"job {job['id']} succeeded" in watched.stderr and "Mean_Error" in watched.stdout
+    assert "against ERM on the same test rows" in watched.stdout  # result.reference, as a table
     got = json.loads(sal(embedded, "--json", "jobs", "get", job["id"]).stdout)
     assert got["status"] == "succeeded" and set(got["result"]["covariate_weights"]) == set(
         dataset["feature_names"]
