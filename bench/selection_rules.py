@@ -4,8 +4,9 @@
     python -m bench.selection_rules report OUT.jsonl [more.jsonl ...]
 
 ``run``: for every (dataset or scenario, seed), SAL at library defaults records its selection (every
-candidate's out-of-fold score, the paired standard error of its difference to the best, in the
-order the rule reads them, most robust first); then every candidate is refitted on all training rows
+candidate's out-of-fold score and its score per training environment, the paired standard error of
+its difference to the best, in the order the rule reads them, most robust first); then every
+candidate is refitted on all training rows
 at its λ and anchor (ERM for the adversary switched off) and scored on the test environments. One
 line of JSON per unit. ``report``: replays rules on those lines, so a rule costs nothing to try, and
 prints per dataset SAL/ERM (mean and worst seed) on the real tables, Mean_Error and seeds within 10%
@@ -72,7 +73,7 @@ def candidates_of(
                 params["anchor"] = ANCHOR_OF[c.variant]
             error = _mean_error(get_algorithm("sal")(params, task=task, seed=seed).fit(train).model, test)
         out.append({"relative": c.relative, "anchor": ANCHOR_OF.get(c.variant, ""), "score": c.score,
-                    "se": c.se, "test": error})  # fmt: skip
+                    "se": c.se, "env_scores": c.env_scores, "test": error})  # fmt: skip
     return out, selection.chosen, erm
 
 

@@ -30,6 +30,9 @@ def test_a_recorded_unit_replays_to_the_choice_the_library_made() -> None:
     assert len(cands) >= 2 and cands[-1]["relative"] is None  # ERM last
     assert sr.within_z(1.0)(cands) == record["chosen"]
     assert cands[-1]["test"] == pytest.approx(record["erm"])
+    # the score is the worst training environment's, and each environment's is kept for other rules
+    assert all(c["score"] == pytest.approx(max(c["env_scores"].values())) for c in cands)
+    assert all(len(c["env_scores"]) == 3 for c in cands)  # anti-causal: three training environments
     assert record["oracle"] < record["erm"]  # the anti-causal shift: ERM leans on V
     text = sr.report([record], "python -m bench.selection_rules report x.jsonl")
     assert "| anti-causal 1 | 1 |" in text and text.count("|") > 10
