@@ -6,9 +6,8 @@
 ``run``: for every (dataset or scenario, seed), SAL at library defaults records its selection (every
 candidate's out-of-fold score and its score per training environment, the paired standard error of
 its difference to the best, in the order the rule reads them, most robust first); then every
-candidate is refitted on all training rows
-at its λ and anchor (ERM for the adversary switched off) and scored on the test environments. One
-line of JSON per unit. ``report``: replays rules on those lines, so a rule costs nothing to try, and
+candidate is refitted on all training rows at its λ and anchor (ERM for the adversary switched off)
+and scored on the test environments. One line of JSON per unit. ``report``: replays rules on those lines, so a rule costs nothing to try, and
 prints per dataset SAL/ERM (mean and worst seed) on the real tables, Mean_Error and seeds within 10%
 of the oracle on the anti-causal scenarios, and the excess over the oracle under selection bias.
 
