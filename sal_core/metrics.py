@@ -152,6 +152,7 @@ class PairedDifference:
     metric: str
     difference: float
     standard_error: float
+    reference_error: float  # the reference's Mean_Error over the same environments
 
 
 def paired_difference(
@@ -174,16 +175,17 @@ def paired_difference(
     if model.task == "regression":
         sums = [_squared_error_sums(model, reference, env) for env in environments]
         return paired_rmse_difference(*(np.array(column) for column in zip(*sums, strict=True)))
-    difference, variance = 0.0, 0.0
+    difference, variance, reference_error = 0.0, 0.0, 0.0
     for env in environments:
         y = np.asarray(env.y, dtype=np.float64).reshape(-1)
         wrong = [(m.predict(env.X) != y).astype(np.float64) for m in (model, reference)]
         difference += float(np.mean(wrong[0]) - np.mean(wrong[1]))
+        reference_error += float(np.mean(wrong[1]))
         per_row = wrong[0] - wrong[1]
         if per_row.size > 1:
             variance += float(np.var(per_row, ddof=1)) / per_row.size
     n = len(environments)
-    return PairedDifference("error_rate", difference / n, math.sqrt(variance) / n)
+    return PairedDifference("error_rate", difference / n, math.sqrt(variance) / n, reference_error / n)
 
 
 def _squared_error_sums(
@@ -218,7 +220,9 @@ def paired_rmse_difference(
     spread = np.maximum(squares - total * total / n_, 0.0) / np.maximum(n_ - 1.0, 1.0)
     variance = np.where(n_ > 1, spread / n_, 0.0)
     k = n_.size
-    return PairedDifference("rmse", float(np.mean(rmse - ref_rmse)), float(np.sqrt(variance.sum())) / k)
+    return PairedDifference(
+        "rmse", float(np.mean(rmse - ref_rmse)), float(np.sqrt(variance.sum())) / k, float(np.mean(ref_rmse))
+    )
 
 
 __all__ = [

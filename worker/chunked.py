@@ -223,7 +223,7 @@ def _reference(fit: outofcore.LinearFit | outofcore_network.NetworkFit) -> Refer
     """The in-memory result's ``reference`` (worker.runner.reference_comparison) from the metrics
     pass: ERM from the same moments, scored on the same test rows; None for networks."""
     ref = getattr(fit, "reference", None)
-    return None if ref is None else ReferenceComparison.of(ref.mean_error, ref.comparison)
+    return None if ref is None else ReferenceComparison.of(ref)
 
 
 def _never() -> bool:

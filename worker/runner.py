@@ -133,9 +133,7 @@ def reference_comparison(
     """``model`` against ``reference`` on the test environments (None without either)."""
     if reference is None or not test:
         return None
-    return ReferenceComparison.of(
-        evaluate(reference, test)[1].mean_error, paired_difference(model, reference, test)
-    )
+    return ReferenceComparison.of(paired_difference(model, reference, test))
 
 
 def build_result(

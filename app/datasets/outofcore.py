@@ -172,16 +172,8 @@ class LinearFit:
     stopped: bool = False
     selection: ls.FitSelection | None = None  # lambda_="auto": what was tried, kept and why
     passes: dict[str, float] = field(default_factory=dict)  # seconds per pass
-    reference: Reference | None = None  # ERM on the same rows, against this fit on the test rows
-
-
-@dataclass(frozen=True)
-class Reference:
-    """ERM fitted on the same training rows (from the same moments), scored on the test environments
-    beside the fit in the same metrics pass: its Mean_Error and the paired difference."""
-
-    mean_error: float
-    comparison: PairedDifference
+    # the fit against ERM from the same moments, both scored on the test rows in one metrics pass
+    reference: PairedDifference | None = None
 
 
 def _standardiser(stats: fanout.Arrays, train: Sequence[int]) -> tuple[Standardizer, float, float]:
@@ -290,15 +282,10 @@ def fit_linear(
     )  # fmt: skip
 
 
-def _reference(m: fanout.Arrays, data: ChunkedData, index: dict[str, int]) -> Reference:
-    """ERM's Mean_Error (RMSE) over the test environments and the fit's paired difference to it, from
-    the metrics pass's sums."""
+def _reference(m: fanout.Arrays, data: ChunkedData, index: dict[str, int]) -> PairedDifference:
+    """The fit against ERM over the test environments (RMSE), from the metrics pass's sums."""
     test = [index[name] for name in data.test]
-    n, ref_sq = m["n"][test], m["ref_sq"][test]
-    comparison = paired_rmse_difference(
-        n, m["sq"][test], m["quad"][test], ref_sq, m["ref_quad"][test], m["cross"][test]
-    )
-    return Reference(float(np.mean(np.sqrt(ref_sq / n))), comparison)
+    return paired_rmse_difference(*(m[k][test] for k in ("n", "sq", "quad", "ref_sq", "ref_quad", "cross")))
 
 
 def _env_metrics(m: fanout.Arrays, data: ChunkedData, index: dict[str, int]) -> dict[str, dict[str, float]]:

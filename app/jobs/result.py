@@ -66,13 +66,13 @@ class ReferenceComparison(BaseModel):
     )
 
     @classmethod
-    def of(cls, mean_error: float, found: PairedDifference) -> ReferenceComparison | None:
+    def of(cls, found: PairedDifference) -> ReferenceComparison | None:
         """The comparison, or None where a number is not finite: a reference that diverged must not
         fail the job it only comments on (:meth:`JobResult.non_finite_field`)."""
-        if not all(math.isfinite(v) for v in (mean_error, found.difference, found.standard_error)):
+        if not all(math.isfinite(v) for v in (found.reference_error, found.difference, found.standard_error)):
             return None
         return cls(
-            metric=found.metric, mean_error=mean_error, difference=found.difference,
+            metric=found.metric, mean_error=found.reference_error, difference=found.difference,
             standard_error=found.standard_error,
         )  # fmt: skip
 

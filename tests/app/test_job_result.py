@@ -79,10 +79,10 @@ def test_a_reference_that_is_not_finite_is_left_out_rather_than_failing_the_job(
     from app.jobs.result import ReferenceComparison
     from sal_core.metrics import PairedDifference
 
-    kept = ReferenceComparison.of(0.52, PairedDifference("rmse", -0.07, 0.004))
+    kept = ReferenceComparison.of(PairedDifference("rmse", -0.07, 0.004, 0.52))
     assert kept is not None and (kept.algorithm, kept.metric, kept.mean_error) == ("erm", "rmse", 0.52)
     assert (kept.difference, kept.standard_error) == (-0.07, 0.004)
     nan, inf = float("nan"), float("inf")
-    assert ReferenceComparison.of(nan, PairedDifference("rmse", -0.07, 0.004)) is None
-    assert ReferenceComparison.of(0.52, PairedDifference("rmse", inf, 0.004)) is None
-    assert ReferenceComparison.of(0.52, PairedDifference("rmse", -0.07, nan)) is None
+    assert ReferenceComparison.of(PairedDifference("rmse", -0.07, 0.004, nan)) is None
+    assert ReferenceComparison.of(PairedDifference("rmse", inf, 0.004, 0.52)) is None
+    assert ReferenceComparison.of(PairedDifference("rmse", -0.07, nan, 0.52)) is None

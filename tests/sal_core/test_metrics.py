@@ -148,6 +148,7 @@ def test_the_paired_difference_is_the_mean_errors_difference_with_a_bootstrap_si
     assert found.metric == summary_metric(task)
     assert found.difference == pytest.approx(_mean_error(sal, s.test) - _mean_error(erm, s.test), abs=1e-12)
     assert found.standard_error > 0
+    assert found.reference_error == pytest.approx(_mean_error(erm, s.test), abs=1e-12)
     rng = np.random.default_rng(0)
     draws = []
     for _ in range(400):
