@@ -146,7 +146,7 @@ def auto_choice(fitted: Fitted) -> dict[str, Any]:
     name = "lambda_ (auto)"
     if relative is None or (isinstance(relative, float) and math.isinf(relative)):
         return {name: "off: ERM"}
-    return {name: f"{float(relative):g}·MSE_OLS"}
+    return {name: f"{float(relative):g}·base"}
 
 
 def regression_seed(

@@ -73,7 +73,7 @@ def report(outcomes: Sequence[SeedOutcome], scenario: int, command: str) -> str:
         "",
         f"`{command}`; {machine_line('cpu')}",
         "",
-        "| seed | SAL | ERM | oracle | SAL / oracle | λ chosen (× MSE_OLS) |",
+        "| seed | SAL | ERM | oracle | SAL / oracle | λ chosen (× base, the noise variance) |",
         "|---:|---:|---:|---:|---:|---:|",
     ]
     lines += [

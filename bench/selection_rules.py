@@ -1,6 +1,7 @@
 """How lambda_='auto' would fare under other selection rules, on the development set, offline.
 
     python -m bench.selection_rules run OUT.jsonl [--real ...] [--anti-causal 1 2] [--selection-bias ...]
+        [--homogeneous ...]
     python -m bench.selection_rules report OUT.jsonl [more.jsonl ...]
 
 ``run``: for every (dataset or scenario, seed), SAL at library defaults records its selection (every
@@ -9,10 +10,12 @@ its difference to the best, in the order the rule reads them, most robust first)
 candidate is refitted on all training rows at its λ and anchor (ERM for the adversary switched off)
 and scored on the test environments. One line of JSON per unit. ``report``: replays rules on those lines, so a rule costs nothing to try, and
 prints per dataset SAL/ERM (mean and worst seed) on the real tables, Mean_Error and seeds within 10%
-of the oracle on the anti-causal scenarios, and the excess over the oracle under selection bias.
+of the oracle on the anti-causal scenarios, the excess over the oracle under selection bias, and
+SAL/ERM where nothing shifts (``--homogeneous``: `sal_core.synthetic.homogeneous`, few rows).
 
 Rules are tuned on development seeds and training environments only: the real tables' seeds 0-4
-(``bench.real_dev``), anti-causal dev seeds 100-139, selection-bias seeds 0-4.
+(``bench.real_dev``), anti-causal dev seeds 100-139, selection-bias seeds 0-4, homogeneous seeds
+0-9 (``bench.variants`` holds no-shift variants on seeds 300-304 for checking).
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from sal_core.losses import Task
 from sal_core.metrics import evaluate
 
 Record = dict[str, Any]
-Rule = Callable[[Sequence[Record]], int]
+Rule = Callable[[Record], int]
+"""A rule reads one unit's record (its candidates, most robust first, and ``slopes_p``) and picks one."""
 ANCHOR_OF = {name: key for key, name in VARIANT_NAMES.items()}
 SELECTION_BIAS: dict[str, dict[str, Any]] = {
     "s1_r1.5": {"r": 1.5, "n": 2000, "kappa": 0.95},
@@ -45,6 +49,18 @@ SELECTION_BIAS: dict[str, dict[str, Any]] = {
     "s3_n2000": {"r": 2.0, "n": 2000, "kappa": 0.95, "n_b": 3},
     "s3_n4000": {"r": 2.0, "n": 4000, "kappa": 0.975, "n_b": 3},
 }
+HOMOGENEOUS: dict[str, dict[str, Any]] = {
+    "e3_n30_p5": {"n_envs": 3, "n": 30, "p": 5},
+    "e3_n100_p5": {"n_envs": 3, "n": 100, "p": 5},
+    "e3_n300_p5": {"n_envs": 3, "n": 300, "p": 5},
+    "e10_n30_p5": {"n_envs": 10, "n": 30, "p": 5},
+    "e3_n50_p15": {"n_envs": 3, "n": 50, "p": 15},
+    "e3_n200_p15": {"n_envs": 3, "n": 200, "p": 15},
+    "e20_n50_p10": {"n_envs": 20, "n": 50, "p": 10},
+    "e3_n100_p5_logistic": {"n_envs": 3, "n": 100, "p": 5, "task": "classification"},
+}
+"""`sal_core.synthetic.homogeneous` settings: nothing shifts, so SAL can only lose to ERM; few rows
+per environment, where the out-of-fold scores cannot tell the candidates apart."""
 
 
 def _mean_error(model: object, envs: Sequence[Environment]) -> float:
@@ -53,8 +69,9 @@ def _mean_error(model: object, envs: Sequence[Environment]) -> float:
 
 def candidates_of(
     train: list[Environment], test: list[Environment], task: Task, seed: int
-) -> tuple[list[Record], int, float]:
-    """(every candidate with its score, se and test error; the index SAL chose; ERM's test error)."""
+) -> tuple[list[Record], int, float, float | None]:
+    """(every candidate with its score, se and test error; the index SAL chose; ERM's test error;
+    the p-value of the slopes test, None where the path has none)."""
     set_threads(1)
     sal = get_algorithm("sal")(task=task, seed=seed).fit(train)
     assert sal.selection is not None and sal.selection.lambda_ is not None
@@ -73,7 +90,8 @@ def candidates_of(
             error = _mean_error(get_algorithm("sal")(params, task=task, seed=seed).fit(train).model, test)
         out.append({"relative": c.relative, "anchor": ANCHOR_OF.get(c.variant, ""), "score": c.score,
                     "se": c.se, "env_scores": c.env_scores, "test": error})  # fmt: skip
-    return out, selection.chosen, erm
+    slopes = None if selection.homogeneity is None else selection.homogeneity.p_value
+    return out, selection.chosen, erm, slopes
 
 
 def _oracle(train: list[Environment], test: list[Environment], stable: Sequence[int], seed: int) -> float:
@@ -91,24 +109,27 @@ def run_unit(unit: tuple[str, str, int]) -> Record:
         data = real_dev.dataset(name)
         train, test, task = real_dev.training_rows(data, seed), data.test, data.task
     else:
-        from sal_core.synthetic import anti_causal, selection_bias
+        from sal_core.synthetic import anti_causal, homogeneous, selection_bias
 
-        s = (
-            anti_causal(int(name), seed=seed)
-            if kind == "anti_causal"
-            else selection_bias(seed=seed, **SELECTION_BIAS[name])
-        )
-        train, test, task = s.train, s.test, "regression"
-        oracle = _oracle(train, test, s.stable, seed)
-    cands, chosen, erm = candidates_of(train, test, task, seed)
+        if kind == "anti_causal":
+            s = anti_causal(int(name), seed=seed)
+        elif kind == "homogeneous":
+            s = homogeneous(seed=seed, **HOMOGENEOUS[name])
+        else:
+            s = selection_bias(seed=seed, **SELECTION_BIAS[name])
+        train, test = s.train, s.test
+        task = "classification" if s.task == "classification" else "regression"
+        oracle = _oracle(train, test, s.stable, seed) if kind != "homogeneous" else None
+    cands, chosen, erm, slopes = candidates_of(train, test, task, seed)
     return {"kind": kind, "name": name, "seed": seed, "chosen": chosen, "erm": erm, "oracle": oracle,
-            "candidates": cands}  # fmt: skip
+            "slopes_p": slopes, "candidates": cands}  # fmt: skip
 
 
 def within_z(z: float) -> Rule:
     """The library's rule: the most robust candidate within z standard errors of the best."""
 
-    def rule(cands: Sequence[Record]) -> int:
+    def rule(unit: Record) -> int:
+        cands = unit["candidates"]
         best = min(c["score"] for c in cands)
         return next(i for i, c in enumerate(cands) if c["score"] <= best + z * c["se"])
 
@@ -118,7 +139,8 @@ def within_z(z: float) -> Rule:
 def within_z_and_erm(z: float) -> Rule:
     """Within z standard errors of the best and no worse out of fold than ERM (the last candidate)."""
 
-    def rule(cands: Sequence[Record]) -> int:
+    def rule(unit: Record) -> int:
+        cands = unit["candidates"]
         best, erm = min(c["score"] for c in cands), cands[-1]["score"]
         return next(i for i, c in enumerate(cands) if c["score"] <= best + z * c["se"] and c["score"] <= erm)
 
@@ -130,9 +152,26 @@ def erm_unless_separated(z: float) -> Rule:
     whenever the data give no evidence for robustness"; otherwise the library's rule."""
     library = within_z(z)
 
-    def rule(cands: Sequence[Record]) -> int:
+    def rule(unit: Record) -> int:
+        cands = unit["candidates"]
         best, erm = min(c["score"] for c in cands), cands[-1]
-        return len(cands) - 1 if erm["score"] <= best + z * erm["se"] else library(cands)
+        return len(cands) - 1 if erm["score"] <= best + z * erm["se"] else library(unit)
+
+    return rule
+
+
+def within_z_capped(z: float, cap: float, alpha: float | None = None) -> Rule:
+    """The most robust candidate within z standard errors of the best *and* at most ``cap`` (relative)
+    above it: where the rows are few, the noise band is wide, and "within the noise" would accept
+    any estimated cost. With ``alpha``, the cap applies only where the slopes test's p ≥ alpha (or
+    there is no test), as the library's opt-in ``cost_cap`` does."""
+
+    def rule(unit: Record) -> int:
+        cands, p = unit["candidates"], unit.get("slopes_p")
+        applies = alpha is None or p is None or p >= alpha
+        best = min(c["score"] for c in cands)
+        band = (lambda c: min(z * c["se"], cap * best)) if applies else (lambda c: z * c["se"])
+        return next(i for i, c in enumerate(cands) if c["score"] <= best + band(c))
 
     return rule
 
@@ -141,18 +180,22 @@ RULES: dict[str, Rule] = {
     "best (z = 0)": within_z(0.0),
     "z = 0.5": within_z(0.5),
     "z = 1 (default)": within_z(1.0),
+    "z = 1, 3% cap where slopes alike (cost_cap=0.03)": within_z_capped(1.0, 0.03, alpha=0.05),
     "z = 1.5": within_z(1.5),
     "z = 1, not worse than ERM": within_z_and_erm(1.0),
     "ERM unless it trails by > 1 SE": erm_unless_separated(1.0),
+    "z = 1, 1% cap where slopes alike": within_z_capped(1.0, 0.01, alpha=0.05),
+    "z = 1, 3% cap everywhere": within_z_capped(1.0, 0.03),
+    "z = 1, 5% cap everywhere": within_z_capped(1.0, 0.05),
 }
 
 
 def summary(records: Sequence[Record], rule: Rule) -> str:
     """One cell: SAL/ERM mean and worst seed (real), Mean_Error and seeds at the oracle (anti-causal),
     or the excess over the oracle (selection bias)."""
-    errors = [r["candidates"][rule(r["candidates"])]["test"] for r in records]
+    errors = [r["candidates"][rule(r)]["test"] for r in records]
     kind = records[0]["kind"]
-    if kind == "real":
+    if kind in ("real", "homogeneous"):
         ratios = [e / r["erm"] for e, r in zip(errors, records, strict=True)]
         return f"{statistics.fmean(ratios):.3f} / {max(ratios):.3f}"
     if kind == "anti_causal":
@@ -196,6 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--anti-causal-seeds", default="100-139")
     run.add_argument("--selection-bias", nargs="*", default=[], choices=sorted(SELECTION_BIAS))
     run.add_argument("--selection-bias-seeds", default="0-4")
+    run.add_argument("--homogeneous", nargs="*", default=[], choices=sorted(HOMOGENEOUS))
+    run.add_argument("--homogeneous-seeds", default="0-9")
     run.add_argument("--jobs", type=int, default=1)
     rep = sub.add_parser("report", help="replay the rules on recorded units")
     rep.add_argument("files", nargs="+")
@@ -212,6 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     units += [
         ("selection_bias", n, s) for n in args.selection_bias for s in _seeds(args.selection_bias_seeds)
     ]
+    units += [("homogeneous", n, s) for n in args.homogeneous for s in _seeds(args.homogeneous_seeds)]
     with ProcessPoolExecutor(args.jobs) as pool, open(args.out, "a") as out:
         for record in pool.map(run_unit, units):
             out.write(json.dumps(record) + "\n")

@@ -25,7 +25,7 @@ from bench.path_robustness import parse_seeds
 from sal_core import Environment, get_algorithm
 from sal_core.losses import Task
 from sal_core.metrics import evaluate
-from sal_core.synthetic import Setting, anti_causal, selection_bias
+from sal_core.synthetic import Setting, anti_causal, homogeneous, selection_bias
 
 VARIANTS: dict[str, Callable[[int], Setting]] = {
     "selection bias, r = 1.3": lambda seed: selection_bias(r=1.3, seed=seed),
@@ -39,6 +39,12 @@ VARIANTS: dict[str, Callable[[int], Setting]] = {
     "anti-causal S1, n = (1200, 600, 200)": lambda seed: anti_causal(1, seed=seed, n_train=(1200, 600, 200)),
     "anti-causal S2, n = (900, 75, 25)": lambda seed: anti_causal(2, seed=seed, n_train=(900, 75, 25)),
     "anti-causal S2, n = (1200, 600, 200)": lambda seed: anti_causal(2, seed=seed, n_train=(1200, 600, 200)),
+    "no shift, 3 × 40 rows, p = 8": lambda seed: homogeneous(seed=seed, n_envs=3, n=40, p=8),
+    "no shift, 6 × 60 rows, p = 12": lambda seed: homogeneous(seed=seed, n_envs=6, n=60, p=12),
+    "no shift, 4 × 150 rows, p = 20": lambda seed: homogeneous(seed=seed, n_envs=4, n=150, p=20),
+    "no shift, 3 × 200 rows, p = 6, classification": lambda seed: homogeneous(
+        seed=seed, n_envs=3, n=200, p=6, task="classification"
+    ),
 }
 
 

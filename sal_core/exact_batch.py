@@ -26,6 +26,8 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
+from sal_core import robust_linear as rl
+
 Array = NDArray[np.float64]
 Mask = NDArray[np.bool_]
 RoundHook = Callable[[int, Array, Array, Array], bool]
@@ -225,6 +227,10 @@ def _solve_theta_eigh(
     eigval, eigvec = np.linalg.eigh(wg)
     eigval = np.clip(eigval, 0.0, None)
     a = np.einsum("bij,bi->bj", eigvec, b)
+    # b lies in wGw's range; its part along eigenvalues at rounding level is rounding (the
+    # minimum-norm solution drops it, as `robust_linear.least_squares` does)
+    rounding = wg.shape[1] * np.finfo(np.float64).eps * eigval.max(1, keepdims=True)
+    a = np.where(eigval > rounding, a, 0.0)
     a2 = a * a
 
     def path(mu: Array) -> tuple[Array, Array]:
@@ -232,7 +238,7 @@ def _solve_theta_eigh(
         a2_inv2 = a2 * inv * inv
         return m.yy - 2.0 * (a2 * inv).sum(1) + (eigval * a2_inv2).sum(1), a2_inv2.sum(1)
 
-    mu, fit_mse, kap = _root(path, m.yy, lam, mu0, max_iter)
+    mu, fit_mse, kap = _root(path, m.yy, lam, mu0, max_iter, mu_floor(np.einsum("bii->bi", wg)))
     theta = w * np.einsum("bij,bj->bi", eigvec, a / (eigval + mu[:, None]))
     return ThetaBatch(theta=theta, mu=mu, mse=fit_mse, kappa=kap, factor=EigFactor(eigval, eigvec, mu))
 
@@ -289,7 +295,7 @@ def _solve_theta_cholesky(
         return m.yy - np.einsum("bi,bi->b", b, u) - mu * kap, kap
 
     try:
-        mu, fit_mse, kap = _root(path, m.yy, lam, mu0, max_iter)
+        mu, fit_mse, kap = _root(path, m.yy, lam, mu0, max_iter, mu_floor(diagonal))
     except _NotPositiveDefinite:
         diag[...] = diagonal
         return None
@@ -317,8 +323,22 @@ error, so μ is then within ~1e-11 (relative) of it and θ within about as much:
 fit reports, and it saves the factorisation that would confirm a step of 1e-15 on most rounds."""
 
 
+MU_FLOOR = rl.MU_FLOOR
+"""μ never goes below this fraction of wGw's largest diagonal entry. Where the covariates are as many
+as the rows, a fit can interpolate: MSE(μ) → 0 as μ → 0, and where κ(0) < λ the root is μ = 0, the
+minimum-norm interpolant in the w-metric. Solving there would divide rounding in G's null space by
+~0; at the floor A stays factorisable. With rows to spare μ ≥ MSE/λ is of order 1/c (c ≤ 1 on SAL's
+grid) and the floor never binds."""
+
+
+def mu_floor(diagonal: Array) -> Array:
+    """The smallest μ of a θ-step (B,), from wGw's diagonal (B, p): :data:`MU_FLOOR` of its largest entry."""
+    floor: Array = MU_FLOOR * np.maximum(diagonal.max(1), 1e-300)
+    return floor
+
+
 def _root(
-    path: Evaluate, yy: Array, lam: Array, mu0: Array | None, max_iter: int
+    path: Evaluate, yy: Array, lam: Array, mu0: Array | None, max_iter: int, floor: Array
 ) -> tuple[Array, Array, Array]:
     """The root of h(μ) = μ(λ − κ(μ)) − MSE(μ) for every problem; returns μ, MSE and κ there, the
     last ones ``path`` evaluated (so its state belongs to the returned μ).
@@ -328,7 +348,7 @@ def _root(
     right it decreases monotonically to the root. So: move right (×4) until κ < λ, take one step
     from wherever that is (every problem at once: one evaluation, not one for those left of the root
     and another for the rest), then iterate until a step is below ``CONVERGED`` (relative)."""
-    mu = np.maximum(yy / lam, 1e-300) if mu0 is None else np.maximum(mu0, 1e-300)
+    mu = np.maximum(yy / lam, floor) if mu0 is None else np.maximum(mu0, floor)
     fit_mse, kap = path(mu)
     for _ in range(200):  # into the feasible set
         infeasible = kap >= lam
@@ -338,14 +358,14 @@ def _root(
         fit_mse, kap = path(mu)
     # one Newton step for every problem: from the left of the root it lands right of it, from the
     # right it moves towards it; a problem already at its root (a warm start) stays
-    first = fit_mse / (lam - kap)
+    first = np.maximum(fit_mse / (lam - kap), floor)
     moved = (np.abs(first - mu) > CONVERGED * mu) & (first > 0.0)
     if moved.any():
         mu = np.where(moved, first, mu)
         fit_mse, kap = path(mu)
     active: NDArray[np.bool_] | None = None  # None: every problem
     for _ in range(max_iter):
-        new_mu = fit_mse / (lam - kap)
+        new_mu = np.maximum(fit_mse / (lam - kap), floor)
         step = (new_mu < mu * (1.0 - CONVERGED)) & (new_mu > 0.0)
         if active is not None:
             step &= active

@@ -37,6 +37,7 @@ _FAST = {"reassoc", "contract"}
 """Sums may be reordered (vectorised) and a·b + c fused: rounding changes at 1e-16, while NaN and
 ∞ keep their meaning (a failed factorisation is seen)."""
 _CONVERGED = eb.CONVERGED
+_MU_FLOOR = eb.MU_FLOOR
 SHIFT_FROM_P = 48
 """From this many covariates the kernel reaches the root search's later μ by the shift's series
 (one factorisation per round); below it factorises at every μ, which costs less than the series'
@@ -170,7 +171,11 @@ def _theta_step(
     """``exact_batch._root`` for one problem: μ, MSE and κ at the root, u there; ``chol`` and
     ``state`` (:func:`_evaluate`) say how A at that μ solves."""
     state[0] = 0.0  # a new θ-step factorises anew
-    mu = max(mu0, 1e-300)
+    floor = 1e-300
+    for i in range(b.shape[0]):
+        floor = max(floor, wg[i, i])
+    floor *= _MU_FLOOR
+    mu = max(mu0, floor)
     ok, mse, kap = _evaluate(wg, b, yy, mu, a, chol, powers, state, u)
     if not ok:
         return False, mu, mse, kap
@@ -181,14 +186,14 @@ def _theta_step(
         ok, mse, kap = _evaluate(wg, b, yy, mu, a, chol, powers, state, u)
         if not ok:
             return False, mu, mse, kap
-    first = mse / (lam - kap)
+    first = max(mse / (lam - kap), floor)
     if abs(first - mu) > _CONVERGED * mu and first > 0.0:
         mu = first
         ok, mse, kap = _evaluate(wg, b, yy, mu, a, chol, powers, state, u)
         if not ok:
             return False, mu, mse, kap
     for _ in range(100):
-        new_mu = mse / (lam - kap)
+        new_mu = max(mse / (lam - kap), floor)
         if not (new_mu < mu * (1.0 - _CONVERGED) and new_mu > 0.0):
             break
         mu = new_mu

@@ -32,6 +32,7 @@ from sal_core import lambda_selection as ls
 from sal_core import loss_stats as lstats
 from sal_core import robust_linear as rl
 from sal_core.exceptions import InvalidDataError
+from sal_core.homogeneity import SlopesTest, slopes_test
 from sal_core.loss_stats import LossStats
 from sal_core.problem import Problem
 from sal_core.robust_linear import Moments
@@ -50,6 +51,7 @@ class Plan:
     prefer: ls.Prefer
     folds: int
     anchors: tuple[str, ...] = ("all",)  # w-path variants per λ: "all" (the paper's W), "significant"
+    cost_cap: float | None = None  # SAL: what a robust candidate may cost where the slopes look alike
 
 
 @dataclass(frozen=True)
@@ -138,10 +140,12 @@ path (:func:`sal_core.exact_batch.runs_compiled`) costs per path: there the one 
 (the paper setting 0.104 → 0.094 s, p = 24 0.35 → 0.30 s; the same w and θ)."""
 
 
-def ols_mse(m: Moments) -> float:
-    """Pooled least-squares training MSE of the standardised problem (the grid's unit)."""
-    theta = np.asarray(np.linalg.lstsq(m.gram, m.cross, rcond=None)[0], dtype=np.float64)
-    return max(float(rl.mse(theta, m.gram, m.cross, m.yy)), 1e-12)
+def noise_variance(m: Moments, n_rows: int) -> float:
+    """The grid's unit: the noise variance σ̂² of the standardised problem, from pooled least
+    squares on its residual degrees of freedom (`robust_linear.least_squares`). The training MSE
+    itself, the unit before, is 0 where the covariates are as many as the rows, and collapsed every
+    λ to 10⁻¹² there (SAL twice ERM's test error at n = 70, p = 80)."""
+    return max(rl.least_squares(m, n_rows).noise, 1e-12)
 
 
 def fixed_w_step(m: eb.BatchMoments, lam: Array) -> eb.PathResult:
@@ -149,10 +153,30 @@ def fixed_w_step(m: eb.BatchMoments, lam: Array) -> eb.PathResult:
     p = m.cross.shape[1]
     w = np.ones((m.size, p))
     step = eb.solve_theta(m, w, lam)
-    empty = np.zeros((0, m.size))
+    return _fixed(w, step.theta, step.mu, step.mse, step.kappa, m.env_yy.shape[1])
+
+
+def erm_step(moments: Sequence[Moments], rows: Sequence[int]) -> eb.PathResult:
+    """ERM on each problem: minimum-norm least squares (the ERM algorithm's fit), so that the
+    adversary switched off is ERM exactly, also where a fold has fewer rows than covariates (a
+    ridge step at a huge λ is a tiny ridge there, and its θ is rounding)."""
+    fits = [rl.least_squares(m, n) for m, n in zip(moments, rows, strict=True)]
+    theta = np.stack([f.theta for f in fits])
+    fit_mse = np.array(
+        [float(rl.mse(f.theta, m.gram, m.cross, m.yy)) for f, m in zip(fits, moments, strict=True)]
+    )
+    w = np.ones_like(theta)
+    n_env = moments[0].env_yy.shape[0]
+    return _fixed(w, theta, np.zeros(len(fits)), fit_mse, (theta * theta).sum(1), n_env)
+
+
+def _fixed(w: Array, theta: Array, mu: Array, fit_mse: Array, kappa: Array, n_env: int) -> eb.PathResult:
+    """A batch of θ-steps at a fixed w, as a path result without rounds."""
+    size, p = theta.shape
+    empty = np.zeros((0, size))
     return eb.PathResult(
-        w=w, theta=step.theta, mu=step.mu, mse=step.mse, kappa=step.kappa,
-        risks=empty, env_losses=np.zeros((0, m.size, m.env_yy.shape[1])), ws=np.zeros((0, m.size, p)),
+        w=w, theta=theta, mu=mu, mse=fit_mse, kappa=kappa,
+        risks=empty, env_losses=np.zeros((0, size, n_env)), ws=np.zeros((0, size, p)),
     )  # fmt: skip
 
 
@@ -235,7 +259,8 @@ def select_from_sums(
     _check_every_fold_trains_on_every_environment(sums, env_names)
     full, z_bar, _ = sums.part(np.ones(k, dtype=bool))
     n_features = int(sums.z.shape[-1])
-    base = ols_mse(full)
+    full_rows = int(sums.n.sum())
+    base = noise_variance(full, full_rows)
     parts = [sums.part(np.arange(k) != j) for j in range(k)]
     fold_moments = [m for m, _, _ in parts]
     fold_rows = [int(sums.n[:, np.arange(k) != j].sum()) for j in range(k)]
@@ -258,16 +283,15 @@ def select_from_sums(
         if refits_in_batch:
             batch = _concat(batch, _batch([full], len(robust)))
             lam = np.concatenate([lam, [lam_of[r] for r, _ in robust]])
-            full_rows = int(sums.n.sum())
             anchor = np.concatenate([anchor, *[_anchor([full], [full_rows], v) for _, v in robust]])
         w0 = np.ones((batch.size, n_features))
         shown = lambda t, risk, losses, w: on_round(t, float(risk[0]), losses[0], w[0])  # noqa: E731
         fitted = eb.run_paths(batch, lam, w0, plan.settings, anchor, record=refits_in_batch, on_round=shown)
         if fitted.stopped:
-            return _stopped(plan, base, full, z_bar)
+            return _stopped(plan, base, full, full_rows, z_bar)
     else:
         fitted = fixed_w_step(batch, lam)
-    erm = fixed_w_step(_batch(fold_moments, 1), np.full(k, ls.OFF_LAMBDA))
+    erm = erm_step(fold_moments, fold_rows)
 
     # 2. out-of-fold losses of every candidate, summed per environment; within one λ the
     # better-scoring variant first
@@ -297,7 +321,9 @@ def select_from_sums(
     # that λ (the other would only widen the rule's noise band with a path that scored worse).
     order = [i for i in ls.robustness_order(candidates) if _best_variant(candidates, i)]
     candidates = lstats.with_paired_se([candidates[i] for i in order], stats, order, squared=True)
-    chosen, best, reason = ls.choose(candidates, plan.z, plan.prefer)
+    homogeneity = _slopes_test(sums)
+    cap = _cost_cap(plan, homogeneity)
+    chosen, best, reason = ls.choose(candidates, plan.z, plan.prefer, cap)
     selection = ls.Selection(
         criterion="worst_env_out_of_fold_rmse",
         prefer=plan.prefer,
@@ -309,6 +335,8 @@ def select_from_sums(
         chosen=chosen,
         best=best,
         reason=reason,
+        homogeneity=homogeneity,
+        cost_cap=cap,
     )
 
     # 3. the chosen candidate on all rows
@@ -319,17 +347,43 @@ def select_from_sums(
             refit = _take(fitted, len(robust) * k + robust.index((relative, variant)))
         else:
             w0 = np.ones((1, n_features))
-            anchor = _anchor([full], [int(sums.n.sum())], variant)
+            anchor = _anchor([full], [full_rows], variant)
             refit = eb.run_paths(_one(full), np.array([lam_final]), w0, plan.settings, anchor, record=True)
         w_folds = ws[order[chosen]]
         w_low, w_high = w_folds.min(0), w_folds.max(0)
+    elif relative == ls.OFF:
+        refit = erm_step([full], [full_rows])
+        w_low = w_high = None
     else:
         refit = fixed_w_step(_one(full), np.array([lam_final]))
         w_low = w_high = None
-    determined = rl.significant_covariates(full, int(sums.n.sum()), DETERMINED_T)
+    determined = rl.significant_covariates(full, full_rows, DETERMINED_T)
     return Outcome(
         selection, lam_final, refit.w[0], refit, z_bar, w_low, w_high, determined, k, stopped=False
     )
+
+
+HOMOGENEITY_ALPHA = 0.05
+"""Where Chow's test of equal slopes across the training environments has p ≥ this, the data show
+no evidence that the environments differ in how y depends on the covariates, and ``Plan.cost_cap``
+bounds what a robust candidate may cost out of fold (docs/sal.md, "Few rows, nothing shifted")."""
+
+
+def _slopes_test(sums: cross_fit.FoldSums) -> SlopesTest | None:
+    """Chow's test on the training rows (every fold): per-environment sums of the standardised rows."""
+    return slopes_test(
+        sums.n.sum(1), sums.z.sum(1), sums.y.sum(1), sums.zz.sum(1), sums.zy.sum(1), sums.yy.sum(1)
+    )
+
+
+def _cost_cap(plan: Plan, homogeneity: SlopesTest | None) -> float | None:
+    """The plan's cap where the slopes test finds no evidence of different slopes (or cannot run:
+    too few rows for it), else none: then the standard errors alone bound the choice."""
+    if plan.prefer != "robust" or plan.cost_cap is None:
+        return None
+    if homogeneity is not None and homogeneity.p_value < HOMOGENEITY_ALPHA:
+        return None
+    return plan.cost_cap
 
 
 def _best_variant(candidates: list[ls.Candidate], i: int) -> bool:
@@ -361,9 +415,9 @@ covariate d has |t| ≥ 2: where y does not depend on it at all, every w fits th
 at the cap there says nothing about stability (issue 18: V2, V3, V5 sat at the cap beside the S's)."""
 
 
-def _stopped(plan: Plan, base: float, full: Moments, z_bar: Array) -> Outcome:
-    """A cancelled selection: the fit ends with ERM's θ-step, flagged as stopped."""
-    refit = fixed_w_step(_one(full), np.array([ls.OFF_LAMBDA]))
+def _stopped(plan: Plan, base: float, full: Moments, full_rows: int, z_bar: Array) -> Outcome:
+    """A cancelled selection: the fit ends with ERM, flagged as stopped."""
+    refit = erm_step([full], [full_rows])
     erm = ls.Candidate(None, ls.OFF_LAMBDA, float("nan"), {})
     selection = ls.Selection(
         "worst_env_out_of_fold_rmse", plan.prefer, plan.z, "stopped", 0, base, (erm,), 0, 0,

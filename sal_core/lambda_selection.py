@@ -2,7 +2,8 @@
 
 Candidates are λ = c · base for c on a relative grid, most robust first (smallest λ: the largest
 uncertainty set), then the adversary switched off (:data:`OFF`: ERM). ``base`` makes the grid
-unit-free: on the exact path it is the pooled least-squares training MSE of the standardised problem.
+unit-free: on the exact path it is the noise variance of the standardised problem (pooled least
+squares on its residual degrees of freedom, `exact_selection.noise_variance`).
 
 **Scores.** Each candidate is scored by the **worst training environment's** out-of-sample error
 (RMSE for squared loss, the mean loss otherwise) on rows it was not fitted on: on the exact path by
@@ -25,6 +26,7 @@ The ``selection`` a fit reports lists every score with its standard error, the r
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -34,6 +36,7 @@ import torch
 from numpy.typing import NDArray
 
 from sal_core import cross_fit
+from sal_core.homogeneity import SlopesTest
 from sal_core.problem import EnvTensors, Problem
 
 Array = NDArray[np.float64]
@@ -74,6 +77,8 @@ class Selection:
     chosen: int
     best: int
     reason: str
+    homogeneity: SlopesTest | None = None  # do the training environments share their slopes?
+    cost_cap: float | None = None  # the most a robust candidate may cost (relative), where one applied
 
     @property
     def chosen_candidate(self) -> Candidate:
@@ -86,7 +91,13 @@ class Selection:
     @property
     def rule(self) -> str:
         if self.prefer == "robust":
-            return f"the most robust candidate whose score is within {self.z:g} standard errors of the best"
+            rule = f"the most robust candidate whose score is within {self.z:g} standard errors of the best"
+            if self.cost_cap is not None:
+                rule += (
+                    f" and at most {100 * self.cost_cap:g}% above it (the training environments show no "
+                    "evidence of different slopes)"
+                )
+            return rule
         return f"ERM unless a candidate beats it by more than {self.z:g} standard errors; then the best"
 
     def to_dict(self) -> dict[str, Any]:
@@ -102,6 +113,8 @@ class Selection:
             "best": dataclasses.asdict(self.candidates[self.best]),
             "chosen": dataclasses.asdict(self.candidates[self.chosen]),
             "reason": self.reason,
+            "homogeneity": None if self.homogeneity is None else self.homogeneity.to_dict(),
+            "cost_cap": self.cost_cap,
         }
 
 
@@ -184,8 +197,14 @@ def _label(c: Candidate) -> str:
     return f"λ = {c.relative:g}·base" + (f" ({c.variant})" if c.variant else "")
 
 
-def choose(candidates: Sequence[Candidate], z: float, prefer: Prefer) -> tuple[int, int, str]:
-    """(chosen, best, reason) for candidates ordered most robust first, each ``se`` paired with the best."""
+def choose(
+    candidates: Sequence[Candidate], z: float, prefer: Prefer, cap: float | None = None
+) -> tuple[int, int, str]:
+    """(chosen, best, reason) for candidates ordered most robust first, each ``se`` paired with the best.
+
+    ``cap`` (``prefer="robust"``): a candidate must also score at most this fraction above the best.
+    Where rows are few, z standard errors can be a wide band, and "within the noise" would accept any
+    estimated cost of robustness."""
     finite = [i for i, c in enumerate(candidates) if np.isfinite(c.score)]
     if not finite:
         raise ValueError("no candidate has a finite score")
@@ -204,21 +223,27 @@ def choose(candidates: Sequence[Candidate], z: float, prefer: Prefer) -> tuple[i
                 ),
             )
         return best, best, f"{_label(top)} beats ERM by more than {z:g} standard errors"
+    band = f"{z:g} standard errors" + ("" if cap is None else f" (and {100 * cap:g}%)")
     for i in finite:
         c = candidates[i]
-        if c.score <= top.score + z * c.se:
+        if c.score <= top.score + min(z * c.se, math.inf if cap is None else cap * abs(top.score)):
+            # more robust candidates passed over although within the standard errors: the cap's doing
+            capped = [o for o in candidates[:i] if np.isfinite(o.score) and o.score <= top.score + z * o.se]
+            note = (
+                ""
+                if not capped
+                else f" ({_label(capped[0])} is within the standard errors but costs more than {100 * (cap or 0):g}%)"
+            )
             if i == best:
-                return (
-                    i,
-                    best,
-                    f"{_label(c)} has the lowest score ({c.score:.4g}); no more robust candidate is within {z:g} standard errors of it",
-                )
+                why = f"{_label(c)} has the lowest score ({c.score:.4g}); no more robust candidate is within {band} of it"
+                return i, best, why + note
             return (
                 i,
                 best,
                 (
-                    f"{_label(c)} is the most robust candidate within {z:g} standard errors of the best "
+                    f"{_label(c)} is the most robust candidate within {band} of the best "
                     f"({c.score:.4g} vs {top.score:.4g} for {_label(top)}; standard error of the difference {c.se:.2g})"
+                    + note
                 ),
             )
     return best, best, f"{_label(top)} has the lowest score"  # pragma: no cover - best is always within

@@ -20,6 +20,10 @@ from numpy.typing import NDArray
 
 Array = NDArray[np.float64]
 
+MU_FLOOR = 1e-12
+"""The θ-step's μ stays above this fraction of wGw's largest diagonal entry: where a fit can
+interpolate (as many covariates as rows) the root is μ = 0 (`exact_batch.MU_FLOOR` says more)."""
+
 
 @dataclass(frozen=True)
 class Moments:
@@ -81,6 +85,7 @@ def solve_theta(m: Moments, w: Array, lam: float, *, max_iter: int = 100) -> The
     eigval, eigvec = np.linalg.eigh(w[:, None] * m.gram * w[None, :])
     eigval = np.clip(eigval, 0.0, None)
     a = eigvec.T @ (w * m.cross)
+    a = np.where(eigval > eigval.shape[0] * np.finfo(np.float64).eps * eigval.max(), a, 0.0)  # rounding
     a2 = a * a
 
     def path(mu: float) -> tuple[float, float]:
@@ -88,13 +93,14 @@ def solve_theta(m: Moments, w: Array, lam: float, *, max_iter: int = 100) -> The
         a2_inv2 = a2 * inv * inv
         return float(m.yy - 2.0 * (a2 * inv).sum() + (eigval * a2_inv2).sum()), float(a2_inv2.sum())
 
-    mu = max(m.yy / lam, 1e-300)
+    floor = MU_FLOOR * max(float((w * w * np.diag(m.gram)).max()), 1e-300)  # exact_batch.MU_FLOOR
+    mu = max(m.yy / lam, floor)
     fit_mse, kap = path(mu)
     while kap >= lam or mu * (lam - kap) < fit_mse:  # move right of the root
         mu *= 4.0
         fit_mse, kap = path(mu)
     for _ in range(max_iter):
-        new_mu = fit_mse / (lam - kap)
+        new_mu = max(fit_mse / (lam - kap), floor)
         if new_mu >= mu * (1.0 - 1e-15) or new_mu <= 0.0:
             break
         mu = new_mu
@@ -135,14 +141,46 @@ def objective_mixed_vjp(theta: Array, w: Array, m: Moments, lam: float, v: Array
     )
 
 
+@dataclass(frozen=True)
+class LeastSquares:
+    """The pooled least-squares fit of the standardised, centred rows and what it says of the noise."""
+
+    theta: Array  # (p,) minimum-norm coefficients (ERM's, as `sal_core.optim.solve_or_min_norm`)
+    standard_errors: Array  # (p,) √(σ̂² · (G⁺)_dd / n)
+    rank: int
+    noise: float  # σ̂²: the residual variance on its degrees of freedom, or the null model's MSE
+
+
+def least_squares(m: Moments, n_rows: int) -> LeastSquares:
+    """Minimum-norm least squares on the moments of ``n_rows`` rows, with the noise variance
+    σ̂² = RSS / (n − rank − 1) (the intercept takes the last degree of freedom).
+
+    Where no residual degree of freedom is left (as many covariates as rows: the fit interpolates,
+    its training MSE is 0) the rows say nothing of the noise, and σ̂² is the null model's MSE (the
+    variance of ỹ), its upper bound; σ̂² never exceeds that bound. Eigenvalues of G below
+    max(n, p) · eps of the largest are rounding (forming a Gram of n rows rounds by about that much)
+    and count as 0, as in `sal_core.optim.solve_or_min_norm`."""
+    values, vectors = np.linalg.eigh(m.gram)
+    largest = max(float(np.abs(values).max(initial=0.0)), 1e-300)
+    keep = values > max(n_rows, values.shape[0]) * np.finfo(np.float64).eps * largest
+    kept = vectors[:, keep]
+    theta = kept @ ((kept.T @ m.cross) / values[keep])
+    rank = int(keep.sum())
+    dof = n_rows - rank - 1
+    null_mse = max(float(m.yy), 0.0)
+    rss_mean = max(float(mse(theta, m.gram, m.cross, m.yy)), 0.0)
+    noise = min(rss_mean * n_rows / dof, null_mse) if dof >= 1 else null_mse
+    gram_pinv_diag = (kept * kept) @ (1.0 / values[keep])
+    standard_errors = np.sqrt(np.maximum(noise * gram_pinv_diag / max(n_rows, 1), 1e-300))
+    return LeastSquares(theta=theta, standard_errors=standard_errors, rank=rank, noise=noise)
+
+
 def significant_covariates(m: Moments, n_rows: int, threshold: float) -> NDArray[np.bool_]:
     """Covariates whose pooled least-squares coefficient has |t| ≥ ``threshold`` (p,): the ones the
-    model leans on. t_d = θ_d / √(MSE · (G⁻¹)_dd / n) on the standardised, centred rows."""
-    gram_inv = np.linalg.pinv(m.gram)
-    theta = gram_inv @ m.cross
-    resid = max(float(mse(theta, m.gram, m.cross, m.yy)), 1e-300)
-    se = np.sqrt(np.maximum(resid * np.diag(gram_inv) / max(n_rows, 1), 1e-300))
-    return np.asarray(np.abs(theta) / se >= threshold, dtype=np.bool_)
+    model leans on. t_d = θ_d / √(σ̂² · (G⁺)_dd / n) on the standardised, centred rows (σ̂² on the
+    residual degrees of freedom: :func:`least_squares`)."""
+    fit = least_squares(m, n_rows)
+    return np.asarray(np.abs(fit.theta) / fit.standard_errors >= threshold, dtype=np.bool_)
 
 
 def stability_risk(losses: Array, alpha: float, stability: str) -> tuple[float, Array]:

@@ -282,12 +282,50 @@ def anti_causal(
     )
 
 
+# --- no shift (not in the paper): the yardstick of "never worse than ERM" ----------------------
+
+
+def homogeneous(
+    seed: int = 0, n_envs: int = 3, n: int = 100, p: int = 5, n_test: int = 500, task: str = "regression"
+) -> Setting:
+    """Nothing to be robust to: every environment draws y from x by the same linear model.
+
+    β ~ N(0, I_p) once per seed; environment e draws x ~ N(m_e, I) with its own mean m_e ~ N(0, I)
+    (a covariate shift, which a correctly specified linear model ignores) and y = βᵀx + N(0, 1), or
+    for classification y ~ Bernoulli(σ(βᵀx)). ERM is the best linear model in every environment, so
+    a robust method can only lose here; how much it loses is what this setting measures (with few
+    rows per environment the out-of-fold scores cannot separate candidates, the regime where a
+    rule that prefers robustness within the noise pays most). ``n_envs`` training environments of
+    ``n`` rows, three test environments of ``n_test``; every covariate is stable."""
+    if task not in ("regression", "classification"):
+        raise InvalidParameterError(f"task must be regression or classification, got {task!r}", field="task")
+    _check_sizes([n, n_test, p + 1, n_envs + 1], "n")
+    rngs = _streams(seed, 1 + n_envs + 3)
+    beta = rngs[0].normal(0.0, 1.0, p)
+    envs = []
+    for e, rng in enumerate(rngs[1:]):
+        rows = n if e < n_envs else n_test
+        x = rng.normal(rng.normal(0.0, 1.0, p), 1.0, (rows, p))
+        signal = x @ beta
+        if task == "regression":
+            y = signal + rng.normal(0.0, 1.0, rows)
+        else:
+            y = (rng.random(rows) < 1.0 / (1.0 + np.exp(-signal))).astype(np.float64)
+        name = f"e{e + 1}" if e < n_envs else f"test e{e + 1}"
+        envs.append(Environment(name, x, y))
+    return Setting(
+        train=envs[:n_envs], test=envs[n_envs:], feature_names=[f"X{i + 1}" for i in range(p)],
+        stable=list(range(p)), task=task,
+    )  # fmt: skip
+
+
 __all__ = [
     "ANTI_CAUSAL_MEANS",
     "ANTI_CAUSAL_NOISE_VARIANCES",
     "TEST_RS",
     "Setting",
     "anti_causal",
+    "homogeneous",
     "selection_bias",
     "stable_coefficients",
     "toy",

@@ -396,7 +396,7 @@ def _seeded_auto(
     offset: int,
 ) -> tuple[Solution, ls.FitSelection | None]:
     """SAL-MLP at ``lambda_="auto"`` as ``WDRL._fit_heldout_auto`` fits it in memory: every λ of the
-    seeded grid (× the fit part's pooled OLS MSE, from the fold sums) and the adversary switched off,
+    seeded grid (× the fit part's noise variance σ̂², from the fold sums) and the adversary switched off,
     each a network streamed from the rows outside fold 0, scored on fold 0 (worst environment's
     RMSE, paired standard errors: :mod:`sal_core.loss_stats`), the choice, then the refit on all
     rows, kept unless it scores worse than ``REFIT_SLACK`` above the chosen candidate."""
@@ -404,7 +404,7 @@ def _seeded_auto(
     assert isinstance(sal, SALParams)
     k = sal.folds
     fit_part = np.arange(sums.n_folds) != 0
-    base = es.ols_mse(sums.part(fit_part)[0])
+    base = es.noise_variance(sums.part(fit_part)[0], int(sums.n[:, fit_part].sum()))
     fit_problem = held.sample(k, int(sums.n[:, fit_part].sum()))
     grid = sal_.grids["seeded"]
     solutions: list[Solution] = []

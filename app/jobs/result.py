@@ -167,6 +167,19 @@ class SeededW(_Stored):
     selection: Selection | None = None
 
 
+class Homogeneity(_Stored):
+    """Chow's F test that the training environments share their slopes
+    (``sal_core.homogeneity.SlopesTest``)."""
+
+    test: str | None = None
+    statistic: float | None = None
+    df1: int | None = None
+    df2: int | None = None
+    p_value: float | None = Field(
+        default=None, description="Small: the environments' slopes differ (evidence for robustness)."
+    )
+
+
 class Selection(_Stored):
     """How the algorithm chose its λ (``sal_core.lambda_selection.FitSelection``): the rule, every
     candidate's score, the choice and why; the held-out path's refit; the evidence on w. Results
@@ -183,6 +196,14 @@ class Selection(_Stored):
     best: SelectionCandidate | None = None
     chosen: SelectionCandidate | None = None
     reason: str | None = None
+    homogeneity: Homogeneity | None = Field(
+        default=None, description="Do the training environments share one linear model? (exact path)"
+    )
+    cost_cap: float | None = Field(
+        default=None,
+        description="Where the slopes test found no evidence of a difference: the most a robust candidate "
+        "may score above the best (relative); null where none applied.",
+    )
     refit_score: float | None = None
     final_model: str | None = None
     covariate_weights: WEvidence | SeededW | None = Field(

@@ -103,7 +103,7 @@ class WDRLParams(Params):
 
 
 EXACT_GRID: tuple[float, ...] = (1e-2, 1e-1, 1.0, 10.0, ls.OFF)
-"""WDRL's relative λ candidates on the exact path (× the pooled OLS MSE); the last one is ERM."""
+"""WDRL's relative λ candidates on the exact path (× the noise variance σ̂²); the last one is ERM."""
 GRADIENT_GRID: tuple[float, ...] = (0.1, 1.0, ls.OFF)
 """WDRL's λ candidates elsewhere (unit-free); each is a full gradient fit, so the grid is short."""
 REFIT_SLACK = 0.1
@@ -257,7 +257,15 @@ class WDRL(Algorithm[WDRLParams]):
             prefer=self.prefer,
             folds=self.params.folds,
             anchors=ws.anchors(),
+            cost_cap=self.cost_cap(),
         )
+
+    def cost_cap(self) -> float | None:
+        """What a robust candidate may cost where the environments' slopes look alike: SAL's
+        ``cost_cap`` below 1 (1 is off, the default); none for WDRL, which keeps ERM unless a ball
+        beats it."""
+        cap = getattr(self.params, "cost_cap", None)
+        return None if cap is None or cap >= 1.0 else float(cap)
 
     # -------------------------------------------------------------- lambda_='auto', other paths
     def _fit_heldout_auto(self, problem: Problem, reporter: Reporter, y_scale: float) -> Solution:
@@ -348,10 +356,10 @@ class WDRL(Algorithm[WDRLParams]):
         return selection, solutions[chosen], held_out
 
     def lambda_base(self, problem: Problem, y_scale: float) -> float:
-        """The unit of the relative λ grid: the pooled OLS MSE where the grid is relative to it (the
+        """The unit of the relative λ grid: the noise variance (`exact_selection.noise_variance`) where the grid is relative to it (the
         exact path, and a network under its w), 1 elsewhere."""
         if self.path() in ("exact", "seeded"):
-            return es.ols_mse(self.moments(problem, y_scale)[0])
+            return es.noise_variance(self.moments(problem, y_scale)[0], int(problem.Z.shape[0]))
         return 1.0
 
     # ---------------------------------------------------------------------- one fit at one λ, by path

@@ -179,7 +179,7 @@ def test_sal_mlp_at_lambda_auto_holds_out_fold_0_scores_the_candidates_and_refit
 ) -> None:
     """The selection's machinery on a short schedule (the network fits' steps cut tenfold: the
     test error at the real schedule is in docs/scale.md): the grid's unit is the in-memory fit's
-    (the fit part's pooled OLS MSE), fold 0 is the in-memory fit's held-out fold, the refit's
+    (the fit part's noise variance σ̂²), fold 0 is the in-memory fit's held-out fold, the refit's
     score is its network's worst held-out RMSE, the progress reaches the in-memory total."""
     names, train, _ = data
     short = dataclasses.replace(SEEDED_OPTIONS, warmup_steps=30, final_steps=80)
@@ -195,7 +195,9 @@ def test_sal_mlp_at_lambda_auto_holds_out_fold_0_scores_the_candidates_and_refit
     problem = sal._problem(train, Standardizer.fit_tensors(raw), raw)
     y_scale = target_scale(problem)
     fit_part, held = ls.fold_split(problem, ls.row_folds(problem, 5), 0)
-    assert chose.base == pytest.approx(es.ols_mse(exact.moments(fit_part, y_scale)[0]), rel=1e-10)
+    assert chose.base == pytest.approx(
+        es.noise_variance(exact.moments(fit_part, y_scale)[0], int(fit_part.Z.shape[0])), rel=1e-10
+    )
     assert chose.rows_scored == sum(int(e.y.shape[0]) for e in held)
     assert [c.lambda_ for c in chose.candidates] == [
         ls.candidate_lambda(r, chose.base) for r in SAL.grids["seeded"]

@@ -7,8 +7,12 @@ import pytest
 from bench import selection_rules as sr
 
 
-def _cands(*rows: tuple[float, float, float]) -> list[dict[str, float]]:
-    return [{"score": score, "se": se, "test": test} for score, se, test in rows]
+def _cands(*rows: tuple[float, float, float], slopes_p: float | None = None) -> dict[str, object]:
+    """A unit's record: its candidates (most robust first, ERM last) and the slopes test's p."""
+    return {
+        "candidates": [{"score": score, "se": se, "test": test} for score, se, test in rows],
+        "slopes_p": slopes_p,
+    }
 
 
 def test_the_rules_read_candidates_most_robust_first() -> None:
@@ -22,13 +26,26 @@ def test_the_rules_read_candidates_most_robust_first() -> None:
     assert gate(_cands((1.05, 0.1, 0.3), (1.0, 0.0, 0.5), (1.2, 0.1, 0.9))) == 0  # separated: the library's
 
 
+def test_the_opt_in_cap_applies_only_where_the_slopes_look_alike() -> None:
+    rows = ((1.05, 0.1, 0.3), (1.0, 0.0, 0.5), (1.2, 0.1, 0.9))  # the most robust is 5% above the best
+    library = sr.within_z_capped(1.0, 0.03, alpha=0.05)
+    assert library(_cands(*rows, slopes_p=0.5)) == 1  # no evidence of a shift: 5% is too dear
+    assert library(_cands(*rows, slopes_p=None)) == 1  # no test: as if alike
+    assert library(_cands(*rows, slopes_p=0.01)) == 0  # the slopes differ: the noise band alone
+    assert sr.within_z_capped(1.0, 0.03)(_cands(*rows, slopes_p=0.01)) == 1  # capped everywhere
+
+
 def test_a_recorded_unit_replays_to_the_choice_the_library_made() -> None:
-    """The library's rule (z = 1), replayed on what run_unit recorded, picks what SAL picked, and
-    that candidate's recorded test error is SAL's own."""
+    """The library's rule, replayed on what run_unit recorded, picks what SAL picked, and that
+    candidate's recorded test error is SAL's own; so does it on a setting where nothing shifts, and the
+    record keeps the slopes test's p for the opt-in cap's replay."""
     record = sr.run_unit(("anti_causal", "1", 100))
     cands = record["candidates"]
     assert len(cands) >= 2 and cands[-1]["relative"] is None  # ERM last
-    assert sr.within_z(1.0)(cands) == record["chosen"]
+    library = sr.RULES["z = 1 (default)"]
+    assert library(record) == record["chosen"] and record["slopes_p"] is not None
+    flat = sr.run_unit(("homogeneous", "e3_n30_p5", 1))
+    assert library(flat) == flat["chosen"] and flat["slopes_p"] >= 0.05
     assert cands[-1]["test"] == pytest.approx(record["erm"])
     # the score is the worst training environment's, and each environment's is kept for other rules
     assert all(c["score"] == pytest.approx(max(c["env_scores"].values())) for c in cands)

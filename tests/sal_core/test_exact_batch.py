@@ -80,11 +80,38 @@ def test_a_singular_gram_falls_back_from_cholesky_to_the_eigendecomposition(
     )
     w = np.array([[1e4, 1e4, 1.0]])
     lam = np.array([1e12])
+    monkeypatch.setattr(eb, "MU_FLOOR", 0.0)  # the floor keeps A factorisable (next test)
     monkeypatch.setattr(eb, "CHOLESKY_FROM_P", 1)
     step = eb.solve_theta(bm, w, lam)
     assert isinstance(step.factor, eb.EigFactor)
     monkeypatch.setattr(eb, "CHOLESKY_FROM_P", 10**9)
     np.testing.assert_allclose(step.theta, eb.solve_theta(bm, w, lam).theta)
+
+
+@pytest.mark.parametrize("cholesky_from_p", [1, 10**9])
+def test_where_the_fit_can_interpolate_theta_is_the_minimum_norm_interpolant(
+    cholesky_from_p: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More covariates than rows: MSE(μ) → 0 as μ → 0 and, at a λ above κ(0), the root is μ = 0.
+    μ stops at its floor instead (A stays factorisable), where θ is the w-metric's minimum-norm
+    interpolant to 10⁻⁴ (rounding in G's null space over a condition of 10¹²), by Cholesky and by the
+    eigendecomposition alike; without the floor the
+    eigendecomposition divided rounding in G's null space by ~0."""
+    rng = np.random.default_rng(3)
+    n, p = 30, 45
+    z = rng.standard_normal((n, p))
+    y = z[:, :3] @ np.array([1.0, -2.0, 0.5]) + 0.3 * rng.standard_normal(n)
+    z, y = z - z.mean(0), y - y.mean()
+    gram, cross, yy = z.T @ z / n, z.T @ y / n, float(y @ y / n)
+    bm = eb.BatchMoments(
+        gram[None], cross[None], np.array([yy]), gram[None, None], cross[None, None], np.array([[yy]])
+    )
+    w = np.exp(rng.uniform(0.0, 2.0, (1, p)))
+    monkeypatch.setattr(eb, "CHOLESKY_FROM_P", cholesky_from_p)
+    step = eb.solve_theta(bm, w, np.array([1e6]))
+    interpolant = w[0] * np.linalg.lstsq(z * w[0], y, rcond=None)[0]  # min ‖θ/w‖ with zθ = y
+    assert step.mu[0] == pytest.approx(eb.MU_FLOOR * float((w[0] ** 2 * np.diag(gram)).max()))
+    np.testing.assert_allclose(step.theta[0], interpolant, rtol=0, atol=1e-4 * np.abs(interpolant).max())
 
 
 @pytest.mark.parametrize("inverse_below_p", [1, 10**9])

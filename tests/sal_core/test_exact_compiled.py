@@ -51,7 +51,7 @@ def test_compiled_paths_equal_the_numpy_paths_round_by_round(case: str, stabilit
     m = moments_of(CASES[case])
     p = m.gram.shape[0]
     batch = stack([m, m, m])
-    lam = np.array([1e-3, 1e-2, 1e-1]) * es.ols_mse(m)
+    lam = np.array([1e-3, 1e-2, 1e-1]) * es.noise_variance(m, 1000)
     rng = np.random.default_rng(7)
     anchor = rng.random((3, p)) < 0.5
     anchor[0] = False  # no covariate marked: every one may pin
@@ -75,7 +75,7 @@ def test_on_round_sees_path_zero_and_a_stop_ends_the_paths() -> None:
     m = moments_of(CASES["selection bias p=10"])
     p = m.gram.shape[0]
     batch = stack([m, m])
-    lam = np.array([1e-3, 1e-1]) * es.ols_mse(m)
+    lam = np.array([1e-3, 1e-1]) * es.noise_variance(m, 1000)
     settings = eb.PathSettings(rounds=50, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
     full = eb._run_paths_numpy(batch, lam, np.ones((2, p)), settings, record=True)
     seen: list[tuple[int, float, np.ndarray]] = []
@@ -113,7 +113,7 @@ def test_a_failed_factorisation_reruns_on_the_numpy_path_without_showing_rounds_
     m = moments_of(CASES["selection bias p=10"])
     p = m.gram.shape[0]
     batch = stack([m])
-    lam = np.array([1e-2]) * es.ols_mse(m)
+    lam = np.array([1e-2]) * es.noise_variance(m, 1000)
     settings = eb.PathSettings(rounds=30, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
     compiled_run = ec.run_paths
 
@@ -168,7 +168,7 @@ def test_a_fixed_lambda_w_path_runs_batched_with_the_rounds_of_the_loop(case: st
     m = moments_of(CASES[case])
     params = get_algorithm("sal")({"lambda_": 0.01, "anchor": anchor}).params
     w_step = LearnedW(params, "exact")
-    lam = 1e-2 * es.ols_mse(m)
+    lam = 1e-2 * es.noise_variance(m, 1000)
     n_rows = sum(len(e.y) for e in CASES[case])
     for stop in (None, 37):
         told: list[list[int]] = [[], []]

@@ -312,3 +312,13 @@ def test_a_converged_fit_reports_the_rounds_it_ran() -> None:
     full = get_algorithm("sal")({"lambda_": 0.001}, seed=3).fit(s.train)
     assert len(full.history) == 400 and len(fit.history) < 400
     np.testing.assert_allclose(fit.coefficients, full.coefficients, atol=1e-4)
+
+
+def test_a_cost_cap_passes_over_a_robust_candidate_that_the_noise_alone_would_admit() -> None:
+    # λ = 0.001 is 10% above the best (ERM) and within its 0.2 standard error; a 3% cap excludes it
+    cands = _cands([0.55, 0.60, 0.62, 0.70, 0.50], [0.2, 0.2, 0.2, 0.2, 0.0])
+    assert choose(cands, 1.0, "robust")[0] == 0
+    chosen, best, reason = choose(cands, 1.0, "robust", cap=0.03)
+    assert chosen == best == 4 and "costs more than 3%" in reason
+    close = _cands([0.51, 0.60, 0.62, 0.70, 0.50], [0.2, 0.2, 0.2, 0.2, 0.0])
+    assert choose(close, 1.0, "robust", cap=0.03)[0] == 0  # 2% above the best: within the cap

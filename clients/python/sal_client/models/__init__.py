@@ -35,6 +35,7 @@ from .get_sweep_report_format import GetSweepReportFormat
 from .get_sweep_report_response_200 import GetSweepReportResponse200
 from .health import Health
 from .history_page import HistoryPage
+from .homogeneity import Homogeneity
 from .job_create import JobCreate
 from .job_create_device import JobCreateDevice
 from .job_create_params import JobCreateParams
@@ -181,6 +182,7 @@ __all__ = (
     "GetSweepReportResponse200",
     "Health",
     "HistoryPage",
+    "Homogeneity",
     "JobCreate",
     "JobCreateDevice",
     "JobCreateParams",

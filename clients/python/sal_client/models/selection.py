@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.homogeneity import Homogeneity
     from ..models.seeded_w import SeededW
     from ..models.selection_candidate import SelectionCandidate
     from ..models.w_evidence import WEvidence
@@ -28,9 +29,12 @@ class Selection:
             best (None | SelectionCandidate | Unset):
             candidates (list[SelectionCandidate] | None | Unset):
             chosen (None | SelectionCandidate | Unset):
+            cost_cap (float | None | Unset): Where the slopes test found no evidence of a difference: the most a robust
+                candidate may score above the best (relative); null where none applied.
             covariate_weights (None | SeededW | Unset | WEvidence): Linear SAL: w's evidence; an MLP: where its w came from.
             criterion (None | str | Unset):
             final_model (None | str | Unset):
+            homogeneity (Homogeneity | None | Unset): Do the training environments share one linear model? (exact path)
             parameter (None | str | Unset):
             reason (None | str | Unset):
             refit_score (float | None | Unset):
@@ -44,9 +48,11 @@ class Selection:
     best: None | SelectionCandidate | Unset = UNSET
     candidates: list[SelectionCandidate] | None | Unset = UNSET
     chosen: None | SelectionCandidate | Unset = UNSET
+    cost_cap: float | None | Unset = UNSET
     covariate_weights: None | SeededW | Unset | WEvidence = UNSET
     criterion: None | str | Unset = UNSET
     final_model: None | str | Unset = UNSET
+    homogeneity: Homogeneity | None | Unset = UNSET
     parameter: None | str | Unset = UNSET
     reason: None | str | Unset = UNSET
     refit_score: float | None | Unset = UNSET
@@ -57,6 +63,7 @@ class Selection:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.homogeneity import Homogeneity  # noqa: PLC0415
         from ..models.seeded_w import SeededW  # noqa: PLC0415
         from ..models.selection_candidate import SelectionCandidate  # noqa: PLC0415
         from ..models.w_evidence import WEvidence  # noqa: PLC0415
@@ -95,6 +102,12 @@ class Selection:
         else:
             chosen = self.chosen
 
+        cost_cap: float | None | Unset
+        if isinstance(self.cost_cap, Unset):
+            cost_cap = UNSET
+        else:
+            cost_cap = self.cost_cap
+
         covariate_weights: dict[str, Any] | None | Unset
         if isinstance(self.covariate_weights, Unset):
             covariate_weights = UNSET
@@ -116,6 +129,14 @@ class Selection:
             final_model = UNSET
         else:
             final_model = self.final_model
+
+        homogeneity: dict[str, Any] | None | Unset
+        if isinstance(self.homogeneity, Unset):
+            homogeneity = UNSET
+        elif isinstance(self.homogeneity, Homogeneity):
+            homogeneity = self.homogeneity.to_dict()
+        else:
+            homogeneity = self.homogeneity
 
         parameter: None | str | Unset
         if isinstance(self.parameter, Unset):
@@ -170,12 +191,16 @@ class Selection:
             field_dict["candidates"] = candidates
         if chosen is not UNSET:
             field_dict["chosen"] = chosen
+        if cost_cap is not UNSET:
+            field_dict["cost_cap"] = cost_cap
         if covariate_weights is not UNSET:
             field_dict["covariate_weights"] = covariate_weights
         if criterion is not UNSET:
             field_dict["criterion"] = criterion
         if final_model is not UNSET:
             field_dict["final_model"] = final_model
+        if homogeneity is not UNSET:
+            field_dict["homogeneity"] = homogeneity
         if parameter is not UNSET:
             field_dict["parameter"] = parameter
         if reason is not UNSET:
@@ -195,6 +220,7 @@ class Selection:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.homogeneity import Homogeneity  # noqa: PLC0415
         from ..models.seeded_w import SeededW  # noqa: PLC0415
         from ..models.selection_candidate import SelectionCandidate  # noqa: PLC0415
         from ..models.w_evidence import WEvidence  # noqa: PLC0415
@@ -266,6 +292,15 @@ class Selection:
 
         chosen = _parse_chosen(d.pop("chosen", UNSET))
 
+        def _parse_cost_cap(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        cost_cap = _parse_cost_cap(d.pop("cost_cap", UNSET))
+
         def _parse_covariate_weights(data: object) -> None | SeededW | Unset | WEvidence:
             if data is None:
                 return data
@@ -308,6 +343,23 @@ class Selection:
             return cast(None | str | Unset, data)
 
         final_model = _parse_final_model(d.pop("final_model", UNSET))
+
+        def _parse_homogeneity(data: object) -> Homogeneity | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                homogeneity_type_0 = Homogeneity.from_dict(data)
+
+                return homogeneity_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Homogeneity | None | Unset, data)
+
+        homogeneity = _parse_homogeneity(d.pop("homogeneity", UNSET))
 
         def _parse_parameter(data: object) -> None | str | Unset:
             if data is None:
@@ -377,9 +429,11 @@ class Selection:
             best=best,
             candidates=candidates,
             chosen=chosen,
+            cost_cap=cost_cap,
             covariate_weights=covariate_weights,
             criterion=criterion,
             final_model=final_model,
+            homogeneity=homogeneity,
             parameter=parameter,
             reason=reason,
             refit_score=refit_score,
