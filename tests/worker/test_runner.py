@@ -156,7 +156,13 @@ def test_a_linear_job_is_compared_with_erm_on_its_test_environments(
     assert ref["mean_error"] == pytest.approx(erm["summary"]["mean_error"], rel=1e-9)
     assert ref["difference"] == pytest.approx(sal["summary"]["mean_error"] - ref["mean_error"], abs=1e-12)
     if task == "regression":
-        assert ref["standard_error"] > 0
+        if sal["selection"]["chosen"]["relative"] is None:  # SAL that keeps ERM is ERM's fit: 0 ± 0
+            assert abs(ref["difference"]) < 1e-12 and ref["standard_error"] < 1e-9
+        robust_id = _job(runner, dataset_id, algorithm="sal", task=task, params={"lambda_": 0.01})
+        assert runner.run(robust_id) == "succeeded"
+        robust = _stored(runner, robust_id)["reference"]  # a strong adversary: another model than ERM
+        assert robust["mean_error"] == pytest.approx(ref["mean_error"], rel=1e-9)
+        assert robust["difference"] != 0 and robust["standard_error"] > 0
     else:  # 0/1 losses: here SAL and ERM label every test row alike (0 ± 0); the SE's formula for
         # error rates is checked against a bootstrap in tests/sal_core/test_metrics.py
         assert ref["standard_error"] > 0 or ref["difference"] == 0
