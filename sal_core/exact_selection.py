@@ -162,9 +162,7 @@ def erm_step(moments: Sequence[Moments], rows: Sequence[int]) -> eb.PathResult:
     ridge step at a huge λ is a tiny ridge there, and its θ is rounding)."""
     fits = [rl.least_squares(m, n) for m, n in zip(moments, rows, strict=True)]
     theta = np.stack([f.theta for f in fits])
-    fit_mse = np.array(
-        [float(rl.mse(f.theta, m.gram, m.cross, m.yy)) for f, m in zip(fits, moments, strict=True)]
-    )
+    fit_mse = np.array([f.mse for f in fits])
     w = np.ones_like(theta)
     n_env = moments[0].env_yy.shape[0]
     return _fixed(w, theta, np.zeros(len(fits)), fit_mse, (theta * theta).sum(1), n_env)

@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from sal_core.robust_linear import numerical_range
+
 Array = NDArray[np.float64]
 
 
@@ -63,13 +65,10 @@ def slopes_test(n: Array, sz: Array, sy: Array, szz: Array, szy: Array, syy: Arr
 
 
 def _residual(czz: Array, czy: Array, cyy: float, rows: int) -> tuple[float, int]:
-    """(RSS, rank) of least squares on centred sums; directions with eigenvalues at rounding level
-    (below max(rows, p) · eps of the largest) are dropped, as in `robust_linear.least_squares`."""
-    values, vectors = np.linalg.eigh(czz)
-    largest = max(float(np.abs(values).max(initial=0.0)), 1e-300)
-    keep = values > max(rows, values.shape[0]) * np.finfo(np.float64).eps * largest
-    projected = vectors[:, keep].T @ czy
-    return max(cyy - float(projected @ (projected / values[keep])), 0.0), int(keep.sum())
+    """(RSS, rank) of least squares on centred sums, over `robust_linear.numerical_range`."""
+    values, vectors = numerical_range(czz, rows)
+    projected = vectors.T @ czy
+    return max(cyy - float(projected @ (projected / values)), 0.0), int(values.shape[0])
 
 
 def f_survival(f: float, d1: int, d2: int) -> float:

@@ -148,7 +148,18 @@ class LeastSquares:
     theta: Array  # (p,) minimum-norm coefficients (ERM's, as `sal_core.optim.solve_or_min_norm`)
     standard_errors: Array  # (p,) √(σ̂² · (G⁺)_dd / n)
     rank: int
+    mse: float  # the training MSE, RSS / n
     noise: float  # σ̂²: the residual variance on its degrees of freedom, or the null model's MSE
+
+
+def numerical_range(gram: Array, n_rows: int) -> tuple[Array, Array]:
+    """The eigenvalues (r,) and eigenvectors (p, r) of a Gram matrix of ``n_rows`` rows that are not
+    rounding: those above max(n, p) · eps of the largest (forming a Gram of n rows rounds by about
+    that much), as in `sal_core.optim.solve_or_min_norm`."""
+    values, vectors = np.linalg.eigh(gram)
+    largest = max(float(np.abs(values).max(initial=0.0)), 1e-300)
+    keep = values > max(n_rows, values.shape[0]) * np.finfo(np.float64).eps * largest
+    return values[keep], vectors[:, keep]
 
 
 def least_squares(m: Moments, n_rows: int) -> LeastSquares:
@@ -157,22 +168,18 @@ def least_squares(m: Moments, n_rows: int) -> LeastSquares:
 
     Where no residual degree of freedom is left (as many covariates as rows: the fit interpolates,
     its training MSE is 0) the rows say nothing of the noise, and σ̂² is the null model's MSE (the
-    variance of ỹ), its upper bound; σ̂² never exceeds that bound. Eigenvalues of G below
-    max(n, p) · eps of the largest are rounding (forming a Gram of n rows rounds by about that much)
-    and count as 0, as in `sal_core.optim.solve_or_min_norm`."""
-    values, vectors = np.linalg.eigh(m.gram)
-    largest = max(float(np.abs(values).max(initial=0.0)), 1e-300)
-    keep = values > max(n_rows, values.shape[0]) * np.finfo(np.float64).eps * largest
-    kept = vectors[:, keep]
-    theta = kept @ ((kept.T @ m.cross) / values[keep])
-    rank = int(keep.sum())
+    variance of ỹ), its upper bound; σ̂² never exceeds that bound. Directions outside
+    :func:`numerical_range` count as G's null space."""
+    values, kept = numerical_range(m.gram, n_rows)
+    theta = kept @ ((kept.T @ m.cross) / values)
+    rank = int(values.shape[0])
     dof = n_rows - rank - 1
     null_mse = max(float(m.yy), 0.0)
     rss_mean = max(float(mse(theta, m.gram, m.cross, m.yy)), 0.0)
     noise = min(rss_mean * n_rows / dof, null_mse) if dof >= 1 else null_mse
-    gram_pinv_diag = (kept * kept) @ (1.0 / values[keep])
+    gram_pinv_diag = (kept * kept) @ (1.0 / values)
     standard_errors = np.sqrt(np.maximum(noise * gram_pinv_diag / max(n_rows, 1), 1e-300))
-    return LeastSquares(theta=theta, standard_errors=standard_errors, rank=rank, noise=noise)
+    return LeastSquares(theta=theta, standard_errors=standard_errors, rank=rank, mse=rss_mean, noise=noise)
 
 
 def significant_covariates(m: Moments, n_rows: int, threshold: float) -> NDArray[np.bool_]:
