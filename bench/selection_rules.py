@@ -125,13 +125,31 @@ def run_unit(unit: tuple[str, str, int]) -> Record:
             "slopes_p": slopes, "candidates": cands}  # fmt: skip
 
 
-def within_z(z: float) -> Rule:
-    """The library's rule: the most robust candidate within z standard errors of the best."""
+def beaten_by_erm(cands: Sequence[Record], i: int, where_erm_best: bool = True) -> bool:
+    """Whether ERM (the last candidate) scores better than candidate i on every training environment
+    (`lambda_selection.dominated_by`), and (``where_erm_best``, as the library) ERM scores best; False
+    where the record has no per-environment scores."""
+    mine, erm = cands[i].get("env_scores") or {}, cands[-1].get("env_scores") or {}
+    shared = [e for e in mine if e in erm]
+    if where_erm_best and cands[-1]["score"] > min(c["score"] for c in cands):
+        return False
+    return i != len(cands) - 1 and bool(shared) and all(erm[e] < mine[e] for e in shared)
+
+
+def within_z(z: float, erm_veto: bool = True, where_erm_best: bool = True) -> Rule:
+    """The library's rule: the most robust candidate within z standard errors of the best; where ERM
+    scores best, one that ERM does not beat on every training environment. ``erm_veto=False``: the rule
+    before 2026-11-28, which admitted such a candidate too; ``where_erm_best=False``: the veto wherever
+    ERM dominates (measured and dropped: it lost the paper's anti-causal S1 seed 0)."""
 
     def rule(unit: Record) -> int:
         cands = unit["candidates"]
         best = min(c["score"] for c in cands)
-        return next(i for i, c in enumerate(cands) if c["score"] <= best + z * c["se"])
+        return next(
+            i
+            for i, c in enumerate(cands)
+            if c["score"] <= best + z * c["se"] and not (erm_veto and beaten_by_erm(cands, i, where_erm_best))
+        )
 
     return rule
 
@@ -171,7 +189,9 @@ def within_z_capped(z: float, cap: float, alpha: float | None = None) -> Rule:
         applies = alpha is None or p is None or p >= alpha
         best = min(c["score"] for c in cands)
         band = (lambda c: min(z * c["se"], cap * best)) if applies else (lambda c: z * c["se"])
-        return next(i for i, c in enumerate(cands) if c["score"] <= best + band(c))
+        return next(
+            i for i, c in enumerate(cands) if c["score"] <= best + band(c) and not beaten_by_erm(cands, i)
+        )
 
     return rule
 
@@ -180,6 +200,8 @@ RULES: dict[str, Rule] = {
     "best (z = 0)": within_z(0.0),
     "z = 0.5": within_z(0.5),
     "z = 1 (default)": within_z(1.0),
+    "z = 1, no ERM veto (before)": within_z(1.0, erm_veto=False),
+    "z = 1, ERM veto wherever ERM dominates": within_z(1.0, where_erm_best=False),
     "z = 1, 3% cap where slopes alike (cost_cap=0.03)": within_z_capped(1.0, 0.03, alpha=0.05),
     "z = 1.5": within_z(1.5),
     "z = 1, not worse than ERM": within_z_and_erm(1.0),

@@ -18,7 +18,12 @@ chunks of a table add up.
 
 **Rule** (:func:`choose`). ``prefer="robust"`` (SAL): the most robust candidate whose score is within
 ``z`` standard errors of the best score; when the data separate the candidates (ERM clearly best, as
-on a table with no shift that robustness could fix), the best one wins, ERM included.
+on a table with no shift that robustness could fix), the best one wins, ERM included. Where ERM
+itself scores best, the band admits only a candidate that beats ERM on at least one training
+environment (:func:`dominated_by`): one that ERM beats on every training environment shows no
+environment where its robustness paid, and where rows are few the band is wide enough to admit
+candidates that then lost to ERM by up to 40% on tables where nothing shifts (docs/sal.md, "The ERM
+veto"). Where a robust candidate scores best, that is the evidence, and the band is as before.
 ``prefer="erm"`` (WDRL): ERM unless a ball beats it by more than ``z`` standard errors, then the best.
 The ``selection`` a fit reports lists every score with its standard error, the rule and the reason.
 """
@@ -27,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -91,7 +96,10 @@ class Selection:
     @property
     def rule(self) -> str:
         if self.prefer == "robust":
-            rule = f"the most robust candidate whose score is within {self.z:g} standard errors of the best"
+            rule = (
+                f"the most robust candidate whose score is within {self.z:g} standard errors of the best "
+                "(where ERM scores best, one that beats ERM on at least one training environment)"
+            )
             if self.cost_cap is not None:
                 rule += (
                     f" and at most {100 * self.cost_cap:g}% above it (the training environments show no "
@@ -197,12 +205,25 @@ def _label(c: Candidate) -> str:
     return f"λ = {c.relative:g}·base" + (f" ({c.variant})" if c.variant else "")
 
 
+def dominated_by(candidate: Candidate, other: Candidate) -> bool:
+    """Whether ``other`` scores better than ``candidate`` on every training environment both are scored
+    on (False where they share none)."""
+    shared = [
+        e
+        for e, v in candidate.env_scores.items()
+        if e in other.env_scores and np.isfinite(v) and np.isfinite(other.env_scores[e])
+    ]
+    return bool(shared) and all(other.env_scores[e] < candidate.env_scores[e] for e in shared)
+
+
 def choose(
     candidates: Sequence[Candidate], z: float, prefer: Prefer, cap: float | None = None
 ) -> tuple[int, int, str]:
     """(chosen, best, reason) for candidates ordered most robust first, each ``se`` paired with the best.
 
-    ``cap`` (``prefer="robust"``): a candidate must also score at most this fraction above the best.
+    ``prefer="robust"``: where ERM (the adversary switched off) scores best, a candidate that ERM beats
+    on every training environment is not admitted by the band (the ERM veto, see the module's doc).
+    ``cap``: a candidate must also score at most this fraction above the best.
     Where rows are few, z standard errors can be a wide band, and "within the noise" would accept any
     estimated cost of robustness."""
     finite = [i for i, c in enumerate(candidates) if np.isfinite(c.score)]
@@ -223,20 +244,21 @@ def choose(
                 ),
             )
         return best, best, f"{_label(top)} beats ERM by more than {z:g} standard errors"
+    veto = top.relative is None  # ERM scores best: the band admits only candidates ERM does not dominate
+
+    def vetoed(c: Candidate) -> bool:
+        return veto and c is not top and dominated_by(c, top)
+
     band = f"{z:g} standard errors" + ("" if cap is None else f" (and {100 * cap:g}%)")
     for i in finite:
         c = candidates[i]
+        if vetoed(c):
+            continue
         if c.score <= top.score + min(z * c.se, math.inf if cap is None else cap * abs(top.score)):
-            # more robust candidates passed over although within the standard errors: the cap's doing
-            capped = [o for o in candidates[:i] if np.isfinite(o.score) and o.score <= top.score + z * o.se]
-            note = (
-                ""
-                if not capped
-                else f" ({_label(capped[0])} is within the standard errors but costs more than {100 * (cap or 0):g}%)"
-            )
+            note = _passed_over(candidates[:i], top.score, z, cap, vetoed)
             if i == best:
-                why = f"{_label(c)} has the lowest score ({c.score:.4g}); no more robust candidate is within {band} of it"
-                return i, best, why + note
+                why = f"{_label(c)} has the lowest score ({c.score:.4g})"
+                return i, best, why + (note or f"; no more robust candidate is within {band} of it")
             return (
                 i,
                 best,
@@ -247,6 +269,22 @@ def choose(
                 ),
             )
     return best, best, f"{_label(top)} has the lowest score"  # pragma: no cover - best is always within
+
+
+def _passed_over(
+    more_robust: Sequence[Candidate],
+    best: float,
+    z: float,
+    cap: float | None,
+    vetoed: Callable[[Candidate], bool],
+) -> str:
+    """Why the most robust candidate within the standard errors was not chosen, if there was one."""
+    within = next((o for o in more_robust if np.isfinite(o.score) and o.score <= best + z * o.se), None)
+    if within is None:
+        return ""
+    if vetoed(within):
+        return f" ({_label(within)} is within the standard errors, but ERM scores better on every training environment)"
+    return f" ({_label(within)} is within the standard errors but costs more than {100 * (cap or 0):g}%)"
 
 
 def score_of(losses: Sequence[Array], squared: bool) -> tuple[float, list[float]]:

@@ -87,9 +87,10 @@ class SALParams(WDRLParams):
         high=100.0,
         doc="lambda_='auto' keeps the most robust candidate whose worst-training-environment out-of-fold "
         "error is within this many standard errors (of the paired difference) of the best candidate's; when "
-        "the data separate the candidates by more, the best wins, ERM included. 1 (the one-standard-error "
-        "rule): on real tables 2 and 3 cost up to 1.4% against ERM, and the anti-causal shift did not gain "
-        "(docs/sal.md).",
+        "the data separate the candidates by more, the best wins, ERM included. Where ERM scores best, the "
+        "band admits only a candidate that beats ERM on at least one training environment. 1 (the "
+        "one-standard-error rule): on real tables 2 and 3 cost up to 1.4% against ERM, and the anti-causal "
+        "shift did not gain (docs/sal.md).",
     )
     cost_cap: float = param(
         1.0,

@@ -26,6 +26,26 @@ def test_the_rules_read_candidates_most_robust_first() -> None:
     assert gate(_cands((1.05, 0.1, 0.3), (1.0, 0.0, 0.5), (1.2, 0.1, 0.9))) == 0  # separated: the library's
 
 
+def _scored(
+    rows: tuple[tuple[float, float, float], ...], envs: tuple[dict[str, float], ...]
+) -> dict[str, object]:
+    unit = _cands(*rows)
+    for c, e in zip(unit["candidates"], envs, strict=True):  # type: ignore[call-overload]
+        c["env_scores"] = e
+    return unit
+
+
+def test_the_library_rule_vetoes_a_candidate_erm_beats_on_every_environment_where_erm_is_best() -> None:
+    rows = ((1.05, 0.1, 0.3), (1.03, 0.1, 0.4), (1.0, 0.0, 0.9))  # ERM (last) scores best
+    envs = ({"a": 1.05, "b": 0.9}, {"a": 1.03, "b": 0.6}, {"a": 1.0, "b": 0.7})
+    assert sr.within_z(1.0)(_scored(rows, envs)) == 1  # 0 is within 1 SE, but ERM beats it on a and b
+    assert sr.within_z(1.0, erm_veto=False)(_scored(rows, envs)) == 0  # the rule before
+    # where a robust candidate scores best, the band is as before, unless the veto applies everywhere
+    rows = ((1.05, 0.1, 0.3), (0.99, 0.0, 0.4), (1.0, 0.01, 0.9))
+    assert sr.within_z(1.0)(_scored(rows, envs)) == 0
+    assert sr.within_z(1.0, where_erm_best=False)(_scored(rows, envs)) == 1
+
+
 def test_the_opt_in_cap_applies_only_where_the_slopes_look_alike() -> None:
     rows = ((1.05, 0.1, 0.3), (1.0, 0.0, 0.5), (1.2, 0.1, 0.9))  # the most robust is 5% above the best
     library = sr.within_z_capped(1.0, 0.03, alpha=0.05)

@@ -75,15 +75,36 @@ def _ratio(seed: int, **params: float) -> float:
     return float(evaluate(sal.model, s.test)[1].mean_error / evaluate(erm.model, s.test)[1].mean_error)
 
 
-def test_where_nothing_shifts_and_rows_are_few_the_cap_keeps_sal_at_erm() -> None:
+def test_where_nothing_shifts_and_rows_are_few_sal_stays_at_erm() -> None:
     """Three environments of 30 rows, one linear model: the out-of-fold standard errors are wide, and
-    within one of them the most robust candidate cost up to 42% against ERM (seeds 0-9, at the
-    defaults). With ``cost_cap=0.03`` SAL stays within ERM + 1% on average and 3% on every seed
-    (measured: 1.000, worst 1.002)."""
+    within one of them the most robust candidate cost up to 42% against ERM (seeds 0-9) until the band
+    stopped admitting, where ERM scores best, a candidate that ERM beats on every training environment.
+    At the defaults SAL now stays within ERM + 1% on average and 3% on every seed (measured: 1.000,
+    worst 1.002), and so it does with the opt-in ``cost_cap``."""
+    defaults = np.array([_ratio(seed) for seed in range(8)])
+    assert defaults.mean() <= 1.01 and defaults.max() <= 1.03, defaults
     capped = np.array([_ratio(seed, cost_cap=0.03) for seed in range(8)])
     assert capped.mean() <= 1.01 and capped.max() <= 1.03, capped
-    defaults = np.array([_ratio(seed) for seed in range(8)])
-    assert defaults.max() > 1.10, defaults  # the case is one where the cap decides
+
+
+def test_the_erm_veto_is_what_keeps_sal_at_erm_there() -> None:
+    """Seed 0 of that case: ERM scores best out of fold, and the most robust candidate within a standard
+    error of it is one ERM beats on every training environment. The rule passes over it and says so;
+    fitted on its own, that candidate costs more than 10% against ERM at test (measured: 1.42)."""
+    s = homogeneous(seed=0, n_envs=3, n=30, p=5)
+    selection = get_algorithm("sal")(seed=0).fit(s.train).selection.lambda_  # type: ignore[union-attr]
+    assert selection is not None and selection.candidates[selection.best].relative is None
+    assert "ERM scores better on every training environment" in selection.reason
+    erm = selection.candidates[selection.best]
+    admitted_before = [
+        c for c in selection.candidates[: selection.chosen] if c.score <= erm.score + c.se and c is not erm
+    ]
+    passed = admitted_before[0]
+    assert all(v > erm.env_scores[e] for e, v in passed.env_scores.items())
+    alone = get_algorithm("sal")({"lambda_": passed.lambda_}, seed=0).fit(s.train)
+    erm_fit = get_algorithm("erm")(seed=0).fit(s.train)
+    cost = evaluate(alone.model, s.test)[1].mean_error / evaluate(erm_fit.model, s.test)[1].mean_error
+    assert cost > 1.10, cost
 
 
 def test_the_selection_reports_the_test_and_whether_a_cap_applied() -> None:

@@ -3,6 +3,7 @@ library defaults on several seeds (a case where robustness must win and one wher
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -14,7 +15,7 @@ from sal_core.algorithms.sal import Convergence
 from sal_core.algorithms.wdrl import _moments
 from sal_core.cross_fit import fold_sums, folds_of, row_keys
 from sal_core.data import Environment, Standardizer, split_environments
-from sal_core.lambda_selection import OFF_LAMBDA, Candidate, choose, paired_se, score_of
+from sal_core.lambda_selection import OFF_LAMBDA, Candidate, choose, dominated_by, paired_se, score_of
 from sal_core.metrics import evaluate
 from sal_core.synthetic import anti_causal, selection_bias
 
@@ -322,3 +323,50 @@ def test_a_cost_cap_passes_over_a_robust_candidate_that_the_noise_alone_would_ad
     assert chosen == best == 4 and "costs more than 3%" in reason
     close = _cands([0.51, 0.60, 0.62, 0.70, 0.50], [0.2, 0.2, 0.2, 0.2, 0.0])
     assert choose(close, 1.0, "robust", cap=0.03)[0] == 0  # 2% above the best: within the cap
+
+
+def _with_envs(scores: list[float], ses: list[float], envs: list[dict[str, float]]) -> list[Candidate]:
+    return [dataclasses.replace(c, env_scores=e) for c, e in zip(_cands(scores, ses), envs, strict=True)]
+
+
+_ENVS = [
+    {"a": 0.60, "b": 0.55},  # worse than ERM on both
+    {"a": 0.58, "b": 0.52},  # worse on both
+    {"a": 0.56, "b": 0.49},  # better than ERM on b
+    {"a": 0.59, "b": 0.58},  # worse on both, and outside the band anyway
+    {"a": 0.50, "b": 0.50},  # ERM
+]
+
+
+def test_where_erm_scores_best_the_band_admits_no_candidate_erm_beats_everywhere() -> None:
+    """ERM is best; λ = 0.001 and 0.01 are within a standard error of it, but ERM scores better on
+    every training environment than either: no environment shows their robustness paying, so the band
+    does not admit them. λ = 0.1 beats ERM on one environment and is admitted."""
+    scores, ses = [0.60, 0.58, 0.56, 0.59, 0.50], [0.2, 0.2, 0.2, 0.01, 0.0]
+    chosen, best, reason = choose(_with_envs(scores, ses, _ENVS), 1.0, "robust")
+    assert (chosen, best) == (2, 4)
+    assert "(λ = 0.001·base is within the standard errors, but ERM scores better on every" in reason
+    envs = [*_ENVS[:2], {"a": 0.56, "b": 0.51}, *_ENVS[3:]]  # now λ = 0.1 is worse on both too: ERM
+    chosen, _, reason = choose(_with_envs(scores, ses, envs), 1.0, "robust")
+    assert chosen == 4 and reason.startswith("ERM (adversary off) has the lowest score")
+    assert "but ERM scores better on every training environment" in reason
+    # without per-environment scores nothing is vetoed: the band alone decides, as before
+    assert choose(_cands(scores, ses), 1.0, "robust")[0] == 0
+    assert choose(_with_envs(scores, ses, _ENVS), 1.0, "erm")[0] == 4  # WDRL's ERM-first rule: unchanged
+
+
+def test_where_a_robust_candidate_scores_best_the_band_is_as_before() -> None:
+    """λ = 1 is best (0.49 on the worst environment, below ERM's 0.50): that is the evidence for
+    robustness, and the most robust candidate within the band is kept although ERM beats it on every
+    environment."""
+    envs = [*_ENVS[:3], {"a": 0.49, "b": 0.45}, _ENVS[4]]
+    cands = _with_envs([0.60, 0.58, 0.56, 0.49, 0.50], [0.2, 0.2, 0.2, 0.0, 0.01], envs)
+    assert dominated_by(cands[0], cands[4]) and choose(cands, 1.0, "robust")[0] == 0
+
+
+def test_domination_needs_a_shared_scored_environment() -> None:
+    cands = _with_envs([0.60, 0.58, 0.56, 0.59, 0.50], [0.2, 0.2, 0.2, 0.01, 0.0], _ENVS)
+    assert dominated_by(cands[0], cands[4]) and not dominated_by(cands[4], cands[0])
+    assert not dominated_by(cands[0], dataclasses.replace(cands[4], env_scores={"c": 0.1}))
+    unscored = dataclasses.replace(cands[0], env_scores={"a": 0.60, "b": math.nan})
+    assert dominated_by(unscored, cands[4])  # judged on a alone
