@@ -10,11 +10,17 @@ F-distributed with (r₁ − r₀, n − r₁) degrees of freedom under H₀ and
 Everything comes from per-environment sums of the rows (n, Σz, Σy, Σzzᵀ, Σzy, Σy²), so a table read in
 chunks gets the same test. ``lambda_="auto"`` reads it (:mod:`sal_core.exact_selection`): where the
 test finds no evidence that the environments differ, a robust candidate may cost only so much.
+
+For a binary y (:func:`logistic_slopes_test`) the same hypotheses are compared by the likelihood
+ratio of two logistic regressions, LR = 2(ℓ₁ − ℓ₀), χ²-distributed with r₁ − r₀ degrees of freedom
+under H₀ (asymptotically); where an environment's classes separate, its maximum likelihood does not
+exist and there is no test.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,12 +38,18 @@ class SlopesTest:
 
     statistic: float
     df1: int
-    df2: int
+    df2: int | None  # None for the likelihood-ratio test (χ² with df1 degrees of freedom)
     p_value: float
 
+    @property
+    def name(self) -> str:
+        if self.df2 is None:
+            return "equal slopes across training environments (likelihood ratio, chi-squared)"
+        return "equal slopes across training environments (Chow's F)"
+
     def to_dict(self) -> dict[str, Any]:
-        return {"test": "equal slopes across training environments (Chow's F)", "statistic": self.statistic,
-                "df1": self.df1, "df2": self.df2, "p_value": self.p_value}  # fmt: skip
+        return {"test": self.name, "statistic": self.statistic, "df1": self.df1, "df2": self.df2,
+                "p_value": self.p_value}  # fmt: skip
 
 
 def slopes_test(n: Array, sz: Array, sy: Array, szz: Array, szy: Array, syy: Array) -> SlopesTest | None:
@@ -107,3 +119,149 @@ def _beta_fraction(x: float, a: float, b: float) -> float:
         if abs(d * c - 1.0) < 1e-15:
             break
     return h
+
+
+def logistic_slopes_test(envs: Sequence[tuple[Array, Array]]) -> SlopesTest | None:
+    """The likelihood-ratio test of equal slopes for a binary y, from each environment's (Z, y):
+    H₀ one logistic regression with an intercept per environment, H₁ one per environment. None with
+    fewer than two environments, no degree of freedom, one class alone in an environment, or classes
+    that separate (the maximum likelihood is at infinity, and χ² says nothing)."""
+    if len(envs) < 2:
+        return None
+    pooled_rank = 0
+    ll1, rank1 = 0.0, 0
+    for z, y in envs:
+        if y.min() == y.max():
+            return None
+        columns = _full_rank_columns(z)
+        fit = _logistic_fit(np.column_stack([np.ones(len(y)), z[:, columns]]), y)
+        if fit is None:
+            return None
+        ll1, rank1 = ll1 + fit, rank1 + len(columns) + 1
+    z_all = np.vstack([z for z, _ in envs])
+    y_all = np.concatenate([y for _, y in envs])
+    columns = _full_rank_columns(z_all)
+    pooled_rank = len(columns) + len(envs)
+    indicators = np.repeat(np.eye(len(envs)), [len(y) for _, y in envs], axis=0)
+    ll0 = _logistic_fit(np.column_stack([indicators, z_all[:, columns]]), y_all)
+    df1 = rank1 - pooled_rank
+    if ll0 is None or df1 < 1:
+        return None
+    statistic = max(2.0 * (ll1 - ll0), 0.0)
+    return SlopesTest(statistic=statistic, df1=df1, df2=None, p_value=chi2_survival(statistic, df1))
+
+
+def _full_rank_columns(z: Array) -> list[int]:
+    """Columns of z kept greedily while the centred columns stay linearly independent (a covariate
+    constant in an environment is absorbed by its intercept): column j is kept where its centred sum
+    of squares left after projecting on the kept ones exceeds 10⁻⁹ of its own."""
+    centred = z - z.mean(0)
+    gram = centred.T @ centred
+    kept: list[int] = []
+    for j in range(z.shape[1]):
+        own = float(gram[j, j])
+        if own <= 0.0:
+            continue
+        left = own
+        if kept:
+            g_kk, g_kj = gram[np.ix_(kept, kept)], gram[kept, j]
+            left = own - float(g_kj @ np.linalg.solve(g_kk, g_kj))
+        if left > 1e-9 * own:
+            kept.append(j)
+    return kept
+
+
+SEPARATED = 30.0
+"""A logistic fit whose linear predictor exceeds this in magnitude on some row (a probability within
+e⁻³⁰ of 0 or 1) is taken as separated: its maximum likelihood is at infinity."""
+
+
+def _logistic_fit(design: Array, y: Array, max_iter: int = 100) -> float | None:
+    """The maximised log-likelihood of a logistic regression by Newton's method (step-halving), or
+    None where it does not converge or the classes separate."""
+    beta = np.zeros(design.shape[1])
+    loglik = _loglik(design @ beta, y)
+    for _ in range(max_iter):
+        eta = design @ beta
+        prob = 1.0 / (1.0 + np.exp(-eta))
+        weight = prob * (1.0 - prob)
+        hessian = design.T @ (design * weight[:, None])
+        try:
+            step = np.linalg.solve(hessian, design.T @ (y - prob))
+        except np.linalg.LinAlgError:
+            return None
+        for _ in range(30):
+            trial = _loglik(design @ (beta + step), y)
+            if trial >= loglik - 1e-12:
+                break
+            step = step / 2.0
+        beta = beta + step
+        change, loglik = trial - loglik, trial
+        if np.abs(design @ beta).max() > SEPARATED:
+            return None
+        if abs(change) < 1e-10 * max(1.0, abs(loglik)):
+            return loglik
+    return None
+
+
+def _loglik(eta: Array, y: Array) -> float:
+    """Σ y·η − log(1 + e^η), stably."""
+    return float(np.sum(y * eta - np.logaddexp(0.0, eta)))
+
+
+def chi2_survival(x: float, df: int) -> float:
+    """P(χ²_df > x): the regularised upper incomplete gamma Q(df/2, x/2)."""
+    if x <= 0.0:
+        return 1.0
+    return regularized_gamma_upper(df / 2.0, x / 2.0)
+
+
+def regularized_gamma_upper(a: float, x: float) -> float:
+    """Q(a, x) by its series below x < a + 1 and its continued fraction above (Numerical Recipes §6.2)."""
+    log_front = a * math.log(x) - x - math.lgamma(a)
+    if x < a + 1.0:
+        term = total = 1.0 / a
+        for k in range(1, 10_000):
+            term *= x / (a + k)
+            total += term
+            if abs(term) < abs(total) * 1e-16:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    tiny = 1e-300
+    b = x + 1.0 - a
+    c, d = 1.0 / tiny, 1.0 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = b + an / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        if abs(d * c - 1.0) < 1e-16:
+            break
+    return math.exp(log_front) * h
+
+
+TEST_BUDGET = 2e9
+"""Largest rows × covariates² for which a fit's selection runs the logistic slopes test (a few
+Newton steps on each environment and on all rows); above it the selection reports none."""
+
+
+def slopes_test_of(envs: Sequence[tuple[Array, Array]], binary: bool) -> SlopesTest | None:
+    """The slopes test for training environments given as (Z, y): Chow's F for a real y, the
+    likelihood ratio for a binary one (None above :data:`TEST_BUDGET`)."""
+    if not envs:
+        return None
+    if binary:
+        rows, p = sum(len(y) for _, y in envs), envs[0][0].shape[1]
+        return None if rows * p * p > TEST_BUDGET else logistic_slopes_test(envs)
+    return slopes_test(
+        np.array([len(y) for _, y in envs], dtype=np.float64),
+        np.stack([z.sum(0) for z, _ in envs]),
+        np.array([y.sum() for _, y in envs]),
+        np.stack([z.T @ z for z, _ in envs]),
+        np.stack([z.T @ y for z, y in envs]),
+        np.array([y @ y for _, y in envs]),
+    )

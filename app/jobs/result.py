@@ -168,13 +168,13 @@ class SeededW(_Stored):
 
 
 class Homogeneity(_Stored):
-    """Chow's F test that the training environments share their slopes
-    (``sal_core.homogeneity.SlopesTest``)."""
+    """The test that the training environments share their slopes (``sal_core.homogeneity.SlopesTest``):
+    Chow's F, or for classification the likelihood ratio (χ² on ``df1``; ``df2`` null)."""
 
     test: str | None = None
     statistic: float | None = None
     df1: int | None = None
-    df2: int | None = None
+    df2: int | None = Field(default=None, description="Null for the likelihood-ratio (χ²) test.")
     p_value: float | None = Field(
         default=None, description="Small: the environments' slopes differ (evidence for robustness)."
     )

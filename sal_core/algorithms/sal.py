@@ -97,7 +97,8 @@ class SALParams(WDRLParams):
         low=0.0,
         high=1.0,
         doc="lambda_='auto', opt-in: where the training environments show no evidence of different slopes "
-        "(Chow's F test, p ≥ 0.05; `selection.homogeneity` reports it either way), a robust candidate must "
+        "(Chow's F test; for classification the likelihood-ratio test; p ≥ 0.05; `selection.homogeneity` "
+        "reports it either way), a robust candidate must "
         "also score at most this fraction above the best out of fold. 0.03 removed the worst losses against "
         "ERM on small tables where nothing shifts (42% → 0.2% on a seed) and cost two held-out anti-causal "
         'seeds their robustness (docs/sal.md, "Few rows, nothing shifted"). 1: off (the default).',

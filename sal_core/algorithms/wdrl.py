@@ -28,6 +28,7 @@ from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core.algorithms.base import Algorithm, EnvTensors, Problem, Reporter, Solution
 from sal_core.exceptions import InvalidParameterError
+from sal_core.homogeneity import SlopesTest, slopes_test_of
 from sal_core.models import ModelSpec
 from sal_core.params import AUTO, Params, param
 from sal_core.paths import PathName, deep, exact, gradient
@@ -340,7 +341,15 @@ class WDRL(Algorithm[WDRLParams]):
             solutions.append(solution)
             losses.append(env_losses)
         candidates = ls.with_paired_se(candidates, losses, squared)
-        chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer)
+        homogeneity = slopes_test_of(
+            [
+                (e.Z.detach().cpu().double().numpy(), e.y.detach().cpu().double().numpy())
+                for e in problem.envs
+            ],
+            binary=problem.loss_name == "logistic",
+        )
+        cap = self._cap_where_alike(homogeneity)
+        chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer, cap)
         selection = ls.Selection(
             criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",
             prefer=self.prefer,
@@ -352,8 +361,19 @@ class WDRL(Algorithm[WDRLParams]):
             chosen=chosen,
             best=best,
             reason=reason,
+            homogeneity=homogeneity,
+            cost_cap=cap,
         )
         return selection, solutions[chosen], held_out
+
+    def _cap_where_alike(self, homogeneity: SlopesTest | None) -> float | None:
+        """``cost_cap`` where the slopes test finds no evidence that the environments differ (or has
+        none to give), as on the exact path (`exact_selection`); none where it does, or for WDRL."""
+        if self.prefer != "robust":
+            return None
+        if homogeneity is not None and homogeneity.p_value < es.HOMOGENEITY_ALPHA:
+            return None
+        return self.cost_cap()
 
     def lambda_base(self, problem: Problem, y_scale: float) -> float:
         """The unit of the relative λ grid: the noise variance (`exact_selection.noise_variance`) where the grid is relative to it (the

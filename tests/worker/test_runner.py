@@ -167,6 +167,13 @@ def test_a_linear_job_is_compared_with_erm_on_its_test_environments(
         # error rates is checked against a bootstrap in tests/sal_core/test_metrics.py
         assert ref["standard_error"] > 0 or ref["difference"] == 0
     assert erm["reference"] is None
+    homogeneity = sal["selection"]["homogeneity"]  # the slopes test, stored with the job's selection
+    if task == "classification":  # the factory's labels are 1[xβ + 0.1·noise > 0]: the classes
+        assert homogeneity is None  # separate, and the likelihood ratio has no test to give
+    else:
+        assert (
+            homogeneity["df2"] > 0 and "Chow" in homogeneity["test"] and 0.0 <= homogeneity["p_value"] <= 1.0
+        )
 
 
 def test_no_reference_is_fitted_for_networks_or_without_test_environments() -> None:

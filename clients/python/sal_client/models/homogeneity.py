@@ -13,12 +13,12 @@ T = TypeVar("T", bound="Homogeneity")
 
 @_attrs_define
 class Homogeneity:
-    """Chow's F test that the training environments share their slopes
-    (``sal_core.homogeneity.SlopesTest``).
+    """The test that the training environments share their slopes (``sal_core.homogeneity.SlopesTest``):
+    Chow's F, or for classification the likelihood ratio (χ² on ``df1``; ``df2`` null).
 
         Attributes:
             df1 (int | None | Unset):
-            df2 (int | None | Unset):
+            df2 (int | None | Unset): Null for the likelihood-ratio (χ²) test.
             p_value (float | None | Unset): Small: the environments' slopes differ (evidence for robustness).
             statistic (float | None | Unset):
             test (None | str | Unset):
