@@ -13,8 +13,7 @@ test finds no evidence that the environments differ, a robust candidate may cost
 
 For a binary y (:func:`logistic_slopes_test`) the same hypotheses are compared by the likelihood
 ratio of two logistic regressions, LR = 2(ℓ₁ − ℓ₀), χ²-distributed with r₁ − r₀ degrees of freedom
-under H₀ (asymptotically); where an environment's classes separate, its maximum likelihood does not
-exist and there is no test.
+under H₀ (asymptotically); where classes separate, each ℓ is the likelihood's supremum.
 """
 
 from __future__ import annotations
@@ -124,8 +123,8 @@ def _beta_fraction(x: float, a: float, b: float) -> float:
 def logistic_slopes_test(envs: Sequence[tuple[Array, Array]]) -> SlopesTest | None:
     """The likelihood-ratio test of equal slopes for a binary y, from each environment's (Z, y):
     H₀ one logistic regression with an intercept per environment, H₁ one per environment. None with
-    fewer than two environments, no degree of freedom, one class alone in an environment, or classes
-    that separate (the maximum likelihood is at infinity, and χ² says nothing)."""
+    fewer than two environments, no degree of freedom, one class alone in an environment, or a fit
+    that does not converge."""
     if len(envs) < 2:
         return None
     pooled_rank = 0
@@ -171,35 +170,28 @@ def _full_rank_columns(z: Array) -> list[int]:
     return kept
 
 
-SEPARATED = 30.0
-"""A logistic fit whose linear predictor exceeds this in magnitude on some row (a probability within
-e⁻³⁰ of 0 or 1) is taken as separated: its maximum likelihood is at infinity."""
-
-
-def _logistic_fit(design: Array, y: Array, max_iter: int = 100) -> float | None:
-    """The maximised log-likelihood of a logistic regression by Newton's method (step-halving), or
-    None where it does not converge or the classes separate."""
+def _logistic_fit(design: Array, y: Array, max_iter: int = 200) -> float | None:
+    """The supremum of a logistic regression's log-likelihood by Newton's method (least-squares steps,
+    halved until the likelihood rises), or None where it is still rising after ``max_iter`` steps.
+    Where classes separate (a dummy that only one class takes, common in real tables), the
+    coefficients along the separating direction grow without bound and the likelihood rises to its
+    finite supremum, which is what the likelihood ratio compares."""
     beta = np.zeros(design.shape[1])
     loglik = _loglik(design @ beta, y)
     for _ in range(max_iter):
-        eta = design @ beta
-        prob = 1.0 / (1.0 + np.exp(-eta))
-        weight = prob * (1.0 - prob)
-        hessian = design.T @ (design * weight[:, None])
-        try:
-            step = np.linalg.solve(hessian, design.T @ (y - prob))
-        except np.linalg.LinAlgError:
-            return None
-        for _ in range(30):
-            trial = _loglik(design @ (beta + step), y)
-            if trial >= loglik - 1e-12:
+        prob = 0.5 * (1.0 + np.tanh(0.5 * (design @ beta)))  # the logistic function, without overflow
+        hessian = design.T @ (design * (prob * (1.0 - prob))[:, None])
+        step = np.linalg.lstsq(hessian, design.T @ (y - prob), rcond=None)[0]
+        trial = _loglik(design @ (beta + step), y)
+        for _ in range(40):
+            if trial >= loglik:
                 break
             step = step / 2.0
-        beta = beta + step
-        change, loglik = trial - loglik, trial
-        if np.abs(design @ beta).max() > SEPARATED:
-            return None
-        if abs(change) < 1e-10 * max(1.0, abs(loglik)):
+            trial = _loglik(design @ (beta + step), y)
+        if trial < loglik:
+            return loglik  # no step raises it: at the supremum to rounding
+        beta, change, loglik = beta + step, trial - loglik, trial
+        if change <= 1e-10 * max(1.0, abs(loglik)):
             return loglik
     return None
 

@@ -165,29 +165,33 @@ def test_the_likelihood_ratio_is_twice_the_two_fits_log_likelihoods_apart() -> N
 
 
 def test_the_likelihood_ratio_holds_its_level_and_sees_selection_bias() -> None:
-    """No shift (200 seeds, 3 × 100 rows, p = 5): rejected at 5% on 2-9% of the seeds it runs on
-    (measured 8 of 177; it has no test where an environment's classes separate, 23). Selection bias
-    (classification, seeds 0-9): rejected on every seed where it runs (8 of 10, p ≤ 0.031)."""
+    """No shift (200 seeds, 3 × 100 rows, p = 5): rejected at 5% on at most 10% of the seeds (measured
+    8.2% of the 195 where the fits converge: the χ² approximation is liberal with few rows per
+    covariate, most where classes nearly separate). Selection bias (classification, seeds 0-9):
+    rejected on every seed (p ≤ 0.031)."""
     null = [
         logistic_slopes_test([(e.X, e.y) for e in homogeneous(seed=s, n=100, task="classification").train])
         for s in range(200)
     ]
     ran = [t.p_value for t in null if t is not None]
-    assert len(ran) >= 160 and 0.02 <= np.mean(np.array(ran) < 0.05) <= 0.09
+    assert len(ran) >= 190 and 0.02 <= np.mean(np.array(ran) < 0.05) <= 0.10
     shifted = [
         logistic_slopes_test([(e.X, e.y) for e in selection_bias(seed=s, task="classification").train])
         for s in range(10)
     ]
-    p_values = [t.p_value for t in shifted if t is not None]
-    assert len(p_values) >= 7 and max(p_values) < 0.05
+    assert all(t is not None and t.p_value < 0.05 for t in shifted)
 
 
-def test_no_likelihood_ratio_where_classes_separate_or_stand_alone() -> None:
+def test_where_classes_separate_the_test_compares_the_likelihoods_suprema() -> None:
+    """An environment whose label is a threshold of x₁ (its likelihood's supremum is 1) beside one
+    whose label is a coin: the slopes differ, and the test says so; one class alone in an environment,
+    or one environment, has no test."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 2))
     separated = (X[:, 0] > 0).astype(float)
     mixed = (rng.random(60) < 0.5).astype(float)
-    assert logistic_slopes_test([(X, separated), (X, mixed)]) is None
+    test = logistic_slopes_test([(X, separated), (X, mixed)])
+    assert test is not None and test.df1 == 2 and test.p_value < 1e-6
     assert logistic_slopes_test([(X, np.ones(60)), (X, mixed)]) is None
     assert logistic_slopes_test([(X, mixed)]) is None
 

@@ -168,12 +168,11 @@ def test_a_linear_job_is_compared_with_erm_on_its_test_environments(
         assert ref["standard_error"] > 0 or ref["difference"] == 0
     assert erm["reference"] is None
     homogeneity = sal["selection"]["homogeneity"]  # the slopes test, stored with the job's selection
-    if task == "classification":  # the factory's labels are 1[xβ + 0.1·noise > 0]: the classes
-        assert homogeneity is None  # separate, and the likelihood ratio has no test to give
+    if task == "classification":  # the likelihood ratio: χ² on df1, no df2
+        assert homogeneity["df2"] is None and "likelihood ratio" in homogeneity["test"]
     else:
-        assert (
-            homogeneity["df2"] > 0 and "Chow" in homogeneity["test"] and 0.0 <= homogeneity["p_value"] <= 1.0
-        )
+        assert homogeneity["df2"] > 0 and "Chow" in homogeneity["test"]
+    assert homogeneity["df1"] > 0 and 0.0 <= homogeneity["p_value"] <= 1.0
 
 
 def test_no_reference_is_fitted_for_networks_or_without_test_environments() -> None:
