@@ -283,8 +283,8 @@ def _passed_over(
     if within is None:
         return ""
     if vetoed(within):
-        return f" ({_label(within)} is within the standard errors, but ERM scores better on every training environment)"
-    return f" ({_label(within)} is within the standard errors but costs more than {100 * (cap or 0):g}%)"
+        return f"; {_label(within)} is within the standard errors, but ERM scores better on every training environment"
+    return f"; {_label(within)} is within the standard errors but costs more than {100 * (cap or 0):g}%"
 
 
 def score_of(losses: Sequence[Array], squared: bool) -> tuple[float, list[float]]:

@@ -345,7 +345,7 @@ def test_where_erm_scores_best_the_band_admits_no_candidate_erm_beats_everywhere
     scores, ses = [0.60, 0.58, 0.56, 0.59, 0.50], [0.2, 0.2, 0.2, 0.01, 0.0]
     chosen, best, reason = choose(_with_envs(scores, ses, _ENVS), 1.0, "robust")
     assert (chosen, best) == (2, 4)
-    assert "(λ = 0.001·base is within the standard errors, but ERM scores better on every" in reason
+    assert "; λ = 0.001·base is within the standard errors, but ERM scores better on every" in reason
     envs = [*_ENVS[:2], {"a": 0.56, "b": 0.51}, *_ENVS[3:]]  # now λ = 0.1 is worse on both too: ERM
     chosen, _, reason = choose(_with_envs(scores, ses, envs), 1.0, "robust")
     assert chosen == 4 and reason.startswith("ERM (adversary off) has the lowest score")
