@@ -237,7 +237,7 @@ def regularized_gamma_upper(a: float, x: float) -> float:
 
 
 TEST_BUDGET = 2e9
-"""Largest rows × covariates² for which a fit's selection runs the logistic slopes test (a few
+"""Largest rows × covariates² for which a fit's selection runs the slopes test (for a binary y a few
 Newton steps on each environment and on all rows); above it the selection reports none."""
 
 

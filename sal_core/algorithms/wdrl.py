@@ -28,7 +28,7 @@ from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core.algorithms.base import Algorithm, EnvTensors, Problem, Reporter, Solution
 from sal_core.exceptions import InvalidParameterError
-from sal_core.homogeneity import SlopesTest, slopes_test_of
+from sal_core.homogeneity import TEST_BUDGET, SlopesTest, slopes_test_of
 from sal_core.models import ModelSpec
 from sal_core.params import AUTO, Params, param
 from sal_core.paths import PathName, deep, exact, gradient
@@ -341,13 +341,7 @@ class WDRL(Algorithm[WDRLParams]):
             solutions.append(solution)
             losses.append(env_losses)
         candidates = ls.with_paired_se(candidates, losses, squared)
-        homogeneity = slopes_test_of(
-            [
-                (e.Z.detach().cpu().double().numpy(), e.y.detach().cpu().double().numpy())
-                for e in problem.envs
-            ],
-            binary=problem.loss_name == "logistic",
-        )
+        homogeneity = _slopes_test(problem)
         cap = self._cap_where_alike(homogeneity)
         chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer, cap)
         selection = ls.Selection(
@@ -436,6 +430,16 @@ class WDRL(Algorithm[WDRLParams]):
                 "the closed-form adversary needs a linear model", field="params.adversary"
             )
         self.w_step().check(problem)
+
+
+def _slopes_test(problem: Problem) -> SlopesTest | None:
+    """The slopes test on the training rows (`homogeneity.slopes_test_of`); none above
+    `homogeneity.TEST_BUDGET` rows × covariates², before the rows are copied off the fit's device."""
+    rows, p = problem.Z.shape
+    if rows * p * p > TEST_BUDGET:
+        return None
+    envs = [(e.Z.detach().cpu().double().numpy(), e.y.detach().cpu().double().numpy()) for e in problem.envs]
+    return slopes_test_of(envs, binary=problem.loss_name == "logistic")
 
 
 ALGORITHM = WDRL
