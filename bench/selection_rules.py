@@ -30,6 +30,7 @@ from typing import Any
 
 from bench.common import set_threads
 from sal_core import Environment, get_algorithm
+from sal_core import lambda_selection as ls
 from sal_core.exact_selection import VARIANT_NAMES
 from sal_core.losses import Task
 from sal_core.metrics import evaluate
@@ -125,15 +126,18 @@ def run_unit(unit: tuple[str, str, int]) -> Record:
             "slopes_p": slopes, "candidates": cands}  # fmt: skip
 
 
+def _scored(record: Record) -> ls.Candidate:
+    """A recorded candidate as the library's, for its per-environment comparisons."""
+    return ls.Candidate(record.get("relative"), 0.0, record["score"], record.get("env_scores") or {})
+
+
 def beaten_by_erm(cands: Sequence[Record], i: int, where_erm_best: bool = True) -> bool:
     """Whether ERM (the last candidate) scores better than candidate i on every training environment
     (`lambda_selection.dominated_by`), and (``where_erm_best``, as the library) ERM scores best; False
     where the record has no per-environment scores."""
-    mine, erm = cands[i].get("env_scores") or {}, cands[-1].get("env_scores") or {}
-    shared = [e for e in mine if e in erm]
-    if where_erm_best and cands[-1]["score"] > min(c["score"] for c in cands):
+    if i == len(cands) - 1 or (where_erm_best and cands[-1]["score"] > min(c["score"] for c in cands)):
         return False
-    return i != len(cands) - 1 and bool(shared) and all(erm[e] < mine[e] for e in shared)
+    return ls.dominated_by(_scored(cands[i]), _scored(cands[-1]))
 
 
 def within_z(z: float, erm_veto: bool = True, where_erm_best: bool = True) -> Rule:

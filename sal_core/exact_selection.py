@@ -32,7 +32,7 @@ from sal_core import lambda_selection as ls
 from sal_core import loss_stats as lstats
 from sal_core import robust_linear as rl
 from sal_core.exceptions import InvalidDataError
-from sal_core.homogeneity import SlopesTest, slopes_test
+from sal_core.homogeneity import SlopesTest, cap_where_alike, slopes_test
 from sal_core.loss_stats import LossStats
 from sal_core.problem import Problem
 from sal_core.robust_linear import Moments
@@ -320,7 +320,7 @@ def select_from_sums(
     order = [i for i in ls.robustness_order(candidates) if _best_variant(candidates, i)]
     candidates = lstats.with_paired_se([candidates[i] for i in order], stats, order, squared=True)
     homogeneity = _slopes_test(sums)
-    cap = _cost_cap(plan, homogeneity)
+    cap = cap_where_alike(plan.cost_cap, homogeneity)
     chosen, best, reason = ls.choose(candidates, plan.z, plan.prefer, cap)
     selection = ls.Selection(
         criterion="worst_env_out_of_fold_rmse",
@@ -361,27 +361,11 @@ def select_from_sums(
     )
 
 
-HOMOGENEITY_ALPHA = 0.05
-"""Where Chow's test of equal slopes across the training environments has p ≥ this, the data show
-no evidence that the environments differ in how y depends on the covariates, and ``Plan.cost_cap``
-bounds what a robust candidate may cost out of fold (docs/sal.md, "Few rows, nothing shifted")."""
-
-
 def _slopes_test(sums: cross_fit.FoldSums) -> SlopesTest | None:
     """Chow's test on the training rows (every fold): per-environment sums of the standardised rows."""
     return slopes_test(
         sums.n.sum(1), sums.z.sum(1), sums.y.sum(1), sums.zz.sum(1), sums.zy.sum(1), sums.yy.sum(1)
     )
-
-
-def _cost_cap(plan: Plan, homogeneity: SlopesTest | None) -> float | None:
-    """The plan's cap where the slopes test finds no evidence of different slopes (or cannot run:
-    too few rows for it), else none: then the standard errors alone bound the choice."""
-    if plan.prefer != "robust" or plan.cost_cap is None:
-        return None
-    if homogeneity is not None and homogeneity.p_value < HOMOGENEITY_ALPHA:
-        return None
-    return plan.cost_cap
 
 
 def _best_variant(candidates: list[ls.Candidate], i: int) -> bool:

@@ -31,6 +31,12 @@ from sal_core.robust_linear import numerical_range
 Array = NDArray[np.float64]
 
 
+HOMOGENEITY_ALPHA = 0.05
+"""Where the slopes test has p ≥ this, the data show no evidence that the environments differ in how
+y depends on the covariates, and SAL's ``cost_cap`` bounds what a robust candidate may cost out of
+fold (docs/sal.md, "Few rows, nothing shifted")."""
+
+
 @dataclass(frozen=True)
 class SlopesTest:
     """Chow's F test that every training environment has the same slopes."""
@@ -127,47 +133,33 @@ def logistic_slopes_test(envs: Sequence[tuple[Array, Array]]) -> SlopesTest | No
     that does not converge."""
     if len(envs) < 2:
         return None
-    pooled_rank = 0
     ll1, rank1 = 0.0, 0
     for z, y in envs:
         if y.min() == y.max():
             return None
-        columns = _full_rank_columns(z)
-        fit = _logistic_fit(np.column_stack([np.ones(len(y)), z[:, columns]]), y)
+        design = _range_design(z, np.ones((len(y), 1)))
+        fit = _logistic_fit(design, y)
         if fit is None:
             return None
-        ll1, rank1 = ll1 + fit, rank1 + len(columns) + 1
+        ll1, rank1 = ll1 + fit, rank1 + design.shape[1]
     z_all = np.vstack([z for z, _ in envs])
     y_all = np.concatenate([y for _, y in envs])
-    columns = _full_rank_columns(z_all)
-    pooled_rank = len(columns) + len(envs)
-    indicators = np.repeat(np.eye(len(envs)), [len(y) for _, y in envs], axis=0)
-    ll0 = _logistic_fit(np.column_stack([indicators, z_all[:, columns]]), y_all)
-    df1 = rank1 - pooled_rank
+    design = _range_design(z_all, np.repeat(np.eye(len(envs)), [len(y) for _, y in envs], axis=0))
+    ll0 = _logistic_fit(design, y_all)
+    df1 = rank1 - design.shape[1]
     if ll0 is None or df1 < 1:
         return None
     statistic = max(2.0 * (ll1 - ll0), 0.0)
     return SlopesTest(statistic=statistic, df1=df1, df2=None, p_value=chi2_survival(statistic, df1))
 
 
-def _full_rank_columns(z: Array) -> list[int]:
-    """Columns of z kept greedily while the centred columns stay linearly independent (a covariate
-    constant in an environment is absorbed by its intercept): column j is kept where its centred sum
-    of squares left after projecting on the kept ones exceeds 10⁻⁹ of its own."""
+def _range_design(z: Array, intercepts: Array) -> Array:
+    """[intercepts, z in the basis of its centred columns' numerical range]: a full-rank design that
+    spans what [intercepts, z] spans (a covariate constant in an environment is absorbed by its
+    intercept; `robust_linear.numerical_range` drops directions at rounding level)."""
     centred = z - z.mean(0)
-    gram = centred.T @ centred
-    kept: list[int] = []
-    for j in range(z.shape[1]):
-        own = float(gram[j, j])
-        if own <= 0.0:
-            continue
-        left = own
-        if kept:
-            g_kk, g_kj = gram[np.ix_(kept, kept)], gram[kept, j]
-            left = own - float(g_kj @ np.linalg.solve(g_kk, g_kj))
-        if left > 1e-9 * own:
-            kept.append(j)
-    return kept
+    _, vectors = numerical_range(centred.T @ centred, len(z))
+    return np.column_stack([intercepts, z @ vectors])
 
 
 def _logistic_fit(design: Array, y: Array, max_iter: int = 200) -> float | None:
@@ -236,19 +228,26 @@ def regularized_gamma_upper(a: float, x: float) -> float:
     return math.exp(log_front) * h
 
 
+def cap_where_alike(cap: float | None, test: SlopesTest | None) -> float | None:
+    """``cap`` (SAL's ``cost_cap``; None: off) where the slopes test finds no evidence that the
+    environments differ, or has none to give (too few rows); None where it does: then the standard
+    errors alone bound the choice."""
+    return None if test is not None and test.p_value < HOMOGENEITY_ALPHA else cap
+
+
 TEST_BUDGET = 2e9
-"""Largest rows × covariates² for which a fit's selection runs the slopes test (for a binary y a few
-Newton steps on each environment and on all rows); above it the selection reports none."""
+"""Largest rows × covariates² for which a fit's selection off the exact path runs the slopes test
+(for a binary y a few Newton steps on each environment and on all rows); above it the selection
+reports none."""
 
 
 def slopes_test_of(envs: Sequence[tuple[Array, Array]], binary: bool) -> SlopesTest | None:
     """The slopes test for training environments given as (Z, y): Chow's F for a real y, the
-    likelihood ratio for a binary one (None above :data:`TEST_BUDGET`)."""
+    likelihood ratio for a binary one."""
     if not envs:
         return None
     if binary:
-        rows, p = sum(len(y) for _, y in envs), envs[0][0].shape[1]
-        return None if rows * p * p > TEST_BUDGET else logistic_slopes_test(envs)
+        return logistic_slopes_test(envs)
     return slopes_test(
         np.array([len(y) for _, y in envs], dtype=np.float64),
         np.stack([z.sum(0) for z, _ in envs]),

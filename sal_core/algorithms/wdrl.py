@@ -28,7 +28,7 @@ from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core.algorithms.base import Algorithm, EnvTensors, Problem, Reporter, Solution
 from sal_core.exceptions import InvalidParameterError
-from sal_core.homogeneity import TEST_BUDGET, SlopesTest, slopes_test_of
+from sal_core.homogeneity import TEST_BUDGET, SlopesTest, cap_where_alike, slopes_test_of
 from sal_core.models import ModelSpec
 from sal_core.params import AUTO, Params, param
 from sal_core.paths import PathName, deep, exact, gradient
@@ -342,7 +342,7 @@ class WDRL(Algorithm[WDRLParams]):
             losses.append(env_losses)
         candidates = ls.with_paired_se(candidates, losses, squared)
         homogeneity = _slopes_test(problem)
-        cap = self._cap_where_alike(homogeneity)
+        cap = cap_where_alike(self.cost_cap(), homogeneity)
         chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer, cap)
         selection = ls.Selection(
             criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",
@@ -359,15 +359,6 @@ class WDRL(Algorithm[WDRLParams]):
             cost_cap=cap,
         )
         return selection, solutions[chosen], held_out
-
-    def _cap_where_alike(self, homogeneity: SlopesTest | None) -> float | None:
-        """``cost_cap`` where the slopes test finds no evidence that the environments differ (or has
-        none to give), as on the exact path (`exact_selection`); none where it does, or for WDRL."""
-        if self.prefer != "robust":
-            return None
-        if homogeneity is not None and homogeneity.p_value < es.HOMOGENEITY_ALPHA:
-            return None
-        return self.cost_cap()
 
     def lambda_base(self, problem: Problem, y_scale: float) -> float:
         """The unit of the relative λ grid: the noise variance (`exact_selection.noise_variance`) where the grid is relative to it (the
