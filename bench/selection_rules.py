@@ -8,7 +8,10 @@
 candidate's out-of-fold score and its score per training environment, the paired standard error of
 its difference to the best, in the order the rule reads them, most robust first); then every
 candidate is refitted on all training rows at its λ and anchor (ERM for the adversary switched off)
-and scored on the test environments. One line of JSON per unit. ``report``: replays rules on those lines, so a rule costs nothing to try, and
+and scored on the test environments; the chosen one is scored as the library returns it (since
+2026-11-28 afternoon the mean of its fold fits, docs/sal.md "Bagged fold fits"), the others as SAL
+at that λ returns them (one path on all rows), so a replayed rule that picks another robust candidate
+is scored on that candidate's refit, not on the mean the library would return. One line of JSON per unit. ``report``: replays rules on those lines, so a rule costs nothing to try, and
 prints per dataset SAL/ERM (mean and worst seed) on the real tables, Mean_Error and seeds within 10%
 of the oracle on the anti-causal scenarios, the excess over the oracle under selection bias, and
 SAL/ERM where nothing shifts (``--homogeneous``: `sal_core.synthetic.homogeneous`, few rows).

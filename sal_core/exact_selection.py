@@ -5,9 +5,17 @@ One pass over the rows gives the raw sums of every (environment, fold) cell
 k" part from those sums alone: SAL's w-paths all run side by side in one batch
 (:mod:`sal_core.exact_batch`), WDRL's and ERM's θ-steps are one stacked solve. Each row is scored by
 the fit that did not see it (cross-fitting), so every training row counts as validation, and the
-rule of :mod:`sal_core.lambda_selection` picks λ with the standard errors of those scores. The
-chosen candidate is refitted on all rows; the K fits of it on the folds say how far w moves when
-the rows change (``w_low`` / ``w_high``).
+rule of :mod:`sal_core.lambda_selection` picks λ with the standard errors of those scores.
+
+**The model returned.** Where w is learned (SAL) the chosen candidate's θ is the mean of its K fold
+fits (bagging): the very fits whose out-of-fold scores chose it, so the score it was chosen on
+describes it (for squared loss, by Jensen, the mean's error on any row is at most the fold fits'
+mean error there), and the mean damps how far a w-path on one draw of rows can wander along its
+plateaus (docs/sal.md, "Bagged fold fits"). The chosen candidate is still refitted on all rows:
+its w is the w reported, its rounds the training curve, and its ball the one the returned θ is
+certified on (:func:`sal_core.robust_linear.certificate_at_radius`). The K fold fits also say how
+far w moves when the rows change (``w_low`` / ``w_high``). ERM and fixed-w (WDRL) candidates are
+refitted on all rows and returned as they are.
 
 The rows are read twice and only ever summed: once for the (environment, fold) sums, once for the
 sums of the candidates' out-of-fold losses (:class:`sal_core.loss_stats.LossStats`), given the
@@ -60,6 +68,9 @@ class Outcome:
     lambda_: float
     w: Array  # (p,) the refit's w
     step: eb.PathResult  # the refit on all rows (batch of one), rounds recorded when w is learned
+    theta: Array  # (p,) the model returned (standardised z, ỹ): the fold fits' mean where w is learned
+    certificate: rl.CertificateValues  # of ``theta`` on all rows, on the refit's ball
+    final_model: str | None  # what ``theta`` is, where it is not the refit's
     z_bar: Array  # (p,) pooled mean of the standardised covariates
     w_low: Array | None  # (p,) smallest w over the fold fits of the chosen candidate (None: w fixed)
     w_high: Array | None
@@ -67,16 +78,12 @@ class Outcome:
     folds: int
     stopped: bool
 
-    def theta_step(self) -> rl.ThetaStep:
-        """The refit's θ-step on all rows (standardised covariates, ỹ)."""
-        step = self.step
-        mse, kappa = float(step.mse[0]), float(step.kappa[0])
-        return rl.ThetaStep(
-            theta=step.theta[0],
-            mu=float(step.mu[0]),
-            mse=mse,
-            kappa=kappa,
-            objective=self.lambda_ * mse / (self.lambda_ - kappa),
+    def fit_selection(self) -> ls.FitSelection | None:
+        """What the fit reports of its choices (None for a selection stopped before it chose)."""
+        if self.stopped:
+            return None
+        return ls.FitSelection(
+            self.selection, covariate_weights=self.w_evidence(), final_model=self.final_model
         )
 
     def w_evidence(self) -> ls.WEvidence | None:
@@ -349,15 +356,52 @@ def select_from_sums(
             refit = eb.run_paths(_one(full), np.array([lam_final]), w0, plan.settings, anchor, record=True)
         w_folds = ws[order[chosen]]
         w_low, w_high = w_folds.min(0), w_folds.max(0)
-    elif relative == ls.OFF:
-        refit = erm_step([full], [full_rows])
-        w_low = w_high = None
+        theta, cert = bagged(thetas[order[chosen]], refit, lam_final, full)
+        final_model = BAGGED.format(k=k)
     else:
-        refit = fixed_w_step(_one(full), np.array([lam_final]))
+        refit = (
+            erm_step([full], [full_rows])
+            if relative == ls.OFF
+            else fixed_w_step(_one(full), np.array([lam_final]))
+        )
         w_low = w_high = None
+        theta, cert, final_model = (
+            refit.theta[0],
+            rl.certificate(_theta_step(refit, lam_final), lam_final),
+            None,
+        )
     determined = rl.significant_covariates(full, full_rows, DETERMINED_T)
     return Outcome(
-        selection, lam_final, refit.w[0], refit, z_bar, w_low, w_high, determined, k, stopped=False
+        selection, lam_final, refit.w[0], refit, theta, cert, final_model, z_bar, w_low, w_high, determined, k,
+        stopped=False,
+    )  # fmt: skip
+
+
+BAGGED = (
+    "bagged: the mean of the chosen candidate's {k} fold fits, the fits its out-of-fold score was measured "
+    "on; w and the rounds are its refit's on all rows, and the certificate is this θ's on the refit's ball"
+)
+
+
+def bagged(
+    fold_thetas: Array, refit: eb.PathResult, lam: float, full: Moments
+) -> tuple[Array, rl.CertificateValues]:
+    """The mean of a candidate's fold fits (K, p) and its certificate on all rows, over the ball the
+    refit's λ certifies in the refit's cost c_w."""
+    theta = fold_thetas.mean(0)
+    radius = rl.certificate(_theta_step(refit, lam), lam).rho_hat
+    return theta, rl.certificate_at_radius(theta, refit.w[0], full, radius)
+
+
+def _theta_step(result: eb.PathResult, lam: float) -> rl.ThetaStep:
+    """Path 0 of a batch as the exact θ-step it ended with."""
+    mse, kappa = float(result.mse[0]), float(result.kappa[0])
+    return rl.ThetaStep(
+        theta=result.theta[0],
+        mu=float(result.mu[0]),
+        mse=mse,
+        kappa=kappa,
+        objective=lam * mse / (lam - kappa),
     )
 
 
@@ -400,6 +444,7 @@ at the cap there says nothing about stability (issue 18: V2, V3, V5 sat at the c
 def _stopped(plan: Plan, base: float, full: Moments, full_rows: int, z_bar: Array) -> Outcome:
     """A cancelled selection: the fit ends with ERM, flagged as stopped."""
     refit = erm_step([full], [full_rows])
+    cert = rl.certificate(_theta_step(refit, ls.OFF_LAMBDA), ls.OFF_LAMBDA)
     erm = ls.Candidate(None, ls.OFF_LAMBDA, float("nan"), {})
     selection = ls.Selection(
         "worst_env_out_of_fold_rmse", plan.prefer, plan.z, "stopped", 0, base, (erm,), 0, 0,
@@ -407,5 +452,6 @@ def _stopped(plan: Plan, base: float, full: Moments, full_rows: int, z_bar: Arra
     )  # fmt: skip
     determined = np.zeros(full.cross.shape[0], dtype=bool)
     return Outcome(
-        selection, ls.OFF_LAMBDA, refit.w[0], refit, z_bar, None, None, determined, plan.folds, stopped=True
-    )
+        selection, ls.OFF_LAMBDA, refit.w[0], refit, refit.theta[0], cert, None, z_bar, None, None, determined,
+        plan.folds, stopped=True,
+    )  # fmt: skip

@@ -178,11 +178,16 @@ class FitSelection:
     lambda_: Selection | None = None
     refit: Refit | None = None
     covariate_weights: WEvidence | SeededW | None = None
+    final_model: str | None = (
+        None  # what the model returned is, where not the refit (the exact path's bagging)
+    )
 
     def to_dict(self) -> dict[str, Any]:
         out = {} if self.lambda_ is None else self.lambda_.to_dict()
         if self.refit is not None:
             out |= {"refit_score": self.refit.score, "final_model": self.refit.final_model}
+        elif self.final_model is not None:
+            out["final_model"] = self.final_model
         if self.covariate_weights is not None:
             out["covariate_weights"] = self.covariate_weights.to_dict()
         return out

@@ -236,3 +236,22 @@ def certificate(step: ThetaStep, lam: float) -> CertificateValues:
     return CertificateValues(
         rho_hat=rho, expected_sup=step.objective, worst_case_risk=step.objective + lam * rho
     )
+
+
+def certificate_at_radius(theta: Array, w: Array, m: Moments, rho: float) -> CertificateValues:
+    """Theorem 1 for any linear θ on the rows of ``m``, over the ball of radius ``rho`` in the cost
+    c_w = ‖w ⊙ (x − x')‖²: the worst-case risk inf over λ' > κ of λ'ρ + E[s_λ'] is (√MSE + √(κρ))²,
+    reached at λ' = κ + √(MSE·κ/ρ). For θ the exact θ-step at λ and ρ = ρ̂(λ) this is
+    :func:`certificate` again (λ' = λ); for another θ (SAL's bagged fold fits) it certifies that θ
+    on the same ball. ``expected_sup`` is E[s_λ'] at that λ'."""
+    fit_mse = max(float(mse(theta, m.gram, m.cross, m.yy)), 0.0)
+    kappa = float(np.sum((theta / w) ** 2))
+    if kappa * rho <= 0.0 or fit_mse <= 0.0:
+        return CertificateValues(rho_hat=rho, expected_sup=fit_mse, worst_case_risk=fit_mse + kappa * rho)
+    gap = np.sqrt(fit_mse * kappa / rho)  # λ' − κ at the infimum
+    expected_sup = fit_mse * (kappa + gap) / gap
+    return CertificateValues(
+        rho_hat=rho,
+        expected_sup=float(expected_sup),
+        worst_case_risk=float((np.sqrt(fit_mse) + np.sqrt(kappa * rho)) ** 2),
+    )

@@ -442,17 +442,11 @@ def _exact_auto(
     # a selection with no w-path (no rounds to report) is one progress step, where a stop is seen
     chose = not outcome.stopped and sal.steps_per_fit() == 1 and _asks_stop(progress, 1, {})
     stopped = outcome.stopped or chose or _asks_stop(progress, 2 * sal.steps_per_fit(), _shown(history))
-    theta_step = outcome.theta_step()
-    cert = rl.certificate(theta_step, outcome.lambda_)
-    theta = theta_step.theta * y_scale
+    cert = outcome.certificate
+    theta = outcome.theta * y_scale
     bias = y_bar * y_scale - float(outcome.z_bar @ theta)
-    selection = (
-        None
-        if outcome.stopped
-        else ls.FitSelection(outcome.selection, covariate_weights=outcome.w_evidence())
-    )
     certificate = (cert.rho_hat, cert.worst_case_risk * y_scale**2)
-    return theta, bias, outcome.w, history, certificate, stopped, selection
+    return theta, bias, outcome.w, history, certificate, stopped, outcome.fit_selection()
 
 
 def _round(index: int, risk: float, w: Array | None, losses: Array, names: Sequence[str]) -> dict[str, Any]:

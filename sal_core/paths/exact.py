@@ -15,7 +15,6 @@ import torch
 
 from sal_core import exact_batch as eb
 from sal_core import exact_selection as es
-from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
 from sal_core.history import Round
 from sal_core.optim import set_linear
@@ -197,7 +196,6 @@ def fit_auto(
         history = [round_of(t, risk, w, losses, problem) for t, risk, w, losses in shown]
     else:
         history = _history(problem, outcome, y_scale, full_moments)
-    theta_step = outcome.theta_step()
     y_mean = float(problem.y.mean())
     # a selection with no w-path (no rounds to report) is one progress step, where a stop is seen
     chose = not outcome.stopped and steps_per_fit == 1 and reporter(1)
@@ -207,12 +205,18 @@ def fit_auto(
         or chose
         or reporter(2 * steps_per_fit, {"risk": last.risk, **({"w": list(last.w)} if last.w else {})})
     )
-    solution = ridge_solution(
-        problem, theta_step, outcome.lambda_, outcome.w, y_scale, y_mean, history, stopped
+    solution = linear_solution(
+        problem,
+        outcome.theta,
+        outcome.certificate,
+        outcome.lambda_,
+        outcome.w,
+        y_scale,
+        y_mean,
+        history,
+        stopped,
     )
-    if outcome.stopped:
-        return solution
-    solution.selection = ls.FitSelection(outcome.selection, covariate_weights=outcome.w_evidence())
+    solution.selection = outcome.fit_selection()
     return solution
 
 
@@ -246,9 +250,26 @@ def ridge_solution(
     stopped: bool,
 ) -> Solution:
     """A linear model from an exact θ-step, in the target's units, with its certificate."""
-    cert = rl.certificate(step, lam)
+    return linear_solution(
+        problem, step.theta, rl.certificate(step, lam), lam, w, y_scale, y_mean, history, stopped
+    )
+
+
+def linear_solution(
+    problem: Problem,
+    theta_z: np.ndarray,
+    cert: rl.CertificateValues,
+    lam: float,
+    w: np.ndarray,
+    y_scale: float,
+    y_mean: float,
+    history: list[Round],
+    stopped: bool,
+) -> Solution:
+    """A linear model from θ on the standardised covariates and ỹ (intercept through the pooled
+    means), in the target's units, with the certificate given for it."""
     model = problem.new_model()
-    theta = torch.as_tensor(step.theta * y_scale, dtype=problem.Z.dtype, device=problem.Z.device)
+    theta = torch.as_tensor(theta_z * y_scale, dtype=problem.Z.dtype, device=problem.Z.device)
     bias = y_mean - theta @ problem.Z.mean(0)  # rows are centred on the pooled mean
     set_linear(model, theta, bias)
     return Solution(

@@ -130,6 +130,8 @@ def test_selection_from_chunk_sums_is_the_in_memory_selection() -> None:
     assert got.selection.chosen == want.selection.chosen
     np.testing.assert_array_equal(got.w, want.w)
     np.testing.assert_array_equal(got.step.theta, want.step.theta)
+    np.testing.assert_array_equal(got.theta, want.theta)
+    assert got.certificate == want.certificate
     for a, b in zip(got.selection.candidates, want.selection.candidates, strict=True):
         assert (a.relative, a.variant) == (b.relative, b.variant)
         assert a.score == pytest.approx(b.score, rel=1e-12)
