@@ -205,7 +205,12 @@ class Selection(_Stored):
         "may score above the best (relative); null where none applied.",
     )
     refit_score: float | None = None
-    final_model: str | None = None
+    final_model: str | None = Field(
+        default=None,
+        description="What the model returned is, where not simply the chosen candidate refitted on all rows: "
+        "linear SAL returns the mean of the chosen candidate's fold fits ('bagged: ...'; its w and rounds "
+        "are the refit's); the held-out path says whether it kept its refit.",
+    )
     covariate_weights: WEvidence | SeededW | None = Field(
         default=None,
         union_mode="left_to_right",  # w's evidence if it has low, high and determined; else SeededW

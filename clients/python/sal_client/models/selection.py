@@ -33,7 +33,9 @@ class Selection:
                 candidate may score above the best (relative); null where none applied.
             covariate_weights (None | SeededW | Unset | WEvidence): Linear SAL: w's evidence; an MLP: where its w came from.
             criterion (None | str | Unset):
-            final_model (None | str | Unset):
+            final_model (None | str | Unset): What the model returned is, where not simply the chosen candidate refitted on
+                all rows: linear SAL returns the mean of the chosen candidate's fold fits ('bagged: ...'; its w and rounds are
+                the refit's); the held-out path says whether it kept its refit.
             homogeneity (Homogeneity | None | Unset): Do the training environments share one linear model? (exact path)
             parameter (None | str | Unset):
             reason (None | str | Unset):
