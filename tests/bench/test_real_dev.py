@@ -61,6 +61,14 @@ def _data_or_skip(name: str) -> rd.Dataset:
         ("credit_card", [694, 534], [44, 47]),
         ("slid", [3244, 259], [484]),
         ("fatalities", [48, 48, 48], [48, 48, 48]),
+        ("gapminder", [360, 300], [624, 396, 24]),
+        ("penguins", [146, 119], [68]),
+        ("car_prices", [320, 150], [80, 80, 114, 60]),
+        ("sacramento", [438, 114], [48, 35, 33, 28]),
+        ("saratoga_houses", [1121, 302], [305]),
+        ("cps1985", [156, 97, 83], [105, 55, 38]),
+        ("exam", [640, 2263], [1156]),
+        ("mpg", [47, 41, 35], [62, 33, 11]),
     ],
 )
 def test_tables_split_into_the_documented_environments(name: str, train: list[int], test: list[int]) -> None:
@@ -107,6 +115,14 @@ PINNED = {
     "credit_card": "CREDIT_CARD",
     "slid": "SLID",
     "fatalities": "FATALITIES",
+    "gapminder": "GAPMINDER",
+    "penguins": "PENGUINS",
+    "car_prices": "CAR_PRICES",
+    "sacramento": "SACRAMENTO",
+    "saratoga_houses": "SARATOGA",
+    "cps1985": "CPS1985",
+    "exam": "EXAM",
+    "mpg": "MPG",
 }
 
 
@@ -127,7 +143,9 @@ def test_a_table_whose_bytes_differ_from_the_pin_is_refused(
         rd.DATASETS[name]()
 
 
-ONE_TEST_ENVIRONMENT = frozenset({"windsor_housing", "ca_schools", "titanic", "cigarettes", "slid"})
+ONE_TEST_ENVIRONMENT = frozenset(
+    {"windsor_housing", "ca_schools", "titanic", "cigarettes", "slid", "penguins", "saratoga_houses", "exam"}
+)
 """Tables that ``bench.real_dev --reverse`` skips: reversed, they would train on one environment."""
 
 
@@ -169,8 +187,11 @@ def test_the_small_tables_are_apart_from_the_development_set_and_not_reversed_on
 ) -> None:
     """A plain run reports the 25 development tables; ``--small`` the fourteen smaller held-out ones;
     ``--reverse`` skips a table with one test environment instead of training on one."""
-    assert len(rd.DEVELOPMENT) == 25 and len(rd.SMALL) == 14 and not set(rd.DEVELOPMENT) & set(rd.SMALL)
-    assert set(rd.DATASETS) == set(rd.DEVELOPMENT) | set(rd.SMALL)
+    assert len(rd.DEVELOPMENT) == 25 and len(rd.SMALL) == 14 and len(rd.MORE) == 8
+    assert not set(rd.DEVELOPMENT) & set(rd.SMALL) and not (set(rd.DEVELOPMENT) | set(rd.SMALL)) & set(
+        rd.MORE
+    )
+    assert set(rd.DATASETS) == set(rd.DEVELOPMENT) | set(rd.SMALL) | set(rd.MORE)
     _data_or_skip("titanic")
     names: list[str] = []
 
@@ -181,6 +202,9 @@ def test_the_small_tables_are_apart_from_the_development_set_and_not_reversed_on
     monkeypatch.setattr(rd, "run", record)
     rd.main(["--small", "--reverse", "--methods", "erm"])
     assert "titanic" not in names and "salaries" in names and "house" not in names
+    names.clear()
+    rd.main(["--more", "--reverse", "--methods", "erm"])
+    assert names == ["gapminder", "car_prices", "sacramento", "cps1985", "mpg"]
 
 
 def test_sal_keeps_erm_where_the_data_give_no_evidence_for_robustness() -> None:
