@@ -35,7 +35,6 @@ from sal_core.paths import PathName, deep, exact, gradient
 from sal_core.paths.common import Offset, protection, target_scale
 from sal_core.paths.exact import fit_fixed_w as fit_ridge_path
 from sal_core.paths.exact import moments as _moments
-from sal_core.paths.exact import ridge_solution
 from sal_core.paths.gradient import ERM_STEPS
 from sal_core.paths.w_step import Schedule, WStep
 
@@ -53,7 +52,6 @@ __all__ = [
     "_moments",
     "_target_scale",
     "fit_ridge_path",
-    "ridge_solution",
 ]  # _moments and _target_scale: tests and bench.solver read the exact path's moments through them
 
 

@@ -76,7 +76,9 @@ def fit_fixed_w(
     risk, _, losses = rl.risk_and_grad_theta(step.theta, m, 0.0, "std")
     history = [round_of(1, risk * y_scale**2, None, losses * y_scale**2, problem)]
     stopped = reporter(1, {"risk": risk * y_scale**2})
-    return ridge_solution(problem, step, lam, w, y_scale, y_mean, history, stopped)
+    return linear_solution(
+        problem, step.theta, rl.certificate(step, lam), lam, w, y_scale, y_mean, history, stopped
+    )
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,10 @@ def fit_rounds(
         lambda t, risk, w: reporter(t, {"risk": risk * y_scale**2, "w": w.tolist()}),
     )  # fmt: skip
     history = [round_of(t, r * y_scale**2, w, loss * y_scale**2, problem) for t, r, w, loss in path.rounds]
-    return ridge_solution(problem, path.step, lam, path.w, y_scale, y_mean, history, path.stopped)
+    cert = rl.certificate(path.step, lam)
+    return linear_solution(
+        problem, path.step.theta, cert, lam, path.w, y_scale, y_mean, history, path.stopped
+    )
 
 
 def fit_auto(
@@ -239,22 +244,6 @@ def _history(
     ]
 
 
-def ridge_solution(
-    problem: Problem,
-    step: rl.ThetaStep,
-    lam: float,
-    w: np.ndarray,
-    y_scale: float,
-    y_mean: float,
-    history: list[Round],
-    stopped: bool,
-) -> Solution:
-    """A linear model from an exact θ-step, in the target's units, with its certificate."""
-    return linear_solution(
-        problem, step.theta, rl.certificate(step, lam), lam, w, y_scale, y_mean, history, stopped
-    )
-
-
 def linear_solution(
     problem: Problem,
     theta_z: np.ndarray,
@@ -267,7 +256,8 @@ def linear_solution(
     stopped: bool,
 ) -> Solution:
     """A linear model from θ on the standardised covariates and ỹ (intercept through the pooled
-    means), in the target's units, with the certificate given for it."""
+    means), in the target's units, with the certificate given for it (an exact θ-step's:
+    ``rl.certificate(step, lam)``)."""
     model = problem.new_model()
     theta = torch.as_tensor(theta_z * y_scale, dtype=problem.Z.dtype, device=problem.Z.device)
     bias = y_mean - theta @ problem.Z.mean(0)  # rows are centred on the pooled mean
