@@ -46,13 +46,14 @@ from prometheus_client.parser import text_string_to_metric_families
 ROOT = Path(__file__).resolve().parents[2]
 # Its own compose project per run, so two runs on one engine (two checkouts) never meet.
 PROJECT = f"salimage{os.getpid()}"
-# The README's SAL job, and a longer one (a small MLP, many rounds) to kill a worker in the middle of:
-# ~12 s an attempt on a 2-core host (800 rounds took 2.5 s, and once ended before the kill landed).
+# The README's SAL job, and a longer one to kill a worker in the middle of: a small MLP learning w
+# through the network, ~15-20 s an attempt on a 2-core host. (The MLP under the linear path's w, with
+# 4,000 rounds, took 2.2 s once the linear path was compiled, and ended before the kill landed.)
 README_JOB = {"algorithm": "sal", "train_environments": ["r=1.7", "r=-1.1"]}
 LONG_JOB = {
     **README_JOB,
     "model": {"kind": "mlp", "hidden": [16]},
-    "params": {"rounds": 4000, "theta_steps": 10, "ascent_steps": 5},
+    "params": {"w_source": "network", "rounds": 150},
 }
 METRICS_ROUTE = "/algorithms"
 PER_PROCESS = r"""
