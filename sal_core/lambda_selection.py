@@ -178,9 +178,8 @@ class FitSelection:
     lambda_: Selection | None = None
     refit: Refit | None = None
     covariate_weights: WEvidence | SeededW | None = None
-    final_model: str | None = (
-        None  # what the model returned is, where not the refit (the exact path's bagging)
-    )
+    # what the model returned is, where not the refit (the exact path's bagged fold fits)
+    final_model: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = {} if self.lambda_ is None else self.lambda_.to_dict()
