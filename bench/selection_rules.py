@@ -144,7 +144,8 @@ def beaten_by_erm(cands: Sequence[Record], i: int, where_erm_best: bool = True) 
 
 
 def within_z(z: float, erm_veto: bool = True, where_erm_best: bool = True) -> Rule:
-    """The library's rule: the most robust candidate within z standard errors of the best; where ERM
+    """The robust-first rule (the library's where the slopes differ, and everywhere with
+    ``erm_first="never"``): the most robust candidate within z standard errors of the best; where ERM
     scores best, one that ERM does not beat on every training environment. ``erm_veto=False``: the rule
     before 2026-11-28, which admitted such a candidate too; ``where_erm_best=False``: the veto wherever
     ERM dominates (measured and dropped: it lost the paper's anti-causal S1 seed 0)."""
@@ -174,13 +175,27 @@ def within_z_and_erm(z: float) -> Rule:
 
 def erm_unless_separated(z: float) -> Rule:
     """ERM (the last candidate) while it is within z standard errors of the best, the issue's "ERM wins
-    whenever the data give no evidence for robustness"; otherwise the library's rule."""
+    whenever the data give no evidence for robustness"; otherwise the robust-first rule
+    (``erm_first="always"``)."""
     library = within_z(z)
 
     def rule(unit: Record) -> int:
         cands = unit["candidates"]
         best, erm = min(c["score"] for c in cands), cands[-1]
         return len(cands) - 1 if erm["score"] <= best + z * erm["se"] else library(unit)
+
+    return rule
+
+
+def erm_first_where_alike(z: float, alpha: float = 0.05) -> Rule:
+    """The library's rule since 2026-11-28 evening (``erm_first="where_alike"``): where the slopes test
+    finds no evidence of different slopes (p ≥ ``alpha``, or no test), ERM unless a candidate beats it
+    by more than z standard errors; past that, and where the slopes differ, the robust-first rule."""
+    robust_first, evidence = within_z(z), erm_unless_separated(z)
+
+    def rule(unit: Record) -> int:
+        p = unit.get("slopes_p")
+        return evidence(unit) if p is None or p >= alpha else robust_first(unit)
 
     return rule
 
@@ -204,15 +219,17 @@ def within_z_capped(z: float, cap: float, alpha: float | None = None) -> Rule:
 
 
 RULES: dict[str, Rule] = {
+    "default: ERM first where slopes alike, z = 1": erm_first_where_alike(1.0),
     "best (z = 0)": within_z(0.0),
     "z = 0.5": within_z(0.5),
-    "z = 1 (default)": within_z(1.0),
-    "z = 1, no ERM veto (before)": within_z(1.0, erm_veto=False),
+    "z = 1, robust first (erm_first='never')": within_z(1.0),
+    "z = 1, no ERM veto (before 2026-11-28)": within_z(1.0, erm_veto=False),
     "z = 1, ERM veto wherever ERM dominates": within_z(1.0, where_erm_best=False),
     "z = 1, 3% cap where slopes alike (cost_cap=0.03)": within_z_capped(1.0, 0.03, alpha=0.05),
     "z = 1.5": within_z(1.5),
     "z = 1, not worse than ERM": within_z_and_erm(1.0),
-    "ERM unless it trails by > 1 SE": erm_unless_separated(1.0),
+    "ERM unless it trails by > 1 SE (erm_first='always')": erm_unless_separated(1.0),
+    "ERM unless it trails by > 2 SE where slopes alike": erm_first_where_alike(2.0),
     "z = 1, 1% cap where slopes alike": within_z_capped(1.0, 0.01, alpha=0.05),
     "z = 1, 3% cap everywhere": within_z_capped(1.0, 0.03),
     "z = 1, 5% cap everywhere": within_z_capped(1.0, 0.05),

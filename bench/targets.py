@@ -74,11 +74,12 @@ def not_worse_than_erm(cell: RegressionCell) -> Target:
     if "sal" not in cell.methods or "erm" not in cell.methods:
         return Target(name, None, "SAL or ERM is not registered", section_of(cell), cell.label, NOT_WORSE)
     sal, erm = cell.summary("sal")[0], cell.summary("erm")[0]
-    worse = sum(s.mean_error["sal"] > s.mean_error["erm"] for s in cell.seeds)
+    # beyond rounding: where SAL keeps ERM, the two fits differ by ~1e-12
+    worse = sum(s.mean_error["sal"] > (1 + 1e-6) * s.mean_error["erm"] for s in cell.seeds)
     return Target(
         name,
         sal <= erm,
-        f"SAL {sal:.4f}, ERM {erm:.4f}; SAL above ERM on {worse}/{len(cell.seeds)} seeds",
+        f"SAL {sal:.4f}, ERM {erm:.4f}; SAL above ERM (beyond rounding) on {worse}/{len(cell.seeds)} seeds",
         section_of(cell),
         cell.label,
         NOT_WORSE,

@@ -40,7 +40,7 @@ from sal_core import lambda_selection as ls
 from sal_core import loss_stats as lstats
 from sal_core import robust_linear as rl
 from sal_core.exceptions import InvalidDataError
-from sal_core.homogeneity import SlopesTest, cap_where_alike, slopes_test
+from sal_core.homogeneity import SlopesTest, cap_where_alike, erm_first_here, slopes_test
 from sal_core.loss_stats import LossStats
 from sal_core.problem import Problem
 from sal_core.robust_linear import Moments
@@ -60,6 +60,7 @@ class Plan:
     folds: int
     anchors: tuple[str, ...] = ("all",)  # w-path variants per λ: "all" (the paper's W), "significant"
     cost_cap: float | None = None  # SAL: what a robust candidate may cost where the slopes look alike
+    erm_first: str = "never"  # SAL: where ERM is kept unless beaten beyond the noise (homogeneity.ERM_FIRST)
 
 
 @dataclass(frozen=True)
@@ -328,7 +329,8 @@ def select_from_sums(
     candidates = lstats.with_paired_se([candidates[i] for i in order], stats, order, squared=True)
     homogeneity = _slopes_test(sums)
     cap = cap_where_alike(plan.cost_cap, homogeneity)
-    chosen, best, reason = ls.choose(candidates, plan.z, plan.prefer, cap)
+    first = erm_first_here(plan.erm_first, homogeneity)
+    chosen, best, reason = ls.choose(candidates, plan.z, plan.prefer, cap, first)
     selection = ls.Selection(
         criterion="worst_env_out_of_fold_rmse",
         prefer=plan.prefer,
@@ -342,6 +344,7 @@ def select_from_sums(
         reason=reason,
         homogeneity=homogeneity,
         cost_cap=cap,
+        erm_first=first,
     )
 
     # 3. the chosen candidate on all rows

@@ -33,8 +33,9 @@ Array = NDArray[np.float64]
 
 HOMOGENEITY_ALPHA = 0.05
 """Where the slopes test has p ≥ this, the data show no evidence that the environments differ in how
-y depends on the covariates, and SAL's ``cost_cap`` bounds what a robust candidate may cost out of
-fold (docs/sal.md, "Few rows, nothing shifted")."""
+y depends on the covariates: there SAL keeps ERM unless a robust candidate beats it beyond the noise
+(``erm_first``, docs/sal.md "ERM first where the slopes look alike"), and its opt-in ``cost_cap``
+bounds what a robust candidate may cost out of fold ("Few rows, nothing shifted")."""
 
 
 @dataclass(frozen=True)
@@ -228,11 +229,26 @@ def regularized_gamma_upper(a: float, x: float) -> float:
     return math.exp(log_front) * h
 
 
+def alike(test: SlopesTest | None) -> bool:
+    """Whether the slopes test finds no evidence that the environments differ (p ≥
+    :data:`HOMOGENEITY_ALPHA`), or has none to give (too few rows, or above :data:`TEST_BUDGET`)."""
+    return test is None or test.p_value >= HOMOGENEITY_ALPHA
+
+
 def cap_where_alike(cap: float | None, test: SlopesTest | None) -> float | None:
-    """``cap`` (SAL's ``cost_cap``; None: off) where the slopes test finds no evidence that the
-    environments differ, or has none to give (too few rows); None where it does: then the standard
-    errors alone bound the choice."""
-    return None if test is not None and test.p_value < HOMOGENEITY_ALPHA else cap
+    """``cap`` (SAL's ``cost_cap``; None: off) where the slopes look :func:`alike`; None where they
+    do not: then the standard errors alone bound the choice."""
+    return cap if alike(test) else None
+
+
+ERM_FIRST = ("where_alike", "always", "never")
+"""SAL's ``erm_first``: where ERM is kept unless a robust candidate beats it by more than the band's
+standard errors."""
+
+
+def erm_first_here(mode: str, test: SlopesTest | None) -> bool:
+    """Whether SAL's ``erm_first`` (one of :data:`ERM_FIRST`) asks for ERM first given the slopes test."""
+    return mode == "always" or (mode == "where_alike" and alike(test))
 
 
 TEST_BUDGET = 2e9

@@ -16,7 +16,10 @@ of their *difference* is the one that matters; it comes from the per-row losses 
 (:func:`paired_se`), or on the exact path from their sums (:mod:`sal_core.loss_stats`), which
 chunks of a table add up.
 
-**Rule** (:func:`choose`). ``prefer="robust"`` (SAL): the most robust candidate whose score is within
+**Rule** (:func:`choose`). ``erm_first`` (SAL where the slopes test finds no evidence that the
+training environments differ, docs/sal.md "ERM first where the slopes look alike"): ERM while no
+candidate beats it by more than ``z`` standard errors; past that, the rule below. ``prefer="robust"``
+(SAL): the most robust candidate whose score is within
 ``z`` standard errors of the best score; when the data separate the candidates (ERM clearly best, as
 on a table with no shift that robustness could fix), the best one wins, ERM included. Where ERM
 itself scores best, the band admits only a candidate that beats ERM on at least one training
@@ -84,6 +87,7 @@ class Selection:
     reason: str
     homogeneity: SlopesTest | None = None  # do the training environments share their slopes?
     cost_cap: float | None = None  # the most a robust candidate may cost (relative), where one applied
+    erm_first: bool = False  # ERM kept unless a candidate beats it by more than z standard errors
 
     @property
     def chosen_candidate(self) -> Candidate:
@@ -100,6 +104,11 @@ class Selection:
                 f"the most robust candidate whose score is within {self.z:g} standard errors of the best "
                 "(where ERM scores best, one that beats ERM on at least one training environment)"
             )
+            if self.erm_first:
+                rule = (
+                    f"ERM unless a candidate beats it by more than {self.z:g} standard errors (the training "
+                    f"environments show no evidence of different slopes); then {rule}"
+                )
             if self.cost_cap is not None:
                 rule += (
                     f" and at most {100 * self.cost_cap:g}% above it (the training environments show no "
@@ -123,6 +132,7 @@ class Selection:
             "reason": self.reason,
             "homogeneity": None if self.homogeneity is None else self.homogeneity.to_dict(),
             "cost_cap": self.cost_cap,
+            "erm_first": self.erm_first,
         }
 
 
@@ -221,12 +231,18 @@ def dominated_by(candidate: Candidate, other: Candidate) -> bool:
 
 
 def choose(
-    candidates: Sequence[Candidate], z: float, prefer: Prefer, cap: float | None = None
+    candidates: Sequence[Candidate],
+    z: float,
+    prefer: Prefer,
+    cap: float | None = None,
+    erm_first: bool = False,
 ) -> tuple[int, int, str]:
-    """(chosen, best, reason) for candidates ordered most robust first, each ``se`` paired with the best.
+    """(chosen, best, reason) for candidates ordered most robust first (ERM last), each ``se`` paired
+    with the best.
 
     ``prefer="robust"``: where ERM (the adversary switched off) scores best, a candidate that ERM beats
     on every training environment is not admitted by the band (the ERM veto, see the module's doc).
+    ``erm_first``: first ERM, unless a candidate beats it by more than z standard errors.
     ``cap``: a candidate must also score at most this fraction above the best.
     Where rows are few, z standard errors can be a wide band, and "within the noise" would accept any
     estimated cost of robustness."""
@@ -235,19 +251,21 @@ def choose(
         raise ValueError("no candidate has a finite score")
     best = min(finite, key=lambda i: candidates[i].score)
     top = candidates[best]
-    if prefer == "erm":
-        erm = len(candidates) - 1
-        off = candidates[erm]
-        if best == erm or off.score - top.score <= z * off.se:
-            return (
-                erm,
-                best,
-                (
+    erm, off = len(candidates) - 1, candidates[-1]
+    if prefer == "erm" or erm_first:
+        if off.relative is None and (best == erm or off.score - top.score <= z * off.se):
+            why = (
+                f"ERM kept: it has the lowest score ({off.score:.4g})"
+                if best == erm
+                else (
                     f"ERM kept: no candidate beats it by more than {z:g} standard errors "
                     f"(best {_label(top)} {top.score:.4g} vs ERM {off.score:.4g} ± {off.se:.2g})"
-                ),
+                )
             )
-        return best, best, f"{_label(top)} beats ERM by more than {z:g} standard errors"
+            where = "; the training environments show no evidence of different slopes" if erm_first else ""
+            return erm, best, why + where
+        if prefer == "erm":
+            return best, best, f"{_label(top)} beats ERM by more than {z:g} standard errors"
     veto = top.relative is None  # ERM scores best: the band admits only candidates ERM does not dominate
 
     def vetoed(c: Candidate) -> bool:

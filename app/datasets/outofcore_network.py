@@ -57,6 +57,7 @@ from sal_core.cross_fit import FoldSums
 from sal_core.data import Standardizer
 from sal_core.fitted import FittedModel
 from sal_core.history import Round
+from sal_core.homogeneity import erm_first_here
 from sal_core.loss_stats import LossStats
 from sal_core.models import ModelSpec
 from sal_core.params import AUTO
@@ -432,11 +433,12 @@ def _seeded_auto(
             )  # fmt: skip
         )
     candidates = loss_stats.with_paired_se(candidates, stats, range(len(grid)), True)
-    chosen, best, reason = ls.choose(candidates, sal.selection_se, sal_.prefer)
+    first = erm_first_here(sal.erm_first, None)  # no slopes test on this path
+    chosen, best, reason = ls.choose(candidates, sal.selection_se, sal_.prefer, erm_first=first)
     selection = ls.Selection(
         criterion="worst_env_validation_rmse", prefer=sal_.prefer, z=sal.selection_se,
         scoring=f"one held-out fold of {k} within each training environment", rows_scored=int(stats.n.sum()),
-        base=base, candidates=tuple(candidates), chosen=chosen, best=best, reason=reason,
+        base=base, candidates=tuple(candidates), chosen=chosen, best=best, reason=reason, erm_first=first,
     )  # fmt: skip
     lam = selection.lambda_
     reporter = _reporter(progress, offset + len(grid) * SEEDED_TICKS, erm=False)

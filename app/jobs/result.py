@@ -204,6 +204,12 @@ class Selection(_Stored):
         description="Where the slopes test found no evidence of a difference: the most a robust candidate "
         "may score above the best (relative); null where none applied.",
     )
+    erm_first: bool | None = Field(
+        default=None,
+        description="Whether ERM was kept unless a candidate beat it by more than z standard errors (SAL's "
+        "erm_first: by default where the slopes test found no evidence of a difference); null in results "
+        "stored before it existed.",
+    )
     refit_score: float | None = None
     final_model: str | None = Field(
         default=None,

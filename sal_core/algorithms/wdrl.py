@@ -28,7 +28,7 @@ from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core.algorithms.base import Algorithm, EnvTensors, Problem, Reporter, Solution
 from sal_core.exceptions import InvalidParameterError
-from sal_core.homogeneity import TEST_BUDGET, SlopesTest, cap_where_alike, slopes_test_of
+from sal_core.homogeneity import TEST_BUDGET, SlopesTest, cap_where_alike, erm_first_here, slopes_test_of
 from sal_core.models import ModelSpec
 from sal_core.params import AUTO, Params, param
 from sal_core.paths import PathName, deep, exact, gradient
@@ -257,6 +257,7 @@ class WDRL(Algorithm[WDRLParams]):
             folds=self.params.folds,
             anchors=ws.anchors(),
             cost_cap=self.cost_cap(),
+            erm_first=self.erm_first_mode(),
         )
 
     def cost_cap(self) -> float | None:
@@ -265,6 +266,11 @@ class WDRL(Algorithm[WDRLParams]):
         beats it."""
         cap = getattr(self.params, "cost_cap", None)
         return None if cap is None or cap >= 1.0 else float(cap)
+
+    def erm_first_mode(self) -> str:
+        """SAL's ``erm_first`` (`homogeneity.ERM_FIRST`); "never" for WDRL, whose rule keeps ERM
+        unless a ball beats it everywhere already."""
+        return str(getattr(self.params, "erm_first", "never"))
 
     # -------------------------------------------------------------- lambda_='auto', other paths
     def _fit_heldout_auto(self, problem: Problem, reporter: Reporter, y_scale: float) -> Solution:
@@ -341,7 +347,8 @@ class WDRL(Algorithm[WDRLParams]):
         candidates = ls.with_paired_se(candidates, losses, squared)
         homogeneity = _slopes_test(problem)
         cap = cap_where_alike(self.cost_cap(), homogeneity)
-        chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer, cap)
+        first = erm_first_here(self.erm_first_mode(), homogeneity)
+        chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer, cap, first)
         selection = ls.Selection(
             criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",
             prefer=self.prefer,
@@ -355,6 +362,7 @@ class WDRL(Algorithm[WDRLParams]):
             reason=reason,
             homogeneity=homogeneity,
             cost_cap=cap,
+            erm_first=first,
         )
         return selection, solutions[chosen], held_out
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from bench import real_dev as rd
+from sal_core import get_algorithm
 
 
 def _data_or_skip(name: str) -> rd.Dataset:
@@ -211,6 +212,27 @@ def test_sal_keeps_erm_where_the_data_give_no_evidence_for_robustness() -> None:
     """CPS 1988: ERM is best out of fold by many standard errors on every seed, so the rule keeps it."""
     for seed, sal, erm in _sal_and_erm("cps1988", (0, 1, 2)):
         assert sal <= 1.005 * erm, (seed, sal, erm)
+
+
+def test_where_the_slopes_look_alike_sal_keeps_erm_unless_robustness_wins_beyond_the_noise() -> None:
+    """Penguins by species (held out until 2026-11-28 afternoon): Chow's test finds no difference in
+    slopes between Adélie and Gentoo (p 0.72-0.996), a robust candidate scores within a standard error
+    of ERM out of fold, and the robust-first rule lost 9-17% to ERM at test on four of five seeds
+    (it shrank bill depth, which carries the contrast between species; docs/sal.md). At the defaults
+    SAL keeps ERM there; the rule it replaced (``erm_first="never"``) must still lose, or this case
+    tests nothing."""
+    data = _data_or_skip("penguins")
+    for seed in (0, 2, 3):
+        train = rd.training_rows(data, seed)
+        fit = get_algorithm("sal")(seed=seed).fit(train)
+        selection = fit.selection.lambda_  # type: ignore[union-attr]
+        assert selection is not None and selection.erm_first and selection.homogeneity is not None
+        assert selection.homogeneity.p_value >= 0.05 and selection.chosen_candidate.relative is None
+        assert "no evidence of different slopes" in selection.reason
+        erm = rd.mean_error(get_algorithm("erm")(seed=seed).fit(train).model, data.test)
+        assert rd.mean_error(fit.model, data.test) <= 1.001 * erm, seed
+        before = get_algorithm("sal")({"erm_first": "never"}, seed=seed).fit(train).model
+        assert rd.mean_error(before, data.test) >= 1.05 * erm, seed
 
 
 def test_sal_beats_erm_on_a_real_table_with_a_strong_shift() -> None:

@@ -75,7 +75,7 @@ def test_no_test_without_degrees_of_freedom() -> None:
     assert slopes_test(*_sums(one)) is None
 
 
-def _ratio(seed: int, **params: float) -> float:
+def _ratio(seed: int, **params: float | str) -> float:
     s = homogeneous(seed=seed, n_envs=3, n=30, p=5)
     sal = get_algorithm("sal")(params, seed=seed).fit(s.train)
     erm = get_algorithm("erm")(seed=seed).fit(s.train)
@@ -90,16 +90,20 @@ def test_where_nothing_shifts_and_rows_are_few_sal_stays_at_erm() -> None:
     worst 1.002), and so it does with the opt-in ``cost_cap``."""
     defaults = np.array([_ratio(seed) for seed in range(8)])
     assert defaults.mean() <= 1.01 and defaults.max() <= 1.03, defaults
-    capped = np.array([_ratio(seed, cost_cap=0.03) for seed in range(8)])
+    robust_first = np.array([_ratio(seed, erm_first="never") for seed in range(8)])  # type: ignore[arg-type]
+    assert robust_first.mean() <= 1.01 and robust_first.max() <= 1.03, robust_first
+    capped = np.array([_ratio(seed, cost_cap=0.03, erm_first="never") for seed in range(8)])  # type: ignore[arg-type]
     assert capped.mean() <= 1.01 and capped.max() <= 1.03, capped
 
 
-def test_the_erm_veto_is_what_keeps_sal_at_erm_there() -> None:
-    """Seed 0 of that case: ERM scores best out of fold, and the most robust candidate within a standard
-    error of it is one ERM beats on every training environment. The rule passes over it and says so;
-    fitted on its own, that candidate costs more than 10% against ERM at test (measured: 1.42)."""
+def test_without_erm_first_the_erm_veto_keeps_sal_at_erm_there() -> None:
+    """Seed 0 of that case under the robust-first rule alone (``erm_first="never"``): ERM scores best
+    out of fold, and the most robust candidate within a standard error of it is one ERM beats on every
+    training environment. The rule passes over it and says so; fitted on its own, that candidate
+    costs more than 10% against ERM at test (measured: 1.42)."""
     s = homogeneous(seed=0, n_envs=3, n=30, p=5)
-    selection = get_algorithm("sal")(seed=0).fit(s.train).selection.lambda_  # type: ignore[union-attr]
+    fit = get_algorithm("sal")({"erm_first": "never"}, seed=0).fit(s.train)
+    selection = fit.selection.lambda_  # type: ignore[union-attr]
     assert selection is not None and selection.candidates[selection.best].relative is None
     assert "ERM scores better on every training environment" in selection.reason
     erm = selection.candidates[selection.best]
@@ -119,14 +123,17 @@ def test_the_selection_reports_the_test_and_whether_a_cap_applied() -> None:
     chosen = get_algorithm("sal")(seed=1).fit(flat).selection.lambda_  # type: ignore[union-attr]
     assert chosen is not None and chosen.homogeneity is not None
     assert chosen.homogeneity.p_value >= 0.05 and chosen.cost_cap is None  # off by default
+    assert chosen.erm_first and chosen.rule.startswith("ERM unless a candidate beats it by more than 1")
     capped = get_algorithm("sal")({"cost_cap": 0.03}, seed=1).fit(flat).selection.lambda_  # type: ignore[union-attr]
     assert capped is not None and capped.cost_cap == 0.03 and "at most 3% above it" in capped.rule
     shifted = get_algorithm("sal")({"cost_cap": 0.03}, seed=110).fit(anti_causal(1, seed=110).train)
     selection = shifted.selection.lambda_  # type: ignore[union-attr]
     assert selection is not None and selection.homogeneity is not None
     assert selection.homogeneity.p_value < 0.05 and selection.cost_cap is None  # the slopes differ
+    assert not selection.erm_first  # ... and the robust-first rule runs
     record = selection.to_dict()
     assert record["homogeneity"]["df1"] == selection.homogeneity.df1 and record["cost_cap"] is None
+    assert record["erm_first"] is False
 
 
 # ------------------------------------------------------------------ binary y: the likelihood ratio

@@ -15,6 +15,8 @@ from sal_core.algorithms.sal import Convergence
 from sal_core.algorithms.wdrl import _moments
 from sal_core.cross_fit import fold_sums, folds_of, row_keys
 from sal_core.data import Environment, Standardizer, split_environments
+from sal_core.exceptions import InvalidParameterError
+from sal_core.homogeneity import SlopesTest, erm_first_here
 from sal_core.lambda_selection import OFF_LAMBDA, Candidate, choose, dominated_by, paired_se, score_of
 from sal_core.metrics import evaluate
 from sal_core.synthetic import anti_causal, selection_bias
@@ -323,6 +325,32 @@ def test_a_cost_cap_passes_over_a_robust_candidate_that_the_noise_alone_would_ad
     assert chosen == best == 4 and "costs more than 3%" in reason
     close = _cands([0.51, 0.60, 0.62, 0.70, 0.50], [0.2, 0.2, 0.2, 0.2, 0.0])
     assert choose(close, 1.0, "robust", cap=0.03)[0] == 0  # 2% above the best: within the cap
+
+
+def test_erm_first_keeps_erm_unless_a_candidate_beats_it_beyond_the_noise() -> None:
+    """Where the slopes look alike: λ = 0.1 scores best, but ERM trails it by less than ERM's standard
+    error, so ERM is kept; once ERM trails by more, the robust-first rule runs (the most robust
+    candidate within the band of the best, λ = 0.01 here)."""
+    close = _cands([0.60, 0.49, 0.48, 0.55, 0.50], [0.2, 0.02, 0.0, 0.01, 0.03])
+    chosen, best, reason = choose(close, 1.0, "robust", erm_first=True)
+    assert (chosen, best) == (4, 2) and reason.endswith("no evidence of different slopes")
+    assert "ERM kept: no candidate beats it by more than 1 standard errors" in reason
+    assert choose(close, 1.0, "robust")[0] == 0  # robust first: the most robust within the band
+    clear = _cands([0.70, 0.49, 0.48, 0.55, 0.55], [0.2, 0.02, 0.0, 0.01, 0.03])
+    assert choose(clear, 1.0, "robust", erm_first=True) == choose(clear, 1.0, "robust")
+    assert choose(clear, 1.0, "robust")[0] == 1
+    erm_best = _cands([0.51, 0.52, 0.53, 0.54, 0.50], [0.2, 0.2, 0.2, 0.2, 0.0])
+    chosen, _, reason = choose(erm_best, 1.0, "robust", erm_first=True)
+    assert chosen == 4 and reason.startswith("ERM kept: it has the lowest score (0.5)")
+
+
+def test_erm_first_modes_follow_the_slopes_test() -> None:
+    differ, alike_ = SlopesTest(5.0, 3, 100, 0.001), SlopesTest(0.5, 3, 100, 0.7)
+    assert [erm_first_here("where_alike", t) for t in (differ, alike_, None)] == [False, True, True]
+    assert all(erm_first_here("always", t) for t in (differ, alike_, None))
+    assert not any(erm_first_here("never", t) for t in (differ, alike_, None))
+    with pytest.raises(InvalidParameterError):
+        get_algorithm("sal").check_params({"erm_first": "sometimes"})
 
 
 def _with_envs(scores: list[float], ses: list[float], envs: list[dict[str, float]]) -> list[Candidate]:

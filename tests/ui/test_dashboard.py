@@ -193,6 +193,9 @@ def test_submit_sal_from_the_form_and_watch_it_finish(
     noise = abs(ref["difference"]) <= 2 * ref["standard_error"]
     verdict = "within noise" if noise else "better than ERM" if ref["difference"] < 0 else "worse than ERM"
     assert versus.startswith("+" if ref["difference"] >= 0 else "−") and f"; {verdict})" in versus, versus
+    # How lambda_="auto" chose: the selection's own reason, and the slopes test that decided the rule.
+    choice = page.locator("#lambda-choice").inner_text()
+    assert choice.startswith(result["selection"]["reason"][:40]) and "slopes test p = " in choice, choice
     assert "Certificate" in page.locator("#main").inner_text()
     assert job["reproducibility"]["dataset_sha256"] in page.locator("#main").inner_text()
     screenshot(page, "job")

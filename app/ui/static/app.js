@@ -9,6 +9,12 @@
   const statusRegion = document.getElementById("status");
   const authStatus = document.getElementById("auth-status");
   const fmt = (v) => window.Charts.fmt(v);
+  // How lambda_="auto" chose, in one line: the reason, and the slopes test that decided which rule ran.
+  const lambdaChoice = (sel) => {
+    if (!sel || !sel.reason) return null;
+    const test = sel.homogeneity ? `; slopes test p = ${fmt(sel.homogeneity.p_value)}` : "";
+    return `${sel.reason}${test}`;
+  };
   // "+0.0031 ± 0.0012 (ERM 0.4512; within noise)": the job's Mean_Error minus ERM's on the same test rows.
   const versusErm = (ref) => `${ref.difference >= 0 ? "+" : "−"}${fmt(Math.abs(ref.difference))} ± ${fmt(ref.standard_error)} ` +
     `(ERM ${fmt(ref.mean_error)}; ${Math.abs(ref.difference) <= 2 * ref.standard_error ? "within noise" : ref.difference < 0 ? "better than ERM" : "worse than ERM"})`;
@@ -639,7 +645,8 @@
         s ? h("section", { "aria-labelledby": "summary-title" }, h("h2", { id: "summary-title", text: "Test summary" }),
           dl([["Metric", s.metric], ["Mean_Error", h("span", { id: "mean-error", text: fmt(s.mean_error) })], ["Std_Error", fmt(s.std_error)],
             ["Worst", `${fmt(s.worst_error)}${s.worst_environment ? " (" + s.worst_environment + ")" : ""}`],
-            r.reference ? ["Against ERM", h("span", { id: "vs-erm", text: versusErm(r.reference) })] : null])) : null,
+            r.reference ? ["Against ERM", h("span", { id: "vs-erm", text: versusErm(r.reference) })] : null,
+            lambdaChoice(r.selection) ? ["λ chosen", h("span", { id: "lambda-choice", text: lambdaChoice(r.selection) })] : null])) : null,
         r ? h("section", { class: "charts", "aria-label": "Charts" }, envChart(job), weightsChart(job), coefficientsChart(job), historyChart(job)) : null,
         cert ? h("section", { "aria-labelledby": "cert-title" }, h("h2", { id: "cert-title", text: "Certificate (Theorem 1)" }),
           dl([["ρ̂ (transport budget)", fmt(cert.rho_hat)], ["Worst-case risk", fmt(cert.worst_case_risk)]])) : null,

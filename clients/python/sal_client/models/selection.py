@@ -33,6 +33,9 @@ class Selection:
                 candidate may score above the best (relative); null where none applied.
             covariate_weights (None | SeededW | Unset | WEvidence): Linear SAL: w's evidence; an MLP: where its w came from.
             criterion (None | str | Unset):
+            erm_first (bool | None | Unset): Whether ERM was kept unless a candidate beat it by more than z standard errors
+                (SAL's erm_first: by default where the slopes test found no evidence of a difference); null in results stored
+                before it existed.
             final_model (None | str | Unset): What the model returned is, where not simply the chosen candidate refitted on
                 all rows: linear SAL returns the mean of the chosen candidate's fold fits ('bagged: ...'; its w and rounds are
                 the refit's); the held-out path says whether it kept its refit.
@@ -53,6 +56,7 @@ class Selection:
     cost_cap: float | None | Unset = UNSET
     covariate_weights: None | SeededW | Unset | WEvidence = UNSET
     criterion: None | str | Unset = UNSET
+    erm_first: bool | None | Unset = UNSET
     final_model: None | str | Unset = UNSET
     homogeneity: Homogeneity | None | Unset = UNSET
     parameter: None | str | Unset = UNSET
@@ -125,6 +129,12 @@ class Selection:
             criterion = UNSET
         else:
             criterion = self.criterion
+
+        erm_first: bool | None | Unset
+        if isinstance(self.erm_first, Unset):
+            erm_first = UNSET
+        else:
+            erm_first = self.erm_first
 
         final_model: None | str | Unset
         if isinstance(self.final_model, Unset):
@@ -199,6 +209,8 @@ class Selection:
             field_dict["covariate_weights"] = covariate_weights
         if criterion is not UNSET:
             field_dict["criterion"] = criterion
+        if erm_first is not UNSET:
+            field_dict["erm_first"] = erm_first
         if final_model is not UNSET:
             field_dict["final_model"] = final_model
         if homogeneity is not UNSET:
@@ -337,6 +349,15 @@ class Selection:
 
         criterion = _parse_criterion(d.pop("criterion", UNSET))
 
+        def _parse_erm_first(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        erm_first = _parse_erm_first(d.pop("erm_first", UNSET))
+
         def _parse_final_model(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -434,6 +455,7 @@ class Selection:
             cost_cap=cost_cap,
             covariate_weights=covariate_weights,
             criterion=criterion,
+            erm_first=erm_first,
             final_model=final_model,
             homogeneity=homogeneity,
             parameter=parameter,
