@@ -88,6 +88,7 @@ class Selection:
     homogeneity: SlopesTest | None = None  # do the training environments share their slopes?
     cost_cap: float | None = None  # the most a robust candidate may cost (relative), where one applied
     erm_first: bool = False  # ERM kept unless a candidate beats it by more than z standard errors
+    null_score: float | None = None  # the constant prediction's score, where robust candidates must beat it
 
     @property
     def chosen_candidate(self) -> Candidate:
@@ -133,6 +134,7 @@ class Selection:
             "homogeneity": None if self.homogeneity is None else self.homogeneity.to_dict(),
             "cost_cap": self.cost_cap,
             "erm_first": self.erm_first,
+            "null_score": self.null_score,
         }
 
 
@@ -236,6 +238,7 @@ def choose(
     prefer: Prefer,
     cap: float | None = None,
     erm_first: bool = False,
+    null: float | None = None,
 ) -> tuple[int, int, str]:
     """(chosen, best, reason) for candidates ordered most robust first (ERM last), each ``se`` paired
     with the best.
@@ -243,10 +246,30 @@ def choose(
     ``prefer="robust"``: where ERM (the adversary switched off) scores best, a candidate that ERM beats
     on every training environment is not admitted by the band (the ERM veto, see the module's doc).
     ``erm_first``: first ERM, unless a candidate beats it by more than z standard errors.
+    ``null``: the constant prediction's score; a robust candidate must score below it (:func:`admissible`).
     ``cap``: a candidate must also score at most this fraction above the best.
     Where rows are few, z standard errors can be a wide band, and "within the noise" would accept any
     estimated cost of robustness."""
-    finite = [i for i, c in enumerate(candidates) if np.isfinite(c.score)]
+    flat = [c for c in candidates if np.isfinite(c.score) and not admissible(c, null)]
+    note = (
+        f"; {', '.join(_label(c) for c in flat)} scored no better than a constant prediction ({null:.4g})"
+        if flat and null is not None
+        else ""
+    )
+    chosen, best, reason = _rule(candidates, z, prefer, cap, erm_first, null)
+    return chosen, best, reason + note
+
+
+def _rule(
+    candidates: Sequence[Candidate],
+    z: float,
+    prefer: Prefer,
+    cap: float | None,
+    erm_first: bool,
+    null: float | None,
+) -> tuple[int, int, str]:
+    """:func:`choose` without its note on candidates below the constant prediction."""
+    finite = [i for i, c in enumerate(candidates) if np.isfinite(c.score) and admissible(c, null)]
     if not finite:
         raise ValueError("no candidate has a finite score")
     best = min(finite, key=lambda i: candidates[i].score)
@@ -339,11 +362,23 @@ def paired_se(losses: Sequence[Array], best: Sequence[Array], squared: bool) -> 
     return float(np.sqrt(var))
 
 
+def admissible(candidate: Candidate, null: float | None) -> bool:
+    """Whether a candidate may be chosen: ERM always; a robust candidate only if it scores better than
+    ``null``, the constant prediction's score (None: no such bar). An adversary strong enough to
+    flatten a fit to its base rate leaves nothing to be robust about (docs/sal.md, "A robust fit must
+    beat a constant")."""
+    return candidate.relative is None or null is None or candidate.score < null
+
+
 def with_paired_se(
-    candidates: Sequence[Candidate], losses: Sequence[Sequence[Array]], squared: bool
+    candidates: Sequence[Candidate],
+    losses: Sequence[Sequence[Array]],
+    squared: bool,
+    null: float | None = None,
 ) -> list[Candidate]:
-    """Each candidate's ``se`` against the best-scoring candidate (0 for the best itself)."""
-    best = min(range(len(candidates)), key=lambda i: candidates[i].score)
+    """Each candidate's ``se`` against the best-scoring :func:`admissible` candidate (0 for it)."""
+    eligible = [i for i, c in enumerate(candidates) if admissible(c, null)]
+    best = min(eligible, key=lambda i: candidates[i].score)
     return [
         dataclasses.replace(c, se=0.0 if i == best else paired_se(losses[i], losses[best], squared))
         for i, c in enumerate(candidates)
@@ -394,6 +429,24 @@ def with_envs(problem: Problem, envs: list[EnvTensors]) -> Problem:
         env_index=index,
         row_keys=None,
     )
+
+
+def null_score(fit_part: Problem, held_out: Sequence[EnvTensors]) -> float:
+    """The held-out score of a model with no covariates: the one constant output that minimises the
+    loss on ``fit_part``'s pooled rows (the mean, the median, or the log-odds of the base rate),
+    scored as every candidate is (worst environment)."""
+    y = fit_part.y.double()
+    if fit_part.loss_name == "squared":
+        c = y.mean()
+    elif fit_part.loss_name == "absolute":
+        c = y.median()
+    else:
+        rate = y.mean().clamp(1e-6, 1 - 1e-6)
+        c = torch.log(rate / (1 - rate))
+    losses = [
+        fit_part.loss(torch.full_like(env.y, float(c)), env.y).double().cpu().numpy() for env in held_out
+    ]
+    return score_of(losses, fit_part.loss_name == "squared")[0]
 
 
 def row_losses(problem: Problem, model: torch.nn.Module, envs: Sequence[EnvTensors]) -> list[Array]:

@@ -210,6 +210,12 @@ class Selection(_Stored):
         "erm_first: by default where the slopes test found no evidence of a difference); null in results "
         "stored before it existed.",
     )
+    null_score: float | None = Field(
+        default=None,
+        description="Where candidates are scored on one held-out fold (gradient path, networks): the score of a "
+        "constant prediction (the base rate, the mean or the median); a robust candidate must score below it. "
+        "Null on the exact path and in results stored before it existed.",
+    )
     refit_score: float | None = None
     final_model: str | None = Field(
         default=None,

@@ -344,11 +344,12 @@ class WDRL(Algorithm[WDRLParams]):
             )
             solutions.append(solution)
             losses.append(env_losses)
-        candidates = ls.with_paired_se(candidates, losses, squared)
+        null = ls.null_score(fit_part, held_out)
+        candidates = ls.with_paired_se(candidates, losses, squared, null)
         homogeneity = _slopes_test(problem)
         cap = cap_where_alike(self.cost_cap(), homogeneity)
         first = erm_first_here(self.erm_first_mode(), homogeneity)
-        chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer, cap, first)
+        chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer, cap, first, null)
         selection = ls.Selection(
             criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",
             prefer=self.prefer,
@@ -363,6 +364,7 @@ class WDRL(Algorithm[WDRLParams]):
             homogeneity=homogeneity,
             cost_cap=cap,
             erm_first=first,
+            null_score=null,
         )
         return selection, solutions[chosen], held_out
 

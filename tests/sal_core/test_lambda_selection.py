@@ -17,7 +17,18 @@ from sal_core.cross_fit import fold_sums, folds_of, row_keys
 from sal_core.data import Environment, Standardizer, split_environments
 from sal_core.exceptions import InvalidParameterError
 from sal_core.homogeneity import SlopesTest, erm_first_here
-from sal_core.lambda_selection import OFF_LAMBDA, Candidate, choose, dominated_by, paired_se, score_of
+from sal_core.lambda_selection import (
+    OFF_LAMBDA,
+    Candidate,
+    choose,
+    dominated_by,
+    fold_split,
+    null_score,
+    paired_se,
+    row_folds,
+    score_of,
+    with_paired_se,
+)
 from sal_core.metrics import evaluate
 from sal_core.synthetic import anti_causal, selection_bias
 
@@ -342,6 +353,54 @@ def test_erm_first_keeps_erm_unless_a_candidate_beats_it_beyond_the_noise() -> N
     erm_best = _cands([0.51, 0.52, 0.53, 0.54, 0.50], [0.2, 0.2, 0.2, 0.2, 0.0])
     chosen, _, reason = choose(erm_best, 1.0, "robust", erm_first=True)
     assert chosen == 4 and reason.startswith("ERM kept: it has the lowest score (0.5)")
+
+
+def test_a_robust_candidate_must_beat_a_constant_prediction() -> None:
+    """λ = 1 scores best (0.70) but no better than predicting the base rate (0.69): an adversary that
+    flattened the fit. It is not admitted, nor is λ = 0.1 (0.92); ERM (1.65, an overconfident network)
+    is what is left, and the reason says why."""
+    cands = _cands([2.0, 0.95, 0.92, 0.70, 1.65], [0.3, 0.1, 0.1, 0.0, 0.27])
+    assert choose(cands, 1.0, "robust")[0] == 3
+    chosen, best, reason = choose(cands, 1.0, "robust", null=0.693)
+    assert (chosen, best) == (4, 4)
+    assert reason.endswith(
+        "λ = 0.001·base, λ = 0.01·base, λ = 0.1·base, λ = 1·base scored no better than a constant "
+        "prediction (0.693)"
+    )
+    ok = _cands([0.60, 0.58, 0.56, 0.55, 0.57], [0.05, 0.05, 0.05, 0.0, 0.05])
+    assert choose(ok, 1.0, "robust", null=0.693) == choose(ok, 1.0, "robust")  # all beat it: no change
+
+
+def test_the_standard_errors_are_paired_with_the_best_admissible_candidate() -> None:
+    rng = np.random.default_rng(0)
+    losses = [[rng.exponential(m, 200)] for m in (0.9, 0.7, 0.8)]
+    cands = [
+        Candidate(r, 1.0, float(np.mean(x[0])), {}) for r, x in zip((0.1, 1.0, None), losses, strict=True)
+    ]
+    paired = with_paired_se(cands, losses, squared=False, null=0.75)
+    assert (
+        paired[2].se == 0.0 and paired[1].se > 0.0
+    )  # λ = 1 scores best but not below 0.75: ERM is the reference
+
+
+def test_the_constant_prediction_is_fitted_on_the_fitting_rows() -> None:
+    """The null score is the held-out loss of the base rate's log-odds (logistic) or of the mean
+    (squared), on the worst environment, as every candidate is scored."""
+    s = selection_bias(n=400, seed=0, n_test=10, task="classification")
+    algo = get_algorithm("sal")(task="classification", seed=0)
+    problem = algo._problem(s.train, Standardizer.fit(np.concatenate([e.X for e in s.train])))
+    fit_part, held_out = fold_split(problem, row_folds(problem, 5), 0)
+    rate = float(fit_part.y.double().mean())
+    expected = max(
+        float(np.mean(-(y * np.log(rate) + (1 - y) * np.log(1 - rate))))
+        for y in (e.y.double().numpy() for e in held_out)
+    )
+    assert null_score(fit_part, held_out) == pytest.approx(expected, rel=1e-9)
+    reg = _problem(selection_bias(n=400, seed=0, n_test=10).train)
+    part, hold = fold_split(reg, row_folds(reg, 5), 0)
+    mean = float(part.y.double().mean())
+    rmse = max(float(np.sqrt(np.mean((e.y.double().numpy() - mean) ** 2))) for e in hold)
+    assert null_score(part, hold) == pytest.approx(rmse, rel=1e-9)
 
 
 def test_erm_first_modes_follow_the_slopes_test() -> None:

@@ -40,6 +40,9 @@ class Selection:
                 all rows: linear SAL returns the mean of the chosen candidate's fold fits ('bagged: ...'; its w and rounds are
                 the refit's); the held-out path says whether it kept its refit.
             homogeneity (Homogeneity | None | Unset): Do the training environments share one linear model? (exact path)
+            null_score (float | None | Unset): Where candidates are scored on one held-out fold (gradient path, networks):
+                the score of a constant prediction (the base rate, the mean or the median); a robust candidate must score below
+                it. Null on the exact path and in results stored before it existed.
             parameter (None | str | Unset):
             reason (None | str | Unset):
             refit_score (float | None | Unset):
@@ -59,6 +62,7 @@ class Selection:
     erm_first: bool | None | Unset = UNSET
     final_model: None | str | Unset = UNSET
     homogeneity: Homogeneity | None | Unset = UNSET
+    null_score: float | None | Unset = UNSET
     parameter: None | str | Unset = UNSET
     reason: None | str | Unset = UNSET
     refit_score: float | None | Unset = UNSET
@@ -150,6 +154,12 @@ class Selection:
         else:
             homogeneity = self.homogeneity
 
+        null_score: float | None | Unset
+        if isinstance(self.null_score, Unset):
+            null_score = UNSET
+        else:
+            null_score = self.null_score
+
         parameter: None | str | Unset
         if isinstance(self.parameter, Unset):
             parameter = UNSET
@@ -215,6 +225,8 @@ class Selection:
             field_dict["final_model"] = final_model
         if homogeneity is not UNSET:
             field_dict["homogeneity"] = homogeneity
+        if null_score is not UNSET:
+            field_dict["null_score"] = null_score
         if parameter is not UNSET:
             field_dict["parameter"] = parameter
         if reason is not UNSET:
@@ -384,6 +396,15 @@ class Selection:
 
         homogeneity = _parse_homogeneity(d.pop("homogeneity", UNSET))
 
+        def _parse_null_score(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        null_score = _parse_null_score(d.pop("null_score", UNSET))
+
         def _parse_parameter(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -458,6 +479,7 @@ class Selection:
             erm_first=erm_first,
             final_model=final_model,
             homogeneity=homogeneity,
+            null_score=null_score,
             parameter=parameter,
             reason=reason,
             refit_score=refit_score,
