@@ -268,7 +268,7 @@ def _rule(
     erm_first: bool,
     null: float | None,
 ) -> tuple[int, int, str]:
-    """:func:`choose` without its note on candidates below the constant prediction."""
+    """:func:`choose` without its note on the candidates no better than the constant prediction."""
     finite = [i for i, c in enumerate(candidates) if np.isfinite(c.score) and admissible(c, null)]
     if not finite:
         raise ValueError("no candidate has a finite score")
