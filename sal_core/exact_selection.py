@@ -370,7 +370,7 @@ def select_from_sums(
         w_low = w_high = None
         theta, cert, final_model = (
             refit.theta[0],
-            rl.certificate(_theta_step(refit, lam_final), lam_final),
+            _certificate(refit, lam_final),
             None,
         )
     determined = rl.significant_covariates(full, full_rows, DETERMINED_T)
@@ -392,20 +392,21 @@ def bagged(
     """The mean of a candidate's fold fits (K, p) and its certificate on all rows, over the ball the
     refit's λ certifies in the refit's cost c_w."""
     theta = fold_thetas.mean(0)
-    radius = rl.certificate(_theta_step(refit, lam), lam).rho_hat
+    radius = _certificate(refit, lam).rho_hat
     return theta, rl.certificate_at_radius(theta, refit.w[0], full, radius)
 
 
-def _theta_step(result: eb.PathResult, lam: float) -> rl.ThetaStep:
-    """Path 0 of a batch as the exact θ-step it ended with."""
+def _certificate(result: eb.PathResult, lam: float) -> rl.CertificateValues:
+    """Theorem 1's certificate of path 0 of a batch, from the exact θ-step it ended with."""
     mse, kappa = float(result.mse[0]), float(result.kappa[0])
-    return rl.ThetaStep(
+    step = rl.ThetaStep(
         theta=result.theta[0],
         mu=float(result.mu[0]),
         mse=mse,
         kappa=kappa,
         objective=lam * mse / (lam - kappa),
     )
+    return rl.certificate(step, lam)
 
 
 def _slopes_test(sums: cross_fit.FoldSums) -> SlopesTest | None:
@@ -447,7 +448,7 @@ at the cap there says nothing about stability (issue 18: V2, V3, V5 sat at the c
 def _stopped(plan: Plan, base: float, full: Moments, full_rows: int, z_bar: Array) -> Outcome:
     """A cancelled selection: the fit ends with ERM, flagged as stopped."""
     refit = erm_step([full], [full_rows])
-    cert = rl.certificate(_theta_step(refit, ls.OFF_LAMBDA), ls.OFF_LAMBDA)
+    cert = _certificate(refit, ls.OFF_LAMBDA)
     erm = ls.Candidate(None, ls.OFF_LAMBDA, float("nan"), {})
     selection = ls.Selection(
         "worst_env_out_of_fold_rmse", plan.prefer, plan.z, "stopped", 0, base, (erm,), 0, 0,

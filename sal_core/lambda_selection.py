@@ -300,7 +300,7 @@ def _rule(
         if vetoed(c):
             continue
         if c.score <= top.score + min(z * c.se, math.inf if cap is None else cap * abs(top.score)):
-            note = _passed_over(candidates[:i], top.score, z, cap, vetoed)
+            note = _passed_over([candidates[j] for j in finite if j < i], top.score, z, cap, vetoed)
             if i == best:
                 why = f"{_label(c)} has the lowest score ({c.score:.4g})"
                 return i, best, why + (note or f"; no more robust candidate is within {band} of it")
