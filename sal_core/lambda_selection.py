@@ -12,9 +12,10 @@ where a fit is costly, on one fold held out. Folds come from each row's content
 (:mod:`sal_core.cross_fit`), so the choice does not depend on the order of environments or rows.
 
 **Noise.** A score is an estimate. Two candidates are scored on the same rows, so the standard error
-of their *difference* is the one that matters; it comes from the per-row losses by the delta method
-(:func:`paired_se`), or on the exact path from their sums (:mod:`sal_core.loss_stats`), which
-chunks of a table add up.
+of their *difference* is the one that matters; it comes from the per-row losses (:func:`paired_se`),
+or on the exact path from their sums (:mod:`sal_core.loss_stats`), which chunks of a table add up,
+through :mod:`sal_core.score_noise` (the environments' means drawn jointly: the worst environment is
+a maximum, and the delta method misreads it where two environments are close).
 
 **Rule** (:func:`choose`). ``erm_first`` (SAL where the slopes test finds no evidence that the
 training environments differ, docs/sal.md "ERM first where the slopes look alike"): ERM while no
@@ -43,7 +44,7 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from sal_core import cross_fit
+from sal_core import cross_fit, score_noise
 from sal_core.homogeneity import SlopesTest
 from sal_core.problem import EnvTensors, Problem
 
@@ -340,26 +341,10 @@ def score_of(losses: Sequence[Array], squared: bool) -> tuple[float, list[float]
 
 
 def paired_se(losses: Sequence[Array], best: Sequence[Array], squared: bool) -> float:
-    """Standard error of score(losses) − score(best) on the same rows (delta method).
-
-    The score is the worst environment's mean loss (its square root for squared loss); its gradient
-    with respect to the environment means is non-zero only at that environment."""
-    mean_c = np.array([np.mean(loss) for loss in losses])
-    mean_b = np.array([np.mean(loss) for loss in best])
-
-    def gradient(means: Array) -> Array:
-        g = np.zeros_like(means)
-        top = int(np.argmax(means))
-        g[top] = 0.5 / np.sqrt(max(means[top], 1e-300)) if squared else 1.0
-        return g
-
-    g_c, g_b = gradient(mean_c), gradient(mean_b)
-    var = 0.0
-    for e, (lc, lb) in enumerate(zip(losses, best, strict=True)):
-        if len(lc) > 1:
-            d = g_c[e] * lc - g_b[e] * lb
-            var += float(np.var(d, ddof=1)) / len(d)
-    return float(np.sqrt(var))
+    """Standard error of score(losses) − score(best) on the same rows, per environment one array of
+    per-row losses each (:mod:`sal_core.score_noise`: the environments' mean losses drawn jointly, so
+    that where the worst environment differs between the two, the rows still pair)."""
+    return score_noise.of_rows(list(losses), list(best), squared)
 
 
 def admissible(candidate: Candidate, null: float | None) -> bool:

@@ -6,19 +6,14 @@ Of the per-row out-of-fold losses ``l_c`` of the C candidates, the selection
 
 * each candidate's **score**, the worst environment's mean loss (its root for squared loss):
   ``n`` and ``Σ l_c``;
-* the **paired standard error** of ``score_c − score_b`` by the delta method: the mean and variance
-  of ``d = g_c l_c − g_b l_b``, with ``g`` the score's gradient with respect to the environment
-  means (non-zero only at a candidate's worst environment).
+* the **paired standard error** of ``score_c − score_b`` (:mod:`sal_core.score_noise`): per
+  environment the means of ``l_b`` and of ``u = l_c − l_b``, their variances and covariance, from
+  ``Σl_b``, ``Σl_b²``, ``Σu``, ``Σu²`` and ``Σu·l_b``.
 
-With ``u = l_c − l_b``, ``d = g_c u + (g_c − g_b) l_b``, so
-
-    Σd  = g_c Σu + (g_c − g_b) Σl_b
-    Σd² = g_c² Σu² + 2 g_c (g_c − g_b) Σu·l_b + (g_c − g_b)² Σl_b²
-
-and the variance is ``(Σd² − (Σd)²/n) / (n − 1)``. Sums of the difference ``u`` itself are kept
+Sums of the difference ``u`` itself are kept
 (``diff_sq``, ``diff_cross``), not derived from ``Σ l_c l_b``: two close candidates differ in the
 last digits of each row's loss, and ``Σl_c² − 2Σl_c l_b + Σl_b²`` would lose those (relative error
-ε/δ² for losses that differ by a fraction δ, against ε/δ here, as when ``d`` is formed row by
+ε/δ² for losses that differ by a fraction δ, against ε/δ here, as when ``u`` is formed row by
 row). tests/sal_core/test_loss_stats.py checks scores and standard errors against the per-row
 functions :func:`~sal_core.lambda_selection.score_of` and :func:`~sal_core.lambda_selection.paired_se`.
 """
@@ -32,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from sal_core import score_noise
 from sal_core.lambda_selection import Candidate
 
 Array = NDArray[np.float64]
@@ -104,41 +100,19 @@ def score_of(stats: LossStats, c: int, squared: bool) -> tuple[float, list[float
 
 
 def paired_se(stats: LossStats, c: int, b: int, squared: bool) -> float:
-    """Standard error of score(c) − score(b) on the same rows (delta method), as
+    """Standard error of score(c) − score(b) on the same rows, as
     :func:`sal_core.lambda_selection.paired_se` gives it from the per-row losses."""
-    g_c, g_b = _gradient(stats.means(c), squared), _gradient(stats.means(b), squared)
-    var = 0.0
-    for e in range(stats.n.shape[0]):
-        n = float(stats.n[e])
-        if n <= 1:
-            continue
-        s, s2 = _sums_of_d(stats, e, c, b, float(g_c[e]), float(g_b[e]))
-        var += max(s2 - s * s / n, 0.0) / (n - 1) / n
-    return float(np.sqrt(var))
-
-
-def _gradient(means: Array, squared: bool) -> Array:
-    g = np.zeros_like(means)
-    top = int(np.argmax(means))
-    g[top] = 0.5 / np.sqrt(max(means[top], 1e-300)) if squared else 1.0
-    return g
-
-
-def _sums_of_d(stats: LossStats, e: int, c: int, b: int, g_c: float, g_b: float) -> tuple[float, float]:
-    """(Σd, Σd²) over environment e's rows of d = g_c l_c − g_b l_b."""
-    if g_c == 0.0:
-        return -g_b * stats.total[e, b], g_b * g_b * stats.square[e, b]
-    if g_b == 0.0:
-        return g_c * stats.total[e, c], g_c * g_c * stats.square[e, c]
-    step = g_c - g_b
-    sum_u = stats.total[e, c] - stats.total[e, b]
-    s = g_c * sum_u + step * stats.total[e, b]
-    s2 = (
-        g_c * g_c * stats.diff_sq[e, c, b]
-        + 2.0 * g_c * step * stats.diff_cross[e, c, b]
-        + step * step * stats.square[e, b]
-    )
-    return float(s), float(s2)
+    n = stats.n.astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        safe = np.maximum(n, 1.0)
+        sum_b, sum_u = stats.total[:, b], stats.total[:, c] - stats.total[:, b]
+        dof = np.maximum(n - 1.0, 1.0)
+        var_b = (stats.square[:, b] - sum_b * sum_b / safe) / dof
+        var_u = (stats.diff_sq[:, c, b] - sum_u * sum_u / safe) / dof
+        cov_bu = (stats.diff_cross[:, c, b] - sum_u * sum_b / safe) / dof
+        mean_b = np.where(n > 0, sum_b / safe, np.nan)
+        mean_u = np.where(n > 0, sum_u / safe, np.nan)
+    return score_noise.difference_se(n, mean_b, mean_u, var_b, var_u, cov_bu, squared)
 
 
 def with_paired_se(

@@ -142,7 +142,10 @@ class SelectionCandidate(_Stored):
     env_scores: dict[str, float | None] = Field(default_factory=dict)
     se: float | None = Field(
         default=None,
-        description="Standard error of (score − the best candidate's score); absent in old results.",
+        description=(
+            "Standard error of (score − the best candidate's score), paired on the same rows, with the "
+            "environments' mean losses drawn jointly (the score is a maximum); absent in old results."
+        ),
     )
     protection: float | None = Field(default=None, description="Σ log w of the fitted candidate.")
     variant: str | None = Field(default=None, description="Which w-path variant (SAL).")

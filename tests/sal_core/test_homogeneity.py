@@ -96,23 +96,24 @@ def test_where_nothing_shifts_and_rows_are_few_sal_stays_at_erm() -> None:
     assert capped.mean() <= 1.01 and capped.max() <= 1.03, capped
 
 
-def test_without_erm_first_the_erm_veto_keeps_sal_at_erm_there() -> None:
+def test_without_erm_first_the_rule_keeps_sal_at_erm_there() -> None:
     """Seed 0 of that case under the robust-first rule alone (``erm_first="never"``): ERM scores best
-    out of fold, and the most robust candidate within a standard error of it is one ERM beats on every
-    training environment. The rule passes over it and says so; fitted on its own, that candidate
-    costs more than 10% against ERM at test (measured: 1.42)."""
+    out of fold, and the most robust candidate, which ERM beats on every training environment, costs
+    more than 10% at test fitted on its own (measured: 1.42). The rule keeps ERM: the candidate is
+    outside one paired standard error of it (since the standard errors read the maximum over
+    environments, docs/sal.md "The noise of a maximum"; before, the delta method's band admitted it
+    and the ERM veto passed over it), or, if inside, the veto passes over it."""
     s = homogeneous(seed=0, n_envs=3, n=30, p=5)
     fit = get_algorithm("sal")({"erm_first": "never"}, seed=0).fit(s.train)
     selection = fit.selection.lambda_  # type: ignore[union-attr]
     assert selection is not None and selection.candidates[selection.best].relative is None
-    assert "ERM scores better on every training environment" in selection.reason
+    assert selection.chosen == selection.best
     erm = selection.candidates[selection.best]
-    admitted_before = [
-        c for c in selection.candidates[: selection.chosen] if c.score <= erm.score + c.se and c is not erm
-    ]
-    passed = admitted_before[0]
-    assert all(v > erm.env_scores[e] for e, v in passed.env_scores.items())
-    alone = get_algorithm("sal")({"lambda_": passed.lambda_}, seed=0).fit(s.train)
+    robust = selection.candidates[0]
+    assert all(v > erm.env_scores[e] for e, v in robust.env_scores.items())
+    outside = robust.score > erm.score + robust.se
+    assert outside or "ERM scores better on every training environment" in selection.reason
+    alone = get_algorithm("sal")({"lambda_": robust.lambda_}, seed=0).fit(s.train)
     erm_fit = get_algorithm("erm")(seed=0).fit(s.train)
     cost = evaluate(alone.model, s.test)[1].mean_error / evaluate(erm_fit.model, s.test)[1].mean_error
     assert cost > 1.10, cost

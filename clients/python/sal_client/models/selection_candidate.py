@@ -25,7 +25,8 @@ class SelectionCandidate:
         protection (float | None | Unset): Σ log w of the fitted candidate.
         relative (float | None | Unset): c in λ = c · base; null for the adversary switched off (ERM).
         score (float | None | Unset): The worst training environment's out-of-sample error.
-        se (float | None | Unset): Standard error of (score − the best candidate's score); absent in old results.
+        se (float | None | Unset): Standard error of (score − the best candidate's score), paired on the same rows, with
+            the environments' mean losses drawn jointly (the score is a maximum); absent in old results.
         variant (None | str | Unset): Which w-path variant (SAL).
     """
 
