@@ -8,7 +8,9 @@ squares on its residual degrees of freedom, `exact_selection.noise_variance`).
 **Scores.** Each candidate is scored by the **worst training environment's** out-of-sample error
 (RMSE for squared loss, the mean loss otherwise) on rows it was not fitted on: on the exact path by
 K-fold cross-fitting (every row is scored once, by the fit that did not see it); on the other paths,
-where a fit is costly, on one fold held out. Folds come from each row's content
+where a fit is costly, on one fold held out, and for the logistic loss after one temperature fitted
+on those rows (:func:`scored_losses`: candidates are compared by how they rank the rows, so an
+overconfident ERM is not judged by its scale). Folds come from each row's content
 (:mod:`sal_core.cross_fit`), so the choice does not depend on the order of environments or rows.
 
 **Noise.** A score is an estimate. Two candidates are scored on the same rows, so the standard error
@@ -419,7 +421,8 @@ def with_envs(problem: Problem, envs: list[EnvTensors]) -> Problem:
 def null_score(fit_part: Problem, held_out: Sequence[EnvTensors]) -> float:
     """The held-out score of a model with no covariates: the one constant output that minimises the
     loss on ``fit_part``'s pooled rows (the mean, the median, or the log-odds of the base rate),
-    scored as every candidate is (worst environment)."""
+    scored as every candidate is (worst environment; for the logistic loss after the temperature,
+    which moves the constant log-odds to the held-out rows' base rate)."""
     y = fit_part.y.double()
     if fit_part.loss_name == "squared":
         c = y.mean()
@@ -428,13 +431,48 @@ def null_score(fit_part: Problem, held_out: Sequence[EnvTensors]) -> float:
     else:
         rate = y.mean().clamp(1e-6, 1 - 1e-6)
         c = torch.log(rate / (1 - rate))
-    losses = [
-        fit_part.loss(torch.full_like(env.y, float(c)), env.y).double().cpu().numpy() for env in held_out
-    ]
+    losses = scored_losses(fit_part, lambda Z: torch.full(Z.shape[:1], float(c), dtype=Z.dtype), held_out)
     return score_of(losses, fit_part.loss_name == "squared")[0]
 
 
-def row_losses(problem: Problem, model: torch.nn.Module, envs: Sequence[EnvTensors]) -> list[Array]:
+def temperature_scale(logits: Array, y: Array, steps: int = 30) -> float:
+    """The scale s >= 0 that minimises the mean log-loss of sigmoid(s · logits) on these rows (one
+    parameter, convex in s; Newton's method from s = 1)."""
+    sign = 2.0 * y - 1.0
+    margin = sign * logits
+    s = 1.0
+    for _ in range(steps):
+        p_wrong = 1.0 / (1.0 + np.exp(np.clip(s * margin, -500, 500)))  # σ(−s·margin)
+        grad = float(np.mean(-margin * p_wrong))
+        hess = float(np.mean(logits * logits * p_wrong * (1.0 - p_wrong)))
+        if hess <= 1e-300:
+            break
+        step = grad / hess
+        s_new = max(s - step, 0.0)
+        if abs(s_new - s) <= 1e-10 * max(s, 1.0):
+            s = s_new
+            break
+        s = s_new
+    return s
+
+
+def row_losses(
+    problem: Problem, model: Callable[[torch.Tensor], torch.Tensor], envs: Sequence[EnvTensors]
+) -> list[Array]:
     """Per-row loss of ``model`` on each environment's rows (targets in their own units)."""
     with torch.no_grad():
         return [problem.loss(model(env.Z), env.y).double().cpu().numpy() for env in envs]
+
+
+def scored_losses(
+    problem: Problem, model: Callable[[torch.Tensor], torch.Tensor], envs: Sequence[EnvTensors]
+) -> list[Array]:
+    """Per-row losses as candidates are scored: for the logistic loss after one temperature fitted
+    on the pooled rows (so an overconfident fit is judged by how it ranks, not by its scale)."""
+    if problem.loss_name != "logistic":
+        return row_losses(problem, model, envs)
+    with torch.no_grad():
+        logits = [model(env.Z).double().cpu().numpy().reshape(-1) for env in envs]
+    ys = [env.y.double().cpu().numpy().reshape(-1) for env in envs]
+    s = temperature_scale(np.concatenate(logits), np.concatenate(ys))
+    return [np.logaddexp(0.0, s * z) - y * s * z for z, y in zip(logits, ys, strict=True)]

@@ -81,7 +81,7 @@ def _standard_normals(environments: int) -> Array:
 
 def _score(means: Array, squared: bool) -> Array:
     """The worst environment's error per draw, from (E, draws) mean losses."""
-    worst = np.maximum.reduce(means, axis=0)
+    worst: Array = np.maximum.reduce(means, axis=0)
     return np.sqrt(np.maximum(worst, 0.0)) if squared else worst
 
 

@@ -288,7 +288,7 @@ class WDRL(Algorithm[WDRLParams]):
         else:
             solution = self._fit_at(problem, selection.lambda_, progress, y_scale)
         refit_score = ls.score_of(
-            ls.row_losses(problem, solution.model, held_out), problem.loss_name == "squared"
+            ls.scored_losses(problem, solution.model, held_out), problem.loss_name == "squared"
         )[0]
         chosen_score = selection.candidates[selection.chosen].score
         kept = refit_score <= (1 + REFIT_SLACK) * chosen_score or solution.stopped
@@ -331,7 +331,7 @@ class WDRL(Algorithm[WDRLParams]):
                 solution = self._fit_at(fit_part, lam, progress, y_scale)
             if solution.stopped:
                 return solution
-            env_losses = ls.row_losses(problem, solution.model, held_out)
+            env_losses = ls.scored_losses(problem, solution.model, held_out)
             score, per_env = ls.score_of(env_losses, squared)
             candidates.append(
                 ls.Candidate(
@@ -354,7 +354,12 @@ class WDRL(Algorithm[WDRLParams]):
             criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",
             prefer=self.prefer,
             z=p.selection_se,
-            scoring=f"one held-out fold of {p.folds} within each training environment",
+            scoring=f"one held-out fold of {p.folds} within each training environment"
+            + (
+                "; log-loss after one temperature fitted on those rows, as each candidate ranks them"
+                if problem.loss_name == "logistic"
+                else ""
+            ),
             rows_scored=sum(int(e.y.shape[0]) for e in held_out),
             base=base,
             candidates=tuple(candidates),

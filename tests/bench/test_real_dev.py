@@ -235,6 +235,34 @@ def test_where_the_slopes_look_alike_sal_keeps_erm_unless_robustness_wins_beyond
         assert rd.mean_error(before, data.test) >= 1.05 * erm, seed
 
 
+def test_an_overconfident_erm_is_judged_by_how_it_ranks_not_by_its_scale(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Swiss labour reversed (trained on foreign women, tested on Swiss ones), seed 14: ERM's logistic
+    fit is overconfident (age and age² at +3.5 and −4.0 standardised), so its held-out log-loss was
+    0.770 against 0.684 for an adversarial candidate that shrank every coefficient towards the base
+    rate, and SAL took that candidate: error rate 0.446 against ERM's 0.378 (1.18 × ERM). Candidates
+    are now compared after one temperature fitted on the held-out rows (docs/sal.md, "Classification
+    scored by how it ranks"): the robust candidate no longer beats ERM beyond the noise, and SAL keeps
+    ERM. Scored without the temperature, SAL must still lose, or this case tests nothing."""
+    from sal_core import lambda_selection as ls
+
+    try:
+        data = rd.dataset("swiss_labor", True)
+    except rd.DataUnavailable as err:
+        pytest.skip(str(err))
+    train = rd.training_rows(data, 14)
+    erm = rd.mean_error(get_algorithm("erm")(task="classification", seed=14).fit(train).model, data.test)
+    fit = get_algorithm("sal")(task="classification", seed=14).fit(train)
+    selection = fit.selection.lambda_  # type: ignore[union-attr]
+    assert selection is not None and selection.chosen_candidate.relative is None
+    assert rd.mean_error(fit.model, data.test) <= 1.001 * erm
+    monkeypatch.setattr(ls, "scored_losses", ls.row_losses)
+    unscaled = get_algorithm("sal")(task="classification", seed=14).fit(train)
+    assert unscaled.selection.lambda_.chosen_candidate.relative is not None  # type: ignore[union-attr]
+    assert rd.mean_error(unscaled.model, data.test) >= 1.05 * erm
+
+
 def test_sal_beats_erm_on_a_real_table_with_a_strong_shift() -> None:
     """Diamonds by clarity (trained on the three lowest grades, tested on the five higher ones; a
     held-out table, its split fixed before any fit): SAL's test RMSE was 11-13% below ERM's on seeds

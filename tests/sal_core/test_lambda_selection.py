@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
+import torch
 
 from sal_core import get_algorithm
 from sal_core.algorithms.base import Problem
@@ -26,7 +28,10 @@ from sal_core.lambda_selection import (
     null_score,
     paired_se,
     row_folds,
+    row_losses,
     score_of,
+    scored_losses,
+    temperature_scale,
     with_paired_se,
 )
 from sal_core.metrics import evaluate
@@ -385,17 +390,20 @@ def test_the_standard_errors_are_paired_with_the_best_admissible_candidate() -> 
 
 def test_the_constant_prediction_is_fitted_on_the_fitting_rows() -> None:
     """The null score is the held-out loss of the base rate's log-odds (logistic) or of the mean
-    (squared), on the worst environment, as every candidate is scored."""
+    (squared), on the worst environment, as every candidate is scored: for the logistic loss after
+    the one temperature every candidate gets, which moves a constant log-odds to the held-out rows'
+    base rate (the bar then asks a candidate to beat the best constant there)."""
     s = selection_bias(n=400, seed=0, n_test=10, task="classification")
     algo = get_algorithm("sal")(task="classification", seed=0)
     problem = algo._problem(s.train, Standardizer.fit(np.concatenate([e.X for e in s.train])))
     fit_part, held_out = fold_split(problem, row_folds(problem, 5), 0)
-    rate = float(fit_part.y.double().mean())
+    assert float(fit_part.y.double().mean()) != 0.5
+    rate = float(torch.cat([e.y for e in held_out]).double().mean())
     expected = max(
         float(np.mean(-(y * np.log(rate) + (1 - y) * np.log(1 - rate))))
         for y in (e.y.double().numpy() for e in held_out)
     )
-    assert null_score(fit_part, held_out) == pytest.approx(expected, rel=1e-9)
+    assert null_score(fit_part, held_out) == pytest.approx(expected, rel=1e-7)
     reg = _problem(selection_bias(n=400, seed=0, n_test=10).train)
     part, hold = fold_split(reg, row_folds(reg, 5), 0)
     mean = float(part.y.double().mean())
@@ -457,3 +465,42 @@ def test_domination_needs_a_shared_scored_environment() -> None:
     assert not dominated_by(cands[0], dataclasses.replace(cands[4], env_scores={"c": 0.1}))
     unscored = dataclasses.replace(cands[0], env_scores={"a": 0.60, "b": math.nan})
     assert dominated_by(unscored, cands[4])  # judged on a alone
+
+
+def test_the_temperature_recovers_how_overconfident_the_logits_are() -> None:
+    rng = np.random.default_rng(5)
+    z = rng.normal(0, 2, 20_000)
+    y = (rng.random(20_000) < 1 / (1 + np.exp(-z))).astype(float)
+    assert temperature_scale(4.0 * z, y) == pytest.approx(0.25, rel=0.05)
+    assert temperature_scale(0.5 * z, y) == pytest.approx(2.0, rel=0.05)
+    assert temperature_scale(-z, y) == 0.0  # logits that rank the wrong way say nothing: s = 0, p = 1/2
+
+
+def test_logistic_candidates_are_scored_by_how_they_rank_not_by_their_scale() -> None:
+    """Two linear models that differ by a positive factor rank the rows alike: their scored losses
+    are equal, though the raw log-loss of the overconfident one is far higher. Squared loss is scored
+    as it is."""
+    s = selection_bias(n=600, seed=1, n_test=10, task="classification")
+    algo = get_algorithm("sal")(task="classification", seed=0)
+    problem = algo._problem(s.train, Standardizer.fit(np.concatenate([e.X for e in s.train])))
+    torch.manual_seed(0)
+    model = torch.nn.Linear(problem.Z.shape[1], 1).double()
+    sharp = torch.nn.Linear(problem.Z.shape[1], 1).double()
+    with torch.no_grad():
+        sharp.weight.copy_(8 * model.weight)
+        sharp.bias.copy_(8 * model.bias)
+
+    def flat(m: torch.nn.Module) -> Callable[[torch.Tensor], torch.Tensor]:
+        return lambda Z: m(Z.double()).reshape(-1)
+
+    envs = problem.envs
+    scaled = [scored_losses(problem, flat(m), envs) for m in (model, sharp)]
+    raw = [row_losses(problem, flat(m), envs) for m in (model, sharp)]
+    for a, b in zip(*scaled, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-9)
+    assert score_of(raw[1], False)[0] > 1.5 * score_of(raw[0], False)[0]
+    reg = _problem(selection_bias(n=300, seed=0, n_test=10).train)
+    line = torch.nn.Linear(reg.Z.shape[1], 1).double()
+    np.testing.assert_array_equal(
+        scored_losses(reg, flat(line), reg.envs)[0], row_losses(reg, flat(line), reg.envs)[0]
+    )
