@@ -44,9 +44,8 @@ def _results(engine: Engine, job_id: str) -> int:
 
 
 def _wait_running(client: httpx.Client, job_id: str, attempt: int, timeout: float = 180) -> dict[str, Any]:
-    """Until the job's given attempt is mid-fit (it reported a step). A liveness bound, not a timing:
-    under the full suite on two cores, with the image build beside it, a fresh worker took over 60 s
-    to reach its first step once (2026-11-28; 28 s for the whole test alone)."""
+    """Until the job's given attempt is mid-fit (it reported a step). The timeout is a liveness bound,
+    not a timing: the full suite shares two cores with the image build."""
     state: dict[str, Any] = {}
 
     def mid_fit() -> bool:
