@@ -469,10 +469,11 @@ def scored_losses(
 ) -> list[Array]:
     """Per-row losses as candidates are scored: for the logistic loss after one temperature fitted
     on the pooled rows (so an overconfident fit is judged by how it ranks, not by its scale)."""
-    if problem.loss_name != "logistic":
-        return row_losses(problem, model, envs)
     with torch.no_grad():
-        logits = [model(env.Z).double().cpu().numpy().reshape(-1) for env in envs]
-    ys = [env.y.double().cpu().numpy().reshape(-1) for env in envs]
-    s = temperature_scale(np.concatenate(logits), np.concatenate(ys))
-    return [np.logaddexp(0.0, s * z) - y * s * z for z, y in zip(logits, ys, strict=True)]
+        outputs = [model(env.Z) for env in envs]
+        if problem.loss_name == "logistic":
+            logits = np.concatenate([o.double().cpu().numpy().reshape(-1) for o in outputs])
+            ys = np.concatenate([env.y.double().cpu().numpy().reshape(-1) for env in envs])
+            s = temperature_scale(logits, ys)
+            outputs = [s * o for o in outputs]
+        return [problem.loss(o, env.y).double().cpu().numpy() for o, env in zip(outputs, envs, strict=True)]
