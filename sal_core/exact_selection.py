@@ -61,6 +61,7 @@ class Plan:
     anchors: tuple[str, ...] = ("all",)  # w-path variants per λ: "all" (the paper's W), "significant"
     cost_cap: float | None = None  # SAL: what a robust candidate may cost where the slopes look alike
     erm_first: str = "never"  # SAL: where ERM is kept unless beaten beyond the noise (homogeneity.ERM_FIRST)
+    erm_bar: str = "single"  # SAL: what beating ERM there means (lambda_selection.ERM_BARS)
 
 
 @dataclass(frozen=True)
@@ -330,7 +331,12 @@ def select_from_sums(
     homogeneity = _slopes_test(sums)
     cap = cap_where_alike(plan.cost_cap, homogeneity)
     first = erm_first_here(plan.erm_first, homogeneity)
-    chosen, best, reason = ls.choose(candidates, plan.z, plan.prefer, cap, first)
+    beats_erm = (
+        lstats.beats_erm(stats, range(len(robust)), len(robust), plan.z, squared=True)
+        if first and robust and plan.erm_bar == "simultaneous"
+        else None
+    )
+    chosen, best, reason = ls.choose(candidates, plan.z, plan.prefer, cap, first, beats_erm=beats_erm)
     selection = ls.Selection(
         criterion="worst_env_out_of_fold_rmse",
         prefer=plan.prefer,
@@ -345,6 +351,7 @@ def select_from_sums(
         homogeneity=homogeneity,
         cost_cap=cap,
         erm_first=first,
+        beats_erm=beats_erm,
     )
 
     # 3. the chosen candidate on all rows

@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sal_core import score_noise
-from sal_core.lambda_selection import Candidate
+from sal_core.lambda_selection import Candidate, ErmEvidence
 
 Array = NDArray[np.float64]
 
@@ -125,3 +125,32 @@ def with_paired_se(
         dataclasses.replace(c, se=0.0 if i == best else paired_se(stats, columns[i], columns[best], squared))
         for i, c in enumerate(candidates)
     ]
+
+
+def beats_erm(stats: LossStats, robust: Sequence[int], erm: int, z: float, squared: bool) -> ErmEvidence:
+    """How far the strongest of the ``robust`` candidates (columns of ``stats``) beats ERM (column
+    ``erm``), and the simultaneous bar at z (:class:`~sal_core.lambda_selection.ErmEvidence`), from
+    the joint draws of every environment's mean losses of all of them
+    (:func:`sal_core.score_noise.beats_reference`). The sums give every pair's covariance: with
+    u = l − l_erm, Σ u_c u_d = (Σu_c² + Σu_d² − Σ(l_c − l_d)²) / 2."""
+    n = stats.n.astype(np.float64)
+    safe = np.maximum(n, 1.0)
+    cols = list(robust)
+    sum_b = stats.total[:, erm]
+    sum_u = stats.total[:, cols] - sum_b[:, None]  # (E, K)
+    # Σ u_c u_d = (Σu_c² + Σu_d² − Σ(l_c − l_d)²) / 2, with u = l − l_erm
+    uu_diag = stats.diff_sq[:, cols, erm]  # (E, K)
+    between = stats.diff_sq[:, cols][:, :, cols]  # (E, K, K)
+    uu = 0.5 * (uu_diag[:, :, None] + uu_diag[:, None, :] - between)
+    ub = stats.diff_cross[:, cols, erm]  # Σ u_c l_b (E, K)
+    k = len(cols)
+    second = np.empty((n.size, k + 1, k + 1))
+    second[:, 0, 0] = stats.square[:, erm]
+    second[:, 0, 1:] = second[:, 1:, 0] = ub
+    second[:, 1:, 1:] = uu
+    first = np.concatenate([sum_b[:, None], sum_u], axis=1)  # (E, K+1)
+    mean = first / safe[:, None]
+    dof = np.maximum(n - 1.0, 1.0)
+    cov = (second - first[:, :, None] * first[:, None, :] / safe[:, None, None]) / dof[:, None, None]
+    t, bar = score_noise.beats_reference(n, mean, cov, z, squared)
+    return ErmEvidence(t, bar, len(cols))

@@ -21,6 +21,7 @@ the band is too narrow (tests/sal_core/test_score_noise.py; docs/sal.md, "The no
 from __future__ import annotations
 
 import functools
+from statistics import NormalDist
 
 import numpy as np
 from numpy.typing import NDArray
@@ -107,3 +108,49 @@ def _moments(c: Array, b: Array) -> tuple[float, float, float, float, float, flo
         return 1.0, float(b[0]), float(u[0]), 0.0, 0.0, 0.0
     cov = np.cov(b, u, ddof=1)
     return float(n), float(b.mean()), float(u.mean()), float(cov[0, 0]), float(cov[1, 1]), float(cov[0, 1])
+
+
+def beats_reference(n: Array, mean: Array, cov: Array, z: float, squared: bool) -> tuple[float, float]:
+    """(t, bar): how far the strongest of K candidates beats a reference b, and the bar it must clear.
+
+    ``t`` is max_c D_c / sd(D_c), D_c = score(b) − score(c) on the observed means, sd over joint draws
+    of every environment's mean losses; ``bar`` is the quantile Φ(z) of max_c of the same standardised
+    differences, centred, over those draws (a max-t, as in Romano & Wolf 2005): "some candidate beats
+    b by more than z standard errors" then keeps the level that one comparison at z has. With K = 1,
+    bar = z; it is never below z.
+
+    Per environment (E of them) ``mean`` (E, K+1) holds b's mean loss then the mean differences
+    u_c = l_c − l_b of K candidates, and ``cov`` (E, K+1, K+1) their per-row covariance (ddof 1).
+    Environments are simulated in an order fixed by their values, as in :func:`difference_se`."""
+    keep = np.flatnonzero(np.asarray(n) > 0)
+    k = mean.shape[1] - 1
+    if keep.size == 0 or k == 0:
+        return -np.inf, z
+    order = keep[np.lexsort(tuple(np.asarray(mean)[keep].T[::-1]))]
+    rows = np.asarray(n, dtype=np.float64)[order]
+    scale = np.where(rows > 1, 1.0 / np.maximum(rows, 1.0), 0.0)
+    draws = _joint_normals(order.size, k + 1)
+    sims = []
+    for j, e in enumerate(order):
+        vals, vecs = np.linalg.eigh(cov[e] * scale[j])
+        root = vecs * np.sqrt(np.maximum(vals, 0.0))
+        sims.append(mean[e][:, None] + root @ draws[j])  # (K+1, DRAWS)
+    m = np.stack(sims)  # (E, K+1, DRAWS)
+    d = _score(m[:, 0], squared)[None] - _score(m[:, 0][:, None] + m[:, 1:], squared)  # (K, DRAWS)
+    observed = mean[order]
+    d_obs = _score(observed[:, :1], squared) - _score(observed[:, :1] + observed[:, 1:], squared)  # (K,)
+    sd = d.std(axis=1, ddof=1)
+    live = sd > 0
+    if not live.any():
+        return -np.inf, z
+    t = (d[live] - d[live].mean(axis=1, keepdims=True)) / sd[live, None]
+    bar = max(z, float(np.quantile(t.max(axis=0), NormalDist().cdf(z))))
+    return float(np.max(d_obs[live] / sd[live])), bar
+
+
+@functools.lru_cache(maxsize=16)
+def _joint_normals(environments: int, width: int) -> Array:
+    """(E, width, DRAWS) draws from a fixed generator, read-only: the same for every call."""
+    z = np.random.default_rng(_SEED + 1).standard_normal((environments, width, DRAWS))
+    z.setflags(write=False)
+    return z

@@ -183,6 +183,21 @@ class Homogeneity(_Stored):
     )
 
 
+class ErmEvidence(_Stored):
+    """Where ERM came first: the evidence that a robust candidate beats it, against its bar
+    (``sal_core.lambda_selection.ErmEvidence``)."""
+
+    t: float | None = Field(
+        default=None, description="How far the strongest robust candidate beat ERM, in standard errors."
+    )
+    bar: float | None = Field(
+        default=None, description="What t had to exceed for a robust candidate to be chosen."
+    )
+    candidates: int | None = Field(
+        default=None, description="How many robust candidates were compared with ERM."
+    )
+
+
 class Selection(_Stored):
     """How the algorithm chose its λ (``sal_core.lambda_selection.FitSelection``): the rule, every
     candidate's score, the choice and why; the held-out path's refit; the evidence on w. Results
@@ -218,6 +233,14 @@ class Selection(_Stored):
         description="Where candidates are scored on one held-out fold (gradient path, networks): the score of a "
         "constant prediction (the base rate, the mean or the median); a robust candidate must score below it. "
         "Null on the exact path and in results stored before it existed.",
+    )
+    beats_erm: ErmEvidence | None = Field(
+        default=None,
+        description="Where ERM came first (erm_first): how far the strongest robust candidate beat ERM, in "
+        "standard errors of its own difference to ERM (t), and the bar it had to clear (bar): the quantile "
+        "of the largest of all robust candidates' standardised differences that keeps one z-standard-error "
+        "comparison's level for the best of several (candidates). Null elsewhere and in results stored "
+        "before it existed.",
     )
     refit_score: float | None = None
     final_model: str | None = Field(

@@ -26,6 +26,7 @@ import torch
 
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
+from sal_core import loss_stats as lstats
 from sal_core.algorithms.base import Algorithm, EnvTensors, Problem, Reporter, Solution
 from sal_core.exceptions import InvalidParameterError
 from sal_core.homogeneity import TEST_BUDGET, SlopesTest, cap_where_alike, erm_first_here, slopes_test_of
@@ -258,6 +259,7 @@ class WDRL(Algorithm[WDRLParams]):
             anchors=ws.anchors(),
             cost_cap=self.cost_cap(),
             erm_first=self.erm_first_mode(),
+            erm_bar=self.erm_bar(),
         )
 
     def cost_cap(self) -> float | None:
@@ -271,6 +273,10 @@ class WDRL(Algorithm[WDRLParams]):
         """SAL's ``erm_first`` (`homogeneity.ERM_FIRST`); "never" for WDRL, whose rule keeps ERM
         unless a ball beats it everywhere already."""
         return str(getattr(self.params, "erm_first", "never"))
+
+    def erm_bar(self) -> str:
+        """SAL's ``erm_bar`` (`lambda_selection.ERM_BARS`); "single" for WDRL."""
+        return str(getattr(self.params, "erm_bar", "single"))
 
     # -------------------------------------------------------------- lambda_='auto', other paths
     def _fit_heldout_auto(self, problem: Problem, reporter: Reporter, y_scale: float) -> Solution:
@@ -349,7 +355,12 @@ class WDRL(Algorithm[WDRLParams]):
         homogeneity = _slopes_test(problem)
         cap = cap_where_alike(self.cost_cap(), homogeneity)
         first = erm_first_here(self.erm_first_mode(), homogeneity)
-        chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer, cap, first, null)
+        beats_erm = (
+            _beats_erm(candidates, losses, p.selection_se, squared, null)
+            if first and self.erm_bar() == "simultaneous"
+            else None
+        )
+        chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer, cap, first, null, beats_erm)
         selection = ls.Selection(
             criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",
             prefer=self.prefer,
@@ -370,6 +381,7 @@ class WDRL(Algorithm[WDRLParams]):
             cost_cap=cap,
             erm_first=first,
             null_score=null,
+            beats_erm=beats_erm,
         )
         return selection, solutions[chosen], held_out
 
@@ -434,6 +446,25 @@ class WDRL(Algorithm[WDRLParams]):
                 "the closed-form adversary needs a linear model", field="params.adversary"
             )
         self.w_step().check(problem)
+
+
+def _beats_erm(
+    candidates: list[ls.Candidate],
+    losses: list[list[np.ndarray]],
+    z: float,
+    squared: bool,
+    null: float | None,
+) -> ls.ErmEvidence | None:
+    """The evidence that some admissible robust candidate beats ERM (the last one) on the held-out
+    rows, against the simultaneous bar (:func:`sal_core.loss_stats.beats_erm`)."""
+    robust = [
+        i for i, c in enumerate(candidates)
+        if c.relative is not None and np.isfinite(c.score) and ls.admissible(c, null)
+    ]  # fmt: skip
+    if not robust or candidates[-1].relative is not None:
+        return None
+    per_env = [np.column_stack([candidate[e] for candidate in losses]) for e in range(len(losses[0]))]
+    return lstats.beats_erm(lstats.LossStats.of_rows(per_env), robust, len(candidates) - 1, z, squared)
 
 
 def _slopes_test(problem: Problem) -> SlopesTest | None:

@@ -45,7 +45,8 @@ def _fit_selection() -> ls.FitSelection:
         ls.Candidate(None, ls.OFF_LAMBDA, math.inf, {"e1": math.inf}),
     )
     lam = ls.Selection("worst_env_out_of_fold_rmse", "robust", 1.0, "5-fold cross-fitting", 10, 2.0,
-                       candidates, chosen=0, best=0, reason="lowest")  # fmt: skip
+                       candidates, chosen=0, best=0, reason="lowest", erm_first=True,
+                       beats_erm=ls.ErmEvidence(1.0, 1.6, 8))  # fmt: skip
     evidence = ls.WEvidence(low=(1.0, 2.0), high=(1.5, 9.0), determined=(True, False), note="n")
     linear = ls.FitSelection(lam, covariate_weights=evidence)
     seeded = ls.SeededW(source="linear", w=(1.0, 3.0), selection=linear)
@@ -74,6 +75,7 @@ def test_a_new_selection_keeps_its_json_from_sal_core_to_the_api() -> None:
     selection = Selection.model_validate(stored)
     assert json.dumps(selection.model_dump(mode="json")) == json.dumps(stored)  # same keys, same order
     assert isinstance(selection.covariate_weights, SeededW)
+    assert selection.beats_erm is not None and (selection.beats_erm.t, selection.beats_erm.bar) == (1.0, 1.6)
     evidence = selection.w_evidence()  # an MLP's evidence is the linear path's that learned its w
     assert isinstance(evidence, WEvidence) and evidence.determined == [True, False]
     assert ls.FitSelection(covariate_weights=fit.covariate_weights).to_dict().keys() == {"covariate_weights"}

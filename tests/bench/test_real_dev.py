@@ -235,6 +235,33 @@ def test_where_the_slopes_look_alike_sal_keeps_erm_unless_robustness_wins_beyond
         assert rd.mean_error(before, data.test) >= 1.05 * erm, seed
 
 
+def test_the_simultaneous_bar_keeps_erm_where_the_best_of_several_led_by_chance() -> None:
+    """Penguins seed 34 (a seed no default was chosen on): the slopes look alike (p 0.94) and the best
+    of eight robust candidates leads ERM out of fold by one standard error, so the default rule takes
+    it and loses 7.8% to ERM at test. With ``erm_bar="simultaneous"`` that lead is read against the
+    bar for the best of eight, which it does not clear, and SAL keeps ERM. On Fatalities seed 0 the
+    lead clears the bar, and the opt-in still takes the robust candidate that beats ERM by 19%."""
+    data = _data_or_skip("penguins")
+    train = rd.training_rows(data, 34)
+    erm = rd.mean_error(get_algorithm("erm")(seed=34).fit(train).model, data.test)
+    assert rd.mean_error(get_algorithm("sal")(seed=34).fit(train).model, data.test) >= 1.05 * erm
+    fit = get_algorithm("sal")({"erm_bar": "simultaneous"}, seed=34).fit(train)
+    selection = fit.selection.lambda_  # type: ignore[union-attr]
+    assert selection is not None and selection.beats_erm is not None
+    assert selection.beats_erm.candidates == 8 and selection.beats_erm.t <= selection.beats_erm.bar
+    assert selection.beats_erm.bar > selection.z + 0.2
+    assert selection.chosen_candidate.relative is None and "must clear" in selection.reason
+    assert rd.mean_error(fit.model, data.test) <= 1.001 * erm
+    fatalities = _data_or_skip("fatalities")
+    train = rd.training_rows(fatalities, 0)
+    erm = rd.mean_error(get_algorithm("erm")(seed=0).fit(train).model, fatalities.test)
+    fit = get_algorithm("sal")({"erm_bar": "simultaneous"}, seed=0).fit(train)
+    selection = fit.selection.lambda_  # type: ignore[union-attr]
+    assert selection is not None and selection.beats_erm is not None
+    assert selection.beats_erm.t > selection.beats_erm.bar and selection.chosen_candidate.relative is not None
+    assert rd.mean_error(fit.model, fatalities.test) <= 0.9 * erm
+
+
 def test_an_overconfident_erm_is_judged_by_how_it_ranks_not_by_its_scale(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

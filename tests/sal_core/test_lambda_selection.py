@@ -22,6 +22,7 @@ from sal_core.homogeneity import SlopesTest, erm_first_here
 from sal_core.lambda_selection import (
     OFF_LAMBDA,
     Candidate,
+    ErmEvidence,
     choose,
     dominated_by,
     fold_split,
@@ -358,6 +359,21 @@ def test_erm_first_keeps_erm_unless_a_candidate_beats_it_beyond_the_noise() -> N
     erm_best = _cands([0.51, 0.52, 0.53, 0.54, 0.50], [0.2, 0.2, 0.2, 0.2, 0.0])
     chosen, _, reason = choose(erm_best, 1.0, "robust", erm_first=True)
     assert chosen == 4 and reason.startswith("ERM kept: it has the lowest score (0.5)")
+
+
+def test_erm_first_reads_the_strongest_evidence_against_the_simultaneous_bar() -> None:
+    """With the candidates' joint evidence given, ERM is kept unless the strongest candidate's
+    evidence clears the bar for the best of several, whatever the best's difference in its own
+    standard errors: ERM trails λ = 0.1 by 1.7 standard errors (beyond z = 1), yet the evidence, 1.7,
+    is below the bar of four candidates, 1.8, so ERM stays; at 1.9 the robust-first rule runs."""
+    cands = _cands([0.60, 0.49, 0.48, 0.55, 0.565], [0.05, 0.02, 0.0, 0.01, 0.05])
+    assert choose(cands, 1.0, "robust", erm_first=True)[0] == 1  # by the best's difference alone
+    chosen, best, reason = choose(cands, 1.0, "robust", erm_first=True, beats_erm=ErmEvidence(1.7, 1.8, 4))
+    assert (chosen, best) == (4, 2)
+    assert "the strongest candidate beats it by 1.70 standard errors, the best of 4 must clear 1.80" in reason
+    assert choose(cands, 1.0, "robust", erm_first=True, beats_erm=ErmEvidence(1.9, 1.8, 4))[0] == 1
+    # robust first (the slopes differ): the evidence is not read
+    assert choose(cands, 1.0, "robust", beats_erm=ErmEvidence(0.1, 1.8, 4))[0] == 1
 
 
 def test_a_robust_candidate_must_beat_a_constant_prediction() -> None:

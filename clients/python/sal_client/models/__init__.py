@@ -22,6 +22,7 @@ from .device_record_requested import DeviceRecordRequested
 from .environment_data import EnvironmentData
 from .environment_result import EnvironmentResult
 from .environment_result_split import EnvironmentResultSplit
+from .erm_evidence import ErmEvidence
 from .field_error import FieldError
 from .get_job_events_response_200_type_1 import GetJobEventsResponse200Type1
 from .get_job_events_response_200_type_2 import GetJobEventsResponse200Type2
@@ -169,6 +170,7 @@ __all__ = (
     "EnvironmentData",
     "EnvironmentResult",
     "EnvironmentResultSplit",
+    "ErmEvidence",
     "FieldError",
     "GetJobEventsResponse200Type1",
     "GetJobEventsResponse200Type2",

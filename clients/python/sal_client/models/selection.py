@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.erm_evidence import ErmEvidence
     from ..models.homogeneity import Homogeneity
     from ..models.seeded_w import SeededW
     from ..models.selection_candidate import SelectionCandidate
@@ -26,6 +27,10 @@ class Selection:
 
         Attributes:
             base (float | None | Unset):
+            beats_erm (ErmEvidence | None | Unset): Where ERM came first (erm_first): how far the strongest robust candidate
+                beat ERM, in standard errors of its own difference to ERM (t), and the bar it had to clear (bar): the quantile
+                of the largest of all robust candidates' standardised differences that keeps one z-standard-error comparison's
+                level for the best of several (candidates). Null elsewhere and in results stored before it existed.
             best (None | SelectionCandidate | Unset):
             candidates (list[SelectionCandidate] | None | Unset):
             chosen (None | SelectionCandidate | Unset):
@@ -53,6 +58,7 @@ class Selection:
     """
 
     base: float | None | Unset = UNSET
+    beats_erm: ErmEvidence | None | Unset = UNSET
     best: None | SelectionCandidate | Unset = UNSET
     candidates: list[SelectionCandidate] | None | Unset = UNSET
     chosen: None | SelectionCandidate | Unset = UNSET
@@ -73,6 +79,7 @@ class Selection:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.erm_evidence import ErmEvidence  # noqa: PLC0415
         from ..models.homogeneity import Homogeneity  # noqa: PLC0415
         from ..models.seeded_w import SeededW  # noqa: PLC0415
         from ..models.selection_candidate import SelectionCandidate  # noqa: PLC0415
@@ -83,6 +90,14 @@ class Selection:
             base = UNSET
         else:
             base = self.base
+
+        beats_erm: dict[str, Any] | None | Unset
+        if isinstance(self.beats_erm, Unset):
+            beats_erm = UNSET
+        elif isinstance(self.beats_erm, ErmEvidence):
+            beats_erm = self.beats_erm.to_dict()
+        else:
+            beats_erm = self.beats_erm
 
         best: dict[str, Any] | None | Unset
         if isinstance(self.best, Unset):
@@ -207,6 +222,8 @@ class Selection:
         field_dict.update({})
         if base is not UNSET:
             field_dict["base"] = base
+        if beats_erm is not UNSET:
+            field_dict["beats_erm"] = beats_erm
         if best is not UNSET:
             field_dict["best"] = best
         if candidates is not UNSET:
@@ -246,6 +263,7 @@ class Selection:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.erm_evidence import ErmEvidence  # noqa: PLC0415
         from ..models.homogeneity import Homogeneity  # noqa: PLC0415
         from ..models.seeded_w import SeededW  # noqa: PLC0415
         from ..models.selection_candidate import SelectionCandidate  # noqa: PLC0415
@@ -261,6 +279,23 @@ class Selection:
             return cast(float | None | Unset, data)
 
         base = _parse_base(d.pop("base", UNSET))
+
+        def _parse_beats_erm(data: object) -> ErmEvidence | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                beats_erm_type_0 = ErmEvidence.from_dict(data)
+
+                return beats_erm_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ErmEvidence | None | Unset, data)
+
+        beats_erm = _parse_beats_erm(d.pop("beats_erm", UNSET))
 
         def _parse_best(data: object) -> None | SelectionCandidate | Unset:
             if data is None:
@@ -470,6 +505,7 @@ class Selection:
 
         selection = cls(
             base=base,
+            beats_erm=beats_erm,
             best=best,
             candidates=candidates,
             chosen=chosen,
