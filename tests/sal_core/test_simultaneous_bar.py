@@ -90,3 +90,27 @@ def test_the_bar_does_not_depend_on_the_order_of_the_environments() -> None:
     forward = beats_erm(LossStats.of_rows(envs), range(1, 5), 0, 1.0, squared=True)
     backward = beats_erm(LossStats.of_rows(envs[::-1]), range(1, 5), 0, 1.0, squared=True)
     assert forward == backward
+
+
+def test_the_held_out_path_reads_its_candidates_against_the_bar_too() -> None:
+    """Linear classification scores its candidates on one held-out fold (the held-out path): with
+    ``erm_bar="simultaneous"`` and nothing shifted, its selection carries the evidence against ERM
+    over its admissible robust candidates, the choice follows it, and the default carries none."""
+    from sal_core import get_algorithm
+    from sal_core.synthetic import homogeneous
+
+    kept = []
+    for seed in (0, 1):  # seed 0: a robust candidate's lead clears the bar; seed 1: it does not
+        s = homogeneous(seed=seed, n_envs=3, n=40, p=4, task="classification")
+        fit = get_algorithm("sal")({"erm_bar": "simultaneous"}, task="classification", seed=seed).fit(s.train)
+        selection = fit.selection.lambda_  # type: ignore[union-attr]
+        assert selection is not None and selection.erm_first and selection.beats_erm is not None
+        robust = [c for c in selection.candidates if c.relative is not None]
+        assert 1 <= selection.beats_erm.candidates <= len(robust)
+        assert selection.beats_erm.bar >= selection.z
+        kept_erm = selection.chosen_candidate.relative is None
+        assert kept_erm == (selection.beats_erm.t <= selection.beats_erm.bar)
+        kept.append(kept_erm)
+        default = get_algorithm("sal")(task="classification", seed=seed).fit(s.train).selection.lambda_  # type: ignore[union-attr]
+        assert default is not None and default.beats_erm is None
+    assert kept == [False, True]
