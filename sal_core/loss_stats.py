@@ -133,6 +133,15 @@ def beats_erm(stats: LossStats, robust: Sequence[int], erm: int, z: float, squar
     the joint draws of every environment's mean losses of all of them
     (:func:`sal_core.score_noise.beats_reference`). The sums give every pair's covariance: with
     u = l − l_erm, Σ u_c u_d = (Σu_c² + Σu_d² − Σ(l_c − l_d)²) / 2."""
+    cols = list(robust)
+    n, mean, cov = joint_moments(stats, cols, erm)
+    t, bar = score_noise.beats_reference(n, mean, cov, z, squared)
+    return ErmEvidence(t, bar, len(cols))
+
+
+def joint_moments(stats: LossStats, robust: Sequence[int], erm: int) -> tuple[Array, Array, Array]:
+    """Per environment: rows ``n`` (E,), means (E, K+1) and per-row covariance (E, K+1, K+1, ddof 1)
+    of (l_erm, u_1 … u_K) with u_c = l_c − l_erm, for the K ``robust`` columns, from the sums alone."""
     n = stats.n.astype(np.float64)
     safe = np.maximum(n, 1.0)
     cols = list(robust)
@@ -152,5 +161,4 @@ def beats_erm(stats: LossStats, robust: Sequence[int], erm: int, z: float, squar
     mean = first / safe[:, None]
     dof = np.maximum(n - 1.0, 1.0)
     cov = (second - first[:, :, None] * first[:, None, :] / safe[:, None, None]) / dof[:, None, None]
-    t, bar = score_noise.beats_reference(n, mean, cov, z, squared)
-    return ErmEvidence(t, bar, len(cols))
+    return n, mean, cov

@@ -114,3 +114,22 @@ def test_the_held_out_path_reads_its_candidates_against_the_bar_too() -> None:
         default = get_algorithm("sal")(task="classification", seed=seed).fit(s.train).selection.lambda_  # type: ignore[union-attr]
         assert default is not None and default.beats_erm is None
     assert kept == [False, True]
+
+
+def test_the_joint_moments_from_sums_are_the_rows_and_chunks_add_up() -> None:
+    """What the draws need comes from the sums a chunked fit keeps: the covariance of (l_erm, u_c)
+    equals numpy's on the rows, and the evidence from chunk sums equals the one from all rows."""
+    from sal_core.loss_stats import joint_moments
+
+    rng = np.random.default_rng(13)
+    envs = _null_rows(rng, 5)
+    n, mean, cov = joint_moments(LossStats.of_rows(envs), [1, 2, 3, 4, 5], 0)
+    for e, rows in enumerate(envs):
+        joint = np.column_stack([rows[:, 0], rows[:, 1:] - rows[:, :1]])
+        assert n[e] == rows.shape[0]
+        np.testing.assert_allclose(mean[e], joint.mean(0), rtol=1e-12)
+        np.testing.assert_allclose(cov[e], np.cov(joint.T, ddof=1), rtol=1e-9, atol=1e-12)
+    halves = LossStats.of_rows([r[:70] for r in envs]) + LossStats.of_rows([r[70:] for r in envs])
+    whole = beats_erm(LossStats.of_rows(envs), range(1, 6), 0, 1.0, squared=True)
+    parts = beats_erm(halves, range(1, 6), 0, 1.0, squared=True)
+    assert parts.t == pytest.approx(whole.t, rel=1e-9) and parts.bar == pytest.approx(whole.bar, rel=1e-9)
