@@ -323,10 +323,12 @@ def _rule(
                 f"ERM kept: it has the lowest score ({off.score:.4g})"
                 if best == erm
                 else (
-                    f"ERM kept: no candidate beats it by more than {z:g} standard errors "
-                    f"(best {_label(top)} {top.score:.4g} vs ERM {off.score:.4g} ± {off.se:.2g}"
-                    + ("" if beats_erm is None else f"; {beats_erm.describe()}")
-                    + ")"
+                    (
+                        f"ERM kept: no candidate beats it by more than {z:g} standard errors "
+                        if beats_erm is None
+                        else f"ERM kept: {beats_erm.describe()} "
+                    )
+                    + f"(best {_label(top)} {top.score:.4g} vs ERM {off.score:.4g} ± {off.se:.2g})"
                 )
             )
             where = "; the training environments show no evidence of different slopes" if erm_first else ""
