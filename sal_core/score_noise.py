@@ -49,12 +49,9 @@ def difference_se(
 
     The environments are simulated in the order of ``(mean_b, mean_u)``, so the answer does not
     depend on the order they are listed in."""
-    keep = np.flatnonzero(np.asarray(n) > 0)
-    if keep.size == 0:
+    order, scale = _simulation_order(n, np.column_stack([mean_b, mean_u]))
+    if order.size == 0:
         return 0.0
-    order = keep[np.lexsort((np.asarray(mean_u)[keep], np.asarray(mean_b)[keep]))]
-    rows = np.asarray(n, dtype=np.float64)[order]
-    scale = np.where(rows > 1, 1.0 / np.maximum(rows, 1.0), 0.0)
     vb = np.maximum(np.asarray(var_b, dtype=np.float64)[order], 0.0) * scale
     vu = np.maximum(np.asarray(var_u, dtype=np.float64)[order], 0.0) * scale
     cov = np.asarray(cov_bu, dtype=np.float64)[order] * scale
@@ -69,6 +66,17 @@ def difference_se(
     m_c = m_b + centre_u + coupling[:, None] * z[0] + rest[:, None] * z[1]
     diff = _score(m_c, squared) - _score(m_b, squared)
     return float(np.std(diff, ddof=1))
+
+
+def _simulation_order(n: Array, values: Array) -> tuple[NDArray[np.int64], Array]:
+    """The environments with rows, in the order of their ``values`` (E, V) (first column first), so
+    that a simulation does not depend on the order they are listed in; and per environment in that
+    order the factor from a per-row variance to its mean's (1/n; 0 for a single row, counted at its
+    mean)."""
+    keep = np.flatnonzero(np.asarray(n) > 0)
+    order = keep[np.lexsort(tuple(np.asarray(values, dtype=np.float64)[keep].T[::-1]))]
+    rows = np.asarray(n, dtype=np.float64)[order]
+    return order, np.where(rows > 1, 1.0 / np.maximum(rows, 1.0), 0.0)
 
 
 @functools.lru_cache(maxsize=8)
@@ -122,13 +130,10 @@ def beats_reference(n: Array, mean: Array, cov: Array, z: float, squared: bool) 
     Per environment (E of them) ``mean`` (E, K+1) holds b's mean loss then the mean differences
     u_c = l_c − l_b of K candidates, and ``cov`` (E, K+1, K+1) their per-row covariance (ddof 1).
     Environments are simulated in an order fixed by their values, as in :func:`difference_se`."""
-    keep = np.flatnonzero(np.asarray(n) > 0)
     k = mean.shape[1] - 1
-    if keep.size == 0 or k == 0:
+    order, scale = _simulation_order(n, mean)
+    if order.size == 0 or k == 0:
         return -np.inf, z
-    order = keep[np.lexsort(tuple(np.asarray(mean)[keep].T[::-1]))]
-    rows = np.asarray(n, dtype=np.float64)[order]
-    scale = np.where(rows > 1, 1.0 / np.maximum(rows, 1.0), 0.0)
     draws = _joint_normals(order.size, k + 1)
     sims = []
     for j, e in enumerate(order):
