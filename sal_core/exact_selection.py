@@ -273,6 +273,8 @@ def select_from_sums(
     fold_rows = [int(sums.n[:, np.arange(k) != j].sum()) for j in range(k)]
     lam_of = {r: ls.candidate_lambda(r, base) for r in plan.relatives}
     variants = plan.anchors if plan.learns_w else ("all",)
+    fold_anchor = {v: _anchor(fold_moments, fold_rows, v) for v in variants}  # the same for every λ
+    variants = distinct_variants(fold_anchor)
     robust = [(r, v) for r in plan.relatives if r != ls.OFF for v in variants]
 
     # 1. every robust candidate on every fold: one batch (candidate-major), then ERM on every fold.
@@ -285,7 +287,6 @@ def select_from_sums(
         plan.learns_w and n_features < REFIT_IN_BATCH_BELOW_P and not eb.runs_compiled(n_features)
     )
     if plan.learns_w:
-        fold_anchor = {v: _anchor(fold_moments, fold_rows, v) for v in variants}  # the same for every λ
         anchor = np.concatenate([fold_anchor[v] for _, v in robust])
         if refits_in_batch:
             batch = _concat(batch, _batch([full], len(robust)))
@@ -336,7 +337,9 @@ def select_from_sums(
         if first and robust and plan.erm_bar == "simultaneous"
         else None
     )
-    chosen, best, reason = ls.choose(candidates, plan.z, plan.prefer, cap, first, beats_erm=beats_erm)
+    chosen, best, reason = ls.choose(
+        candidates, plan.z, plan.prefer, cap, first, beats_erm=beats_erm, homogeneity=homogeneity
+    )
     selection = ls.Selection(
         criterion="worst_env_out_of_fold_rmse",
         prefer=plan.prefer,
@@ -433,6 +436,19 @@ VARIANT_NAMES = {
     "all": "min w = 1 over all covariates",
     "significant": "min w = 1 over covariates with |t| >= 3",
 }
+
+
+def distinct_variants(fold_anchor: dict[str, NDArray[np.bool_]]) -> tuple[str, ...]:
+    """The variants whose w-paths differ, in their order: one whose anchor lets min w = 1 pin the
+    same covariates as an earlier one's on every fold (where every covariate has |t| ≥ 3, or none
+    has, "significant" is "all") would run the same paths again and tie with it, so it is dropped
+    (the earlier one stood for that λ before, too: ties keep the first)."""
+    kept: dict[str, NDArray[np.bool_]] = {}
+    for variant, mask in fold_anchor.items():
+        pinnable = np.where(mask.any(1, keepdims=True), mask, True)  # none pinnable: any may (run_paths)
+        if not any(np.array_equal(pinnable, other) for other in kept.values()):
+            kept[variant] = pinnable
+    return tuple(kept)
 
 
 def _anchor(moments: list[Moments], rows: list[int], variant: str) -> NDArray[np.bool_]:

@@ -246,6 +246,18 @@ ERM_FIRST = ("where_alike", "always", "never")
 standard errors."""
 
 
+def erm_first_because(test: SlopesTest | None) -> str:
+    """Why ERM came first in a selection (``erm_first``), in words for its rule and reason: the slopes
+    test found the environments alike, ran on none, or found them different and ``"always"`` asked."""
+    if test is None:
+        return "no slopes test ran on the training environments"
+    if alike(test):
+        return "the training environments show no evidence of different slopes"
+    return (
+        "erm_first='always': the slopes test finds the training environments differ, ERM comes first anyway"
+    )
+
+
 def erm_first_here(mode: str, test: SlopesTest | None) -> bool:
     """Whether SAL's ``erm_first`` (one of :data:`ERM_FIRST`) asks for ERM first given the slopes test."""
     return mode == "always" or (mode == "where_alike" and alike(test))

@@ -47,7 +47,7 @@ import torch
 from numpy.typing import NDArray
 
 from sal_core import cross_fit, score_noise
-from sal_core.homogeneity import SlopesTest
+from sal_core.homogeneity import SlopesTest, erm_first_because
 from sal_core.problem import EnvTensors, Problem
 
 Array = NDArray[np.float64]
@@ -143,10 +143,7 @@ class Selection:
                     else f"the strongest of the robust candidates beats it by more than the bar that keeps a "
                     f"{self.z:g}-standard-error comparison's level for the best of {self.beats_erm.candidates}"
                 )
-                rule = (
-                    f"ERM unless {beaten} (the training environments show no evidence of different slopes); "
-                    f"then {rule}"
-                )
+                rule = f"ERM unless {beaten} ({erm_first_because(self.homogeneity)}); then {rule}"
             if self.cost_cap is not None:
                 rule += (
                     f" and at most {100 * self.cost_cap:g}% above it (the training environments show no "
@@ -278,6 +275,7 @@ def choose(
     erm_first: bool = False,
     null: float | None = None,
     beats_erm: ErmEvidence | None = None,
+    homogeneity: SlopesTest | None = None,
 ) -> tuple[int, int, str]:
     """(chosen, best, reason) for candidates ordered most robust first (ERM last), each ``se`` paired
     with the best.
@@ -286,7 +284,8 @@ def choose(
     on every training environment is not admitted by the band (the ERM veto, see the module's doc).
     ``erm_first``: first ERM, unless a candidate beats it by more than z standard errors; with
     ``beats_erm``, unless the strongest evidence that some candidate beats it clears the simultaneous
-    bar (:class:`ErmEvidence`), not the best's difference alone against z.
+    bar (:class:`ErmEvidence`), not the best's difference alone against z; ``homogeneity``: the slopes
+    test that put ERM first, for the reason's words (:func:`~sal_core.homogeneity.erm_first_because`).
     ``null``: the constant prediction's score; a robust candidate must score below it (:func:`admissible`).
     ``cap``: a candidate must also score at most this fraction above the best.
     Where rows are few, z standard errors can be a wide band, and "within the noise" would accept any
@@ -297,7 +296,8 @@ def choose(
         if flat and null is not None
         else ""
     )
-    chosen, best, reason = _rule(candidates, z, prefer, cap, erm_first, null, beats_erm)
+    first_because = erm_first_because(homogeneity) if erm_first else None
+    chosen, best, reason = _rule(candidates, z, prefer, cap, first_because, null, beats_erm)
     return chosen, best, reason + note
 
 
@@ -306,18 +306,19 @@ def _rule(
     z: float,
     prefer: Prefer,
     cap: float | None,
-    erm_first: bool,
+    first_because: str | None,
     null: float | None,
     beats_erm: ErmEvidence | None = None,
 ) -> tuple[int, int, str]:
-    """:func:`choose` without its note on the candidates no better than the constant prediction."""
+    """:func:`choose` without its note on the candidates no better than the constant prediction;
+    ``first_because``: why ERM comes first, None where it does not."""
     finite = [i for i, c in enumerate(candidates) if np.isfinite(c.score) and admissible(c, null)]
     if not finite:
         raise ValueError("no candidate has a finite score")
     best = min(finite, key=lambda i: candidates[i].score)
     top = candidates[best]
     erm, off = len(candidates) - 1, candidates[-1]
-    if prefer == "erm" or erm_first:
+    if prefer == "erm" or first_because is not None:
         if off.relative is None and (best == erm or not _beaten(off, top, z, beats_erm)):
             why = (
                 f"ERM kept: it has the lowest score ({off.score:.4g})"
@@ -331,7 +332,7 @@ def _rule(
                     + f"(best {_label(top)} {top.score:.4g} vs ERM {off.score:.4g} ± {off.se:.2g})"
                 )
             )
-            where = "; the training environments show no evidence of different slopes" if erm_first else ""
+            where = "" if first_because is None else f"; {first_because}"
             return erm, best, why + where
         if prefer == "erm":
             return best, best, f"{_label(top)} beats ERM by more than {z:g} standard errors"

@@ -360,7 +360,9 @@ class WDRL(Algorithm[WDRLParams]):
             if first and self.erm_bar() == "simultaneous"
             else None
         )
-        chosen, best, reason = ls.choose(candidates, p.selection_se, self.prefer, cap, first, null, beats_erm)
+        chosen, best, reason = ls.choose(
+            candidates, p.selection_se, self.prefer, cap, first, null, beats_erm, homogeneity
+        )
         selection = ls.Selection(
             criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",
             prefer=self.prefer,

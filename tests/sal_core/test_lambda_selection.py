@@ -23,6 +23,7 @@ from sal_core.lambda_selection import (
     OFF_LAMBDA,
     Candidate,
     ErmEvidence,
+    Selection,
     choose,
     dominated_by,
     fold_split,
@@ -349,7 +350,8 @@ def test_erm_first_keeps_erm_unless_a_candidate_beats_it_beyond_the_noise() -> N
     error, so ERM is kept; once ERM trails by more, the robust-first rule runs (the most robust
     candidate within the band of the best, λ = 0.01 here)."""
     close = _cands([0.60, 0.49, 0.48, 0.55, 0.50], [0.2, 0.02, 0.0, 0.01, 0.03])
-    chosen, best, reason = choose(close, 1.0, "robust", erm_first=True)
+    alike_ = SlopesTest(0.5, 3, 100, 0.7)
+    chosen, best, reason = choose(close, 1.0, "robust", erm_first=True, homogeneity=alike_)
     assert (chosen, best) == (4, 2) and reason.endswith("no evidence of different slopes")
     assert "ERM kept: no candidate beats it by more than 1 standard errors" in reason
     assert choose(close, 1.0, "robust")[0] == 0  # robust first: the most robust within the band
@@ -434,6 +436,27 @@ def test_erm_first_modes_follow_the_slopes_test() -> None:
     assert not any(erm_first_here("never", t) for t in (differ, alike_, None))
     with pytest.raises(InvalidParameterError):
         get_algorithm("sal").check_params({"erm_first": "sometimes"})
+
+
+def test_the_words_say_why_erm_came_first() -> None:
+    """Where the slopes test found the environments differ, ERM came first only because
+    erm_first="always" asked: the reason and the rule say so, not "no evidence of different slopes"."""
+    close = _cands([0.60, 0.49, 0.48, 0.55, 0.50], [0.2, 0.02, 0.0, 0.01, 0.03])
+    differ, alike_ = SlopesTest(5.0, 3, 100, 0.001), SlopesTest(0.5, 3, 100, 0.7)
+    words = {
+        differ: "erm_first='always'",
+        alike_: "no evidence of different slopes",
+        None: "no slopes test ran",
+    }
+    for test, expected in words.items():
+        chosen, best, reason = choose(close, 1.0, "robust", erm_first=True, homogeneity=test)
+        assert chosen == 4 and expected in reason
+        selection = Selection(
+            "c", "robust", 1.0, "s", 100, 1.0, tuple(close), chosen, best, reason, test, erm_first=True
+        )
+        assert expected in selection.rule
+        others = [w for t, w in words.items() if t is not test]
+        assert not any(w in reason or w in selection.rule for w in others)
 
 
 def _with_envs(scores: list[float], ses: list[float], envs: list[dict[str, float]]) -> list[Candidate]:
