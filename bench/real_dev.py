@@ -4,6 +4,7 @@
     python -m bench.real_dev --only wage cps1988 --seeds 0 1 2 3 4 5 6 7
     python -m bench.real_dev --small --methods erm sal --jobs 2   # the fourteen smaller held-out tables
     python -m bench.real_dev --more --methods erm sal --jobs 2    # eight regression tables held out until bagging
+    python -m bench.real_dev --fresh --methods erm sal --jobs 2   # nine tables held out from every default
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1592,10 +1593,20 @@ class Outcome:
 
 
 @functools.cache
+def _loader(name: str) -> Callable[[], Dataset]:
+    """The table's loader: the development set's and the held-out groups', or ``--fresh``'s
+    (:mod:`bench.real_fresh`, which builds on this module's helpers)."""
+    if name in DATASETS:
+        return DATASETS[name]
+    from bench.real_fresh import FRESH
+
+    return FRESH[name]
+
+
 def dataset(name: str, reverse: bool = False) -> Dataset:
     """The table, or with ``reverse`` its shift run the other way: trained on the test
     environments and tested on the training ones (a check on shifts the defaults were not chosen on)."""
-    data = DATASETS[name]()
+    data = _loader(name)()
     if not reverse:
         return data
     return dataclasses.replace(data, shift=f"reversed: {data.shift}", train=data.test, test=data.train)
@@ -1706,7 +1717,9 @@ def render(outcomes: Sequence[Outcome], seeds: Sequence[int], command: str) -> s
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
-    parser.add_argument("--only", nargs="+", choices=sorted(DATASETS))
+    from bench.real_fresh import FRESH
+
+    parser.add_argument("--only", nargs="+", choices=sorted(DATASETS | FRESH))
     parser.add_argument("--methods", nargs="+", default=list(METHODS))
     parser.add_argument("--jobs", type=int, default=1, help="(dataset, seed) units at once, one process each")
     parser.add_argument(
@@ -1717,9 +1730,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     group.add_argument(
         "--more", action="store_true", help="the eight regression tables held out until bagging"
     )
+    group.add_argument("--fresh", action="store_true", help="the nine tables held out from every default")
     args = parser.parse_args(argv)
     names = []
-    default = list(SMALL) if args.small else list(MORE) if args.more else list(DEVELOPMENT)
+    groups = {"small": SMALL, "more": MORE, "fresh": FRESH}
+    default = next((list(g) for flag, g in groups.items() if getattr(args, flag)), list(DEVELOPMENT))
     for name in args.only or default:
         try:
             data = dataset(name)
