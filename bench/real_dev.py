@@ -1592,7 +1592,6 @@ class Outcome:
         return "met" if ok else "missed"
 
 
-@functools.cache
 def _loader(name: str) -> Callable[[], Dataset]:
     """The table's loader: the development set's and the held-out groups', or ``--fresh``'s
     (:mod:`bench.real_fresh`, which builds on this module's helpers)."""
@@ -1603,6 +1602,7 @@ def _loader(name: str) -> Callable[[], Dataset]:
     return FRESH[name]
 
 
+@functools.cache
 def dataset(name: str, reverse: bool = False) -> Dataset:
     """The table, or with ``reverse`` its shift run the other way: trained on the test
     environments and tested on the training ones (a check on shifts the defaults were not chosen on)."""

