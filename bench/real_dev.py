@@ -5,6 +5,7 @@
     python -m bench.real_dev --small --methods erm sal --jobs 2   # the fourteen smaller held-out tables
     python -m bench.real_dev --more --methods erm sal --jobs 2    # eight regression tables held out until bagging
     python -m bench.real_dev --fresh --methods erm sal --jobs 2   # nine tables held out from every default
+    python -m bench.real_dev --blind --methods erm sal --jobs 2   # nine more, a second held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1593,13 +1594,14 @@ class Outcome:
 
 
 def _loader(name: str) -> Callable[[], Dataset]:
-    """The table's loader: the development set's and the held-out groups', or ``--fresh``'s
-    (:mod:`bench.real_fresh`, which builds on this module's helpers)."""
+    """The table's loader: the development set's and the held-out groups', or ``--fresh``'s and
+    ``--blind``'s (:mod:`bench.real_fresh`, :mod:`bench.real_blind`, which build on this module's helpers)."""
     if name in DATASETS:
         return DATASETS[name]
+    from bench.real_blind import BLIND
     from bench.real_fresh import FRESH
 
-    return FRESH[name]
+    return FRESH[name] if name in FRESH else BLIND[name]
 
 
 @functools.cache
@@ -1717,9 +1719,10 @@ def render(outcomes: Sequence[Outcome], seeds: Sequence[int], command: str) -> s
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
+    from bench.real_blind import BLIND
     from bench.real_fresh import FRESH
 
-    parser.add_argument("--only", nargs="+", choices=sorted(DATASETS | FRESH))
+    parser.add_argument("--only", nargs="+", choices=sorted(DATASETS | FRESH | BLIND))
     parser.add_argument("--methods", nargs="+", default=list(METHODS))
     parser.add_argument("--jobs", type=int, default=1, help="(dataset, seed) units at once, one process each")
     parser.add_argument(
@@ -1731,9 +1734,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--more", action="store_true", help="the eight regression tables held out until bagging"
     )
     group.add_argument("--fresh", action="store_true", help="the nine tables held out from every default")
+    group.add_argument("--blind", action="store_true", help="the second nine held out from every default")
     args = parser.parse_args(argv)
     names = []
-    groups = {"small": SMALL, "more": MORE, "fresh": FRESH}
+    groups = {"small": SMALL, "more": MORE, "fresh": FRESH, "blind": BLIND}
     default = next((list(g) for flag, g in groups.items() if getattr(args, flag)), list(DEVELOPMENT))
     for name in args.only or default:
         try:
