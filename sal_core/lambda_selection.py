@@ -298,7 +298,16 @@ def choose(
     )
     first_because = erm_first_because(homogeneity) if erm_first else None
     chosen, best, reason = _rule(candidates, z, prefer, cap, first_because, null, beats_erm)
-    return chosen, best, reason + note
+    return chosen, best, reason + note + _erm_no_better_than_constant(candidates, chosen, null)
+
+
+def _erm_no_better_than_constant(candidates: Sequence[Candidate], chosen: int, null: float | None) -> str:
+    """Where ERM is kept though it scores no better than the constant prediction either (ERM is always
+    admitted): the words that say so, since then no fit of the grid beat the constant out of fold."""
+    erm = candidates[chosen]
+    if null is None or erm.relative is not None or not erm.score >= null:
+        return ""
+    return f"; ERM itself scores no better than the constant prediction ({erm.score:.4g} vs {null:.4g})"
 
 
 def _rule(
@@ -321,7 +330,7 @@ def _rule(
     if prefer == "erm" or first_because is not None:
         if off.relative is None and (best == erm or not _beaten(off, top, z, beats_erm)):
             why = (
-                f"ERM kept: it has the lowest score ({off.score:.4g})"
+                f"ERM kept: it has {_lowest(candidates, off.score)} ({off.score:.4g})"
                 if best == erm
                 else (
                     (
@@ -349,7 +358,7 @@ def _rule(
         if c.score <= top.score + min(z * c.se, math.inf if cap is None else cap * abs(top.score)):
             note = _passed_over([candidates[j] for j in finite if j < i], top.score, z, cap, vetoed)
             if i == best:
-                why = f"{_label(c)} has the lowest score ({c.score:.4g})"
+                why = f"{_label(c)} has {_lowest(candidates, c.score)} ({c.score:.4g})"
                 return i, best, why + (note or f"; no more robust candidate is within {band} of it")
             return (
                 i,
@@ -361,6 +370,13 @@ def _rule(
                 ),
             )
     return best, best, f"{_label(top)} has the lowest score"  # pragma: no cover - best is always within
+
+
+def _lowest(candidates: Sequence[Candidate], score: float) -> str:
+    """The words for a lowest score: among the candidates admitted, where one that the constant's bar
+    removed scored lower."""
+    barred_lower = any(np.isfinite(c.score) and c.score < score for c in candidates)
+    return "the lowest score of the candidates admitted" if barred_lower else "the lowest score"
 
 
 def _beaten(off: Candidate, top: Candidate, z: float, evidence: ErmEvidence | None) -> bool:

@@ -381,15 +381,23 @@ def test_erm_first_reads_the_strongest_evidence_against_the_simultaneous_bar() -
 def test_a_robust_candidate_must_beat_a_constant_prediction() -> None:
     """λ = 1 scores best (0.70) but no better than predicting the base rate (0.69): an adversary that
     flattened the fit. It is not admitted, nor is λ = 0.1 (0.92); ERM (1.65, an overconfident network)
-    is what is left, and the reason says why."""
+    is what is left, and the reason says why: not the lowest score, the lowest of those admitted, and
+    ERM itself no better than the constant."""
     cands = _cands([2.0, 0.95, 0.92, 0.70, 1.65], [0.3, 0.1, 0.1, 0.0, 0.27])
     assert choose(cands, 1.0, "robust")[0] == 3
     chosen, best, reason = choose(cands, 1.0, "robust", null=0.693)
     assert (chosen, best) == (4, 4)
+    assert reason.startswith("ERM (adversary off) has the lowest score of the candidates admitted (1.65)")
     assert reason.endswith(
         "λ = 0.001·base, λ = 0.01·base, λ = 0.1·base, λ = 1·base scored no better than a constant "
-        "prediction (0.693)"
+        "prediction (0.693); ERM itself scores no better than the constant prediction (1.65 vs 0.693)"
     )
+    erm_first = choose(cands, 1.0, "robust", erm_first=True, null=0.693)
+    assert erm_first[:2] == (4, 4) and "lowest score of the candidates admitted" in erm_first[2]
+    erm_beats_it = _cands([2.0, 0.95, 0.92, 0.70, 0.65], [0.3, 0.1, 0.1, 0.0, 0.0])
+    chosen, _, reason = choose(erm_beats_it, 1.0, "robust", null=0.693)
+    assert chosen == 4 and reason.startswith("ERM (adversary off) has the lowest score (0.65)")
+    assert "ERM itself" not in reason  # 0.65 beats the constant
     ok = _cands([0.60, 0.58, 0.56, 0.55, 0.57], [0.05, 0.05, 0.05, 0.0, 0.05])
     assert choose(ok, 1.0, "robust", null=0.693) == choose(ok, 1.0, "robust")  # all beat it: no change
 
