@@ -9,6 +9,7 @@ when the wheel is neither installed nor in ``$SAL_REAL_DATA_WHEELS`` (``scripts/
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
@@ -91,20 +92,11 @@ def test_a_blind_table_whose_bytes_differ_from_the_pin_is_refused(
         rb.BLIND[name]()
 
 
-def test_blind_runs_the_nine_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_blind_runs_the_nine_both_ways(tables_run: Callable[[Sequence[str]], list[str]]) -> None:
     _data_or_skip("injury")
-    names: list[str] = []
-
-    def record(chosen: list[str], *args: object) -> list[rd.Outcome]:
-        names.extend(chosen)
-        return []
-
-    monkeypatch.setattr(rd, "run", record)
-    rd.main(["--blind", "--reverse", "--methods", "erm"])
-    assert names == list(rb.BLIND)  # every one has two test environments or more
-    names.clear()
-    rd.main(["--only", "k401k", "--methods", "erm"])
-    assert names == ["k401k"]
+    # every one has two test environments or more
+    assert tables_run(["--blind", "--reverse", "--methods", "erm"]) == list(rb.BLIND)
+    assert tables_run(["--only", "k401k", "--methods", "erm"]) == ["k401k"]
 
 
 def test_where_sal_pays_most_in_this_batch_it_stays_within_one_percent_of_erm() -> None:

@@ -7,6 +7,7 @@ the wheel is neither installed nor in ``$SAL_REAL_DATA_WHEELS`` (``scripts/test.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
@@ -184,7 +185,7 @@ def _sal_and_erm(name: str, seeds: tuple[int, ...]) -> list[tuple[int, float, fl
 
 
 def test_the_small_tables_are_apart_from_the_development_set_and_not_reversed_on_one_environment(
-    monkeypatch: pytest.MonkeyPatch,
+    tables_run: Callable[[Sequence[str]], list[str]],
 ) -> None:
     """A plain run reports the 25 development tables; ``--small`` the fourteen smaller held-out ones;
     ``--reverse`` skips a table with one test environment instead of training on one."""
@@ -194,17 +195,9 @@ def test_the_small_tables_are_apart_from_the_development_set_and_not_reversed_on
     )
     assert set(rd.DATASETS) == set(rd.DEVELOPMENT) | set(rd.SMALL) | set(rd.MORE)
     _data_or_skip("titanic")
-    names: list[str] = []
-
-    def record(chosen: list[str], *args: object) -> list[rd.Outcome]:
-        names.extend(chosen)
-        return []
-
-    monkeypatch.setattr(rd, "run", record)
-    rd.main(["--small", "--reverse", "--methods", "erm"])
+    names = tables_run(["--small", "--reverse", "--methods", "erm"])
     assert "titanic" not in names and "salaries" in names and "house" not in names
-    names.clear()
-    rd.main(["--more", "--reverse", "--methods", "erm"])
+    names = tables_run(["--more", "--reverse", "--methods", "erm"])
     assert names == ["gapminder", "car_prices", "sacramento", "cps1985", "mpg"]
 
 

@@ -9,6 +9,7 @@ when the wheel is neither installed nor in ``$SAL_REAL_DATA_WHEELS`` (``scripts/
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
@@ -78,20 +79,11 @@ def test_a_fresh_table_whose_bytes_differ_from_the_pin_is_refused(
         rf.FRESH[name]()
 
 
-def test_fresh_runs_the_nine_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fresh_runs_the_nine_both_ways(tables_run: Callable[[Sequence[str]], list[str]]) -> None:
     _data_or_skip("storms")
-    names: list[str] = []
-
-    def record(chosen: list[str], *args: object) -> list[rd.Outcome]:
-        names.extend(chosen)
-        return []
-
-    monkeypatch.setattr(rd, "run", record)
-    rd.main(["--fresh", "--reverse", "--methods", "erm"])
-    assert names == list(rf.FRESH)  # every one has two test environments or more
-    names.clear()
-    rd.main(["--only", "nlswork", "--methods", "erm"])
-    assert names == ["nlswork"]
+    # every one has two test environments or more
+    assert tables_run(["--fresh", "--reverse", "--methods", "erm"]) == list(rf.FRESH)
+    assert tables_run(["--only", "nlswork", "--methods", "erm"]) == ["nlswork"]
 
 
 def test_sal_beats_erm_on_wages_a_decade_later() -> None:
