@@ -1593,15 +1593,21 @@ class Outcome:
         return "met" if ok else "missed"
 
 
-def _loader(name: str) -> Callable[[], Dataset]:
-    """The table's loader: the development set's and the held-out groups', or ``--fresh``'s and
-    ``--blind``'s (:mod:`bench.real_fresh`, :mod:`bench.real_blind`, which build on this module's helpers)."""
-    if name in DATASETS:
-        return DATASETS[name]
+def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
+    """The groups held out from every default, by their flag: ``--fresh`` (:mod:`bench.real_fresh`) and
+    ``--blind`` (:mod:`bench.real_blind`); imported here, since they build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_fresh import FRESH
 
-    return FRESH[name] if name in FRESH else BLIND[name]
+    return {"fresh": FRESH, "blind": BLIND}
+
+
+def _loader(name: str) -> Callable[[], Dataset]:
+    """The table's loader, from the development set, the held-out groups or the late ones."""
+    for group in (DATASETS, *_late_groups().values()):
+        if name in group:
+            return group[name]
+    raise KeyError(name)
 
 
 @functools.cache
@@ -1719,10 +1725,8 @@ def render(outcomes: Sequence[Outcome], seeds: Sequence[int], command: str) -> s
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
-    from bench.real_blind import BLIND
-    from bench.real_fresh import FRESH
-
-    parser.add_argument("--only", nargs="+", choices=sorted(DATASETS | FRESH | BLIND))
+    late = _late_groups()
+    parser.add_argument("--only", nargs="+", choices=sorted(set(DATASETS).union(*late.values())))
     parser.add_argument("--methods", nargs="+", default=list(METHODS))
     parser.add_argument("--jobs", type=int, default=1, help="(dataset, seed) units at once, one process each")
     parser.add_argument(
@@ -1737,7 +1741,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     group.add_argument("--blind", action="store_true", help="the second nine held out from every default")
     args = parser.parse_args(argv)
     names = []
-    groups = {"small": SMALL, "more": MORE, "fresh": FRESH, "blind": BLIND}
+    groups = {"small": SMALL, "more": MORE, **late}
     default = next((list(g) for flag, g in groups.items() if getattr(args, flag)), list(DEVELOPMENT))
     for name in args.only or default:
         try:
