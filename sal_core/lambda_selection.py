@@ -250,6 +250,18 @@ def robustness_order(candidates: Sequence[Candidate]) -> list[int]:
     return sorted(range(len(candidates)), key=key)
 
 
+def best_variants(candidates: Sequence[Candidate]) -> list[int]:
+    """Indices of the candidates that are the best-scoring variant of their λ, in their order: the
+    variants of one λ are other paths to its objective, and the one that validates best stands for
+    it (the others would only widen the rule's noise band with a path that scored worse)."""
+    best: dict[float, int] = {}
+    for i, c in enumerate(candidates):
+        j = best.get(c.lambda_)
+        if j is None or c.score < candidates[j].score:
+            best[c.lambda_] = i
+    return sorted(best.values())
+
+
 def _label(c: Candidate) -> str:
     if c.relative is None:
         return "ERM (adversary off)"
@@ -491,6 +503,12 @@ def null_score(fit_part: Problem, held_out: Sequence[EnvTensors]) -> float:
     loss on ``fit_part``'s pooled rows (the mean, the median, or the log-odds of the base rate),
     scored as every candidate is (worst environment; for the logistic loss after the temperature,
     which moves the constant log-odds to the held-out rows' base rate)."""
+    return score_of(null_losses(fit_part, held_out), fit_part.loss_name == "squared")[0]
+
+
+def null_losses(fit_part: Problem, held_out: Sequence[EnvTensors]) -> list[Array]:
+    """The constant prediction's scored per-row losses on ``held_out``, per environment
+    (:func:`null_score`)."""
     y = fit_part.y.double()
     if fit_part.loss_name == "squared":
         c = y.mean()
@@ -499,8 +517,7 @@ def null_score(fit_part: Problem, held_out: Sequence[EnvTensors]) -> float:
     else:
         rate = y.mean().clamp(1e-6, 1 - 1e-6)
         c = torch.log(rate / (1 - rate))
-    losses = scored_losses(fit_part, lambda Z: torch.full(Z.shape[:1], float(c), dtype=Z.dtype), held_out)
-    return score_of(losses, fit_part.loss_name == "squared")[0]
+    return scored_losses(fit_part, lambda Z: torch.full(Z.shape[:1], float(c), dtype=Z.dtype), held_out)
 
 
 def temperature_scale(logits: Array, y: Array, steps: int = 30) -> float:

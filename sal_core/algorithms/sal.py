@@ -219,7 +219,9 @@ SEEDED_GRID: tuple[float, ...] = (1e-1, 1.0, ls.OFF)
 exact path), most robust first; the last one is ERM with the same network."""
 GRADIENT_GRID: tuple[float, ...] = (0.1, ls.OFF)
 """SAL's λ candidates on gradient paths (unit-free): each SAL candidate is a full fit of 40 rounds, so
-only the paper-setting λ = 0.1 and the fallback to ERM (docs/sal.md, "Measured for the defaults")."""
+only the paper-setting λ = 0.1 and the fallback to ERM (docs/sal.md, "Measured for the defaults").
+Where ERM overfits beyond the noise, λ = 0.1 is also tried at the w-path's start, w ≡ 1
+(:meth:`WDRL.offers_ball`; docs/sal.md, "The w-path's start where ERM overfits")."""
 
 
 class LearnedW(WStep[SALParams]):

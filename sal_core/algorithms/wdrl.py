@@ -106,6 +106,8 @@ EXACT_GRID: tuple[float, ...] = (1e-2, 1e-1, 1.0, 10.0, ls.OFF)
 """WDRL's relative λ candidates on the exact path (× the noise variance σ̂²); the last one is ERM."""
 GRADIENT_GRID: tuple[float, ...] = (0.1, 1.0, ls.OFF)
 """WDRL's λ candidates elsewhere (unit-free); each is a full gradient fit, so the grid is short."""
+BALL_VARIANT = "w ≡ 1 (the w-path's start: WDRL's ball)"
+"""The variant of a learned-w candidate fitted at its w-path's start instead (:meth:`WDRL.offers_ball`)."""
 REFIT_SLACK = 0.1
 """Other paths: the refit on all rows is kept unless it scores worse than this fraction above the
 chosen candidate on the held-out fold (which it was trained on): a non-convex refit that took
@@ -204,13 +206,43 @@ class WDRL(Algorithm[WDRLParams]):
         """How many fits one job runs, as the progress bar counts them."""
         if self.auto_is_exact():
             return 2  # every candidate on every fold in one batch, then the refit
-        return len(self.candidate_grid()) + 1 if self.params.lambda_ == AUTO else 1
+        return len(self._candidate_keys()) + 1 if self.params.lambda_ == AUTO else 1
 
     def steps_per_fit(self) -> int:
         return deep.SEEDED_TICKS if self.path() == "seeded" else self.schedule().rounds
 
     def candidate_grid(self) -> tuple[float, ...]:
         return self.grids[self.path()]
+
+    def offers_ball(self) -> bool:
+        """Does lambda_='auto' off the exact path also try each λ at its w-path's start, w ≡ 1
+        (WDRL's ball), next to the w it learns? Where w is learned on the gradient path: its
+        candidates are scored on one held-out fold, and a learned w that overfits it is no
+        better a cost than the isotropic one it started from."""
+        return self.path() == "gradient" and self.w_step().learns_w
+
+    def _candidate_keys(self) -> list[tuple[float, str]]:
+        """(relative λ, variant) of every candidate lambda_='auto' may fit off the exact path."""
+        keys = []
+        for relative in self.candidate_grid():
+            keys.append((relative, ""))
+            if relative != ls.OFF and self.offers_ball():
+                keys.append((relative, BALL_VARIANT))
+        return keys
+
+    def _wants_ball(self, erm_losses: list[np.ndarray], constant: list[np.ndarray], squared: bool) -> bool:
+        """Is the w-path's start tried too? Where this fit offers it and ERM scores worse out of fold
+        than the constant prediction beyond the noise: ERM overfits the fitting rows, and what may
+        help is the ball's isotropic shrinkage, which a learned w ≥ 1 can only weaken. A ball is
+        then kept as a candidate only if it beats the constant beyond the noise in turn (one that
+        flattens the fit to about the base rate has nothing to offer)."""
+        return self.offers_ball() and self._worse_beyond_noise(erm_losses, constant, squared)
+
+    def _worse_beyond_noise(self, losses: list[np.ndarray], other: list[np.ndarray], squared: bool) -> bool:
+        """Does ``losses`` score worse than ``other`` on the same held-out rows by more than
+        ``selection_se`` standard errors of the paired difference?"""
+        lead = ls.score_of(losses, squared)[0] - ls.score_of(other, squared)[0]
+        return lead > self.params.selection_se * ls.paired_se(losses, other, squared)
 
     # -------------------------------------------------------------------- MLPs: w from the linear path
     def w_seeder(self) -> WDRL:
@@ -287,10 +319,12 @@ class WDRL(Algorithm[WDRLParams]):
         if isinstance(selected, Solution):  # stopped while fitting a candidate
             return selected
         selection, candidate, held_out = selected
-        offset = len(self.candidate_grid()) * self.steps_per_fit()
+        offset = len(self._candidate_keys()) * self.steps_per_fit()
         progress = Offset(reporter, offset)
         if selection.lambda_ == ls.OFF_LAMBDA:
             solution = self._fit_off(problem, selection.lambda_, progress, y_scale)
+        elif selection.candidates[selection.chosen].variant == BALL_VARIANT:
+            solution = self._fit_ball(problem, selection.lambda_, progress, y_scale)
         else:
             solution = self._fit_at(problem, selection.lambda_, progress, y_scale)
         refit_score = ls.score_of(
@@ -328,16 +362,22 @@ class WDRL(Algorithm[WDRLParams]):
         candidates: list[ls.Candidate] = []
         solutions: list[Solution] = []
         losses: list[list[np.ndarray]] = []
-        for relative in self.candidate_grid():
+        constant = ls.null_losses(fit_part, held_out)
+        keys = [(relative, "") for relative in self.candidate_grid()]
+        for relative, variant in keys:
             lam = ls.candidate_lambda(relative, base)
             progress = Offset(reporter, len(solutions) * self.steps_per_fit())
             if relative == ls.OFF:
                 solution = self._fit_off(fit_part, lam, progress, y_scale)
+            elif variant == BALL_VARIANT:
+                solution = self._fit_ball(fit_part, lam, progress, y_scale)
             else:
                 solution = self._fit_at(fit_part, lam, progress, y_scale)
             if solution.stopped:
                 return solution
             env_losses = ls.scored_losses(problem, solution.model, held_out)
+            if variant == BALL_VARIANT and not self._worse_beyond_noise(constant, env_losses, squared):
+                continue  # the ball flattened the fit to about the constant: nothing to offer
             score, per_env = ls.score_of(env_losses, squared)
             candidates.append(
                 ls.Candidate(
@@ -346,10 +386,20 @@ class WDRL(Algorithm[WDRLParams]):
                     score,
                     {e.name: v for e, v in zip(held_out, per_env, strict=True)},
                     protection=protection(solution),
+                    variant=variant,
                 )
             )
             solutions.append(solution)
             losses.append(env_losses)
+            if relative == ls.OFF and self._wants_ball(env_losses, constant, squared):
+                keys += [(r, BALL_VARIANT) for r in self.candidate_grid() if r != ls.OFF]
+        erm_last = sorted(range(len(candidates)), key=lambda i: candidates[i].relative is None)
+        kept = [erm_last[i] for i in ls.best_variants([candidates[i] for i in erm_last])]
+        candidates, solutions, losses = (
+            [candidates[i] for i in kept],
+            [solutions[i] for i in kept],
+            [losses[i] for i in kept],
+        )
         null = ls.null_score(fit_part, held_out)
         candidates = ls.with_paired_se(candidates, losses, squared, null)
         homogeneity = _slopes_test(problem)
@@ -410,6 +460,14 @@ class WDRL(Algorithm[WDRLParams]):
         if ws.learns_w:
             return gradient.fit_rounds(problem, lam, reporter, y_scale, self._theta_options(), ws)
         return gradient.fit_fixed_w(problem, lam, reporter, y_scale, self._theta_options())
+
+    def _fit_ball(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
+        """Fit at one λ with w ≡ 1 (the w-path's start) on the gradient path, with as many Adam
+        steps on θ as the learned-w fit takes over all its rounds."""
+        options = dataclasses.replace(
+            self._theta_options(), theta_steps=self.params.theta_steps * self.schedule().rounds
+        )
+        return gradient.fit_fixed_w(problem, lam, reporter, y_scale, options)
 
     def _fit_off(self, problem: Problem, lam: float, reporter: Reporter, y_scale: float) -> Solution:
         """The adversary switched off (λ = OFF_LAMBDA): ERM, whatever the w-step learns. Exact on the

@@ -24,6 +24,7 @@ from sal_core.lambda_selection import (
     Candidate,
     ErmEvidence,
     Selection,
+    best_variants,
     choose,
     dominated_by,
     fold_split,
@@ -44,6 +45,20 @@ def _cands(scores: list[float], ses: list[float]) -> list[Candidate]:
     rel = [0.001, 0.01, 0.1, 1.0]
     out = [Candidate(r, r, s, {}, se=e) for r, s, e in zip(rel, scores[:-1], ses[:-1], strict=False)]
     return [*out, Candidate(None, OFF_LAMBDA, scores[-1], {}, se=ses[-1])]
+
+
+def test_each_lambda_is_represented_by_its_best_scoring_variant() -> None:
+    """Variants of one λ (anchors on the exact path, the w-path's start on the gradient path): the
+    one that scores lowest stands for its λ, the first on a tie; the order is kept."""
+    cands = [
+        Candidate(0.1, 0.1, 0.30, {}, variant="learned"),
+        Candidate(0.1, 0.1, 0.25, {}, variant="ball"),
+        Candidate(1.0, 1.0, 0.28, {}, variant="learned"),
+        Candidate(1.0, 1.0, 0.28, {}, variant="ball"),
+        Candidate(None, OFF_LAMBDA, 0.27, {}),
+    ]
+    assert best_variants(cands) == [1, 2, 4]
+    assert best_variants(cands[:1]) == [0]
 
 
 def test_robust_rule_keeps_the_most_robust_candidate_within_the_noise() -> None:
