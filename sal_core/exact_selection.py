@@ -327,7 +327,8 @@ def select_from_sums(
         )
     # Variants of one λ are two paths to the same objective: the one that validates better stands for
     # that λ (the other would only widen the rule's noise band with a path that scored worse).
-    order = [i for i in ls.robustness_order(candidates) if _best_variant(candidates, i)]
+    standing = set(ls.best_variants(candidates))
+    order = [i for i in ls.robustness_order(candidates) if i in standing]
     candidates = lstats.with_paired_se([candidates[i] for i in order], stats, order, squared=True)
     homogeneity = _slopes_test(sums)
     cap = cap_where_alike(plan.cost_cap, homogeneity)
@@ -424,12 +425,6 @@ def _slopes_test(sums: cross_fit.FoldSums) -> SlopesTest | None:
     return slopes_test(
         sums.n.sum(1), sums.z.sum(1), sums.y.sum(1), sums.zz.sum(1), sums.zy.sum(1), sums.yy.sum(1)
     )
-
-
-def _best_variant(candidates: list[ls.Candidate], i: int) -> bool:
-    """Is candidate i the best-scoring variant of its λ?"""
-    same = [c.score for c in candidates if c.lambda_ == candidates[i].lambda_]
-    return candidates[i].score <= min(same)
 
 
 VARIANT_NAMES = {
