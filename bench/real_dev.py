@@ -1742,6 +1742,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     names = []
     groups = {"small": SMALL, "more": MORE, **late}
+    if not {"erm", "sal"} <= set(args.methods):
+        parser.error("--methods must include erm and sal: the report is SAL against ERM")
     default = next((list(g) for flag, g in groups.items() if getattr(args, flag)), list(DEVELOPMENT))
     for name in args.only or default:
         try:

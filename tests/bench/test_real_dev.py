@@ -349,3 +349,12 @@ def test_sal_on_a_real_table_does_not_depend_on_the_order_of_environments_or_row
     assert determined.any()
     w1, w2 = np.asarray(first.covariate_weights), np.asarray(second.covariate_weights)
     np.testing.assert_allclose(np.log(w2[determined]), np.log(w1[determined]), atol=1e-3)
+
+
+def test_a_run_without_sal_or_erm_is_refused_before_any_fit(capsys: pytest.CaptureFixture[str]) -> None:
+    """The report is SAL against ERM: without either it used to fit every table, then fail on a
+    missing column; now the command line says so at once."""
+    with pytest.raises(SystemExit) as stopped:
+        rd.main(["--methods", "erm", "ridge", "--only", "house"])
+    assert stopped.value.code == 2
+    assert "--methods must include erm and sal" in capsys.readouterr().err
