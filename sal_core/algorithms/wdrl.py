@@ -215,10 +215,9 @@ class WDRL(Algorithm[WDRLParams]):
         return self.grids[self.path()]
 
     def offers_ball(self) -> bool:
-        """Does lambda_='auto' off the exact path also try each λ at its w-path's start, w ≡ 1
-        (WDRL's ball), next to the w it learns? Where w is learned on the gradient path: its
-        candidates are scored on one held-out fold, and a learned w that overfits it is no
-        better a cost than the isotropic one it started from."""
+        """May lambda_='auto' off the exact path also try each λ at its w-path's start, w ≡ 1
+        (WDRL's ball, which shrinks every coefficient alike), next to the w it learns? Where w is
+        learned on the gradient path (SAL); :meth:`_wants_ball` says where it is tried."""
         return self.path() == "gradient" and self.w_step().learns_w
 
     def _candidate_keys(self) -> list[tuple[float, str]]:
@@ -392,6 +391,7 @@ class WDRL(Algorithm[WDRLParams]):
             solutions.append(solution)
             losses.append(env_losses)
             if relative == ls.OFF and self._wants_ball(env_losses, constant, squared):
+                # ERM (the grid's last key) overfits: this loop goes on to the balls appended here
                 keys += [(r, BALL_VARIANT) for r in self.candidate_grid() if r != ls.OFF]
         erm_last = sorted(range(len(candidates)), key=lambda i: candidates[i].relative is None)
         kept = [erm_last[i] for i in ls.best_variants([candidates[i] for i in erm_last])]
@@ -400,7 +400,7 @@ class WDRL(Algorithm[WDRLParams]):
             [solutions[i] for i in kept],
             [losses[i] for i in kept],
         )
-        null = ls.null_score(fit_part, held_out)
+        null = ls.score_of(constant, squared)[0]  # ls.null_score
         candidates = ls.with_paired_se(candidates, losses, squared, null)
         homogeneity = _slopes_test(problem)
         cap = cap_where_alike(self.cost_cap(), homogeneity)
