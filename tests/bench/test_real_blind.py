@@ -95,8 +95,8 @@ def test_a_blind_table_whose_bytes_differ_from_the_pin_is_refused(
 def test_blind_runs_the_nine_both_ways(tables_run: Callable[[Sequence[str]], list[str]]) -> None:
     _data_or_skip("injury")
     # every one has two test environments or more
-    assert tables_run(["--blind", "--reverse", "--methods", "erm"]) == list(rb.BLIND)
-    assert tables_run(["--only", "k401k", "--methods", "erm"]) == ["k401k"]
+    assert tables_run(["--blind", "--reverse", "--methods", "erm", "sal"]) == list(rb.BLIND)
+    assert tables_run(["--only", "k401k", "--methods", "erm", "sal"]) == ["k401k"]
 
 
 def test_where_sal_pays_most_in_this_batch_it_stays_within_one_percent_of_erm() -> None:

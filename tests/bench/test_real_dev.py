@@ -195,9 +195,9 @@ def test_the_small_tables_are_apart_from_the_development_set_and_not_reversed_on
     )
     assert set(rd.DATASETS) == set(rd.DEVELOPMENT) | set(rd.SMALL) | set(rd.MORE)
     _data_or_skip("titanic")
-    names = tables_run(["--small", "--reverse", "--methods", "erm"])
+    names = tables_run(["--small", "--reverse", "--methods", "erm", "sal"])
     assert "titanic" not in names and "salaries" in names and "house" not in names
-    names = tables_run(["--more", "--reverse", "--methods", "erm"])
+    names = tables_run(["--more", "--reverse", "--methods", "erm", "sal"])
     assert names == ["gapminder", "car_prices", "sacramento", "cps1985", "mpg"]
 
 

@@ -82,8 +82,8 @@ def test_a_fresh_table_whose_bytes_differ_from_the_pin_is_refused(
 def test_fresh_runs_the_nine_both_ways(tables_run: Callable[[Sequence[str]], list[str]]) -> None:
     _data_or_skip("storms")
     # every one has two test environments or more
-    assert tables_run(["--fresh", "--reverse", "--methods", "erm"]) == list(rf.FRESH)
-    assert tables_run(["--only", "nlswork", "--methods", "erm"]) == ["nlswork"]
+    assert tables_run(["--fresh", "--reverse", "--methods", "erm", "sal"]) == list(rf.FRESH)
+    assert tables_run(["--only", "nlswork", "--methods", "erm", "sal"]) == ["nlswork"]
 
 
 def test_sal_beats_erm_on_wages_a_decade_later() -> None:
