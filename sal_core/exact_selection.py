@@ -325,8 +325,7 @@ def select_from_sums(
                 variant=VARIANT_NAMES[variant] if plan.learns_w and r != ls.OFF else "",
             )
         )
-    # Variants of one λ are two paths to the same objective: the one that validates better stands for
-    # that λ (the other would only widen the rule's noise band with a path that scored worse).
+    # the better-validating variant of each λ stands for it (ls.best_variants says why)
     standing = set(ls.best_variants(candidates))
     order = [i for i in ls.robustness_order(candidates) if i in standing]
     candidates = lstats.with_paired_se([candidates[i] for i in order], stats, order, squared=True)

@@ -362,7 +362,7 @@ class WDRL(Algorithm[WDRLParams]):
         solutions: list[Solution] = []
         losses: list[list[np.ndarray]] = []
         constant = ls.null_losses(fit_part, held_out)
-        keys = [(relative, "") for relative in self.candidate_grid()]
+        keys = [key for key in self._candidate_keys() if key[1] != BALL_VARIANT]
         for relative, variant in keys:
             lam = ls.candidate_lambda(relative, base)
             progress = Offset(reporter, len(solutions) * self.steps_per_fit())
@@ -392,7 +392,7 @@ class WDRL(Algorithm[WDRLParams]):
             losses.append(env_losses)
             if relative == ls.OFF and self._wants_ball(env_losses, constant, squared):
                 # ERM (the grid's last key) overfits: this loop goes on to the balls appended here
-                keys += [(r, BALL_VARIANT) for r in self.candidate_grid() if r != ls.OFF]
+                keys += [key for key in self._candidate_keys() if key[1] == BALL_VARIANT]
         erm_last = sorted(range(len(candidates)), key=lambda i: candidates[i].relative is None)
         kept = [erm_last[i] for i in ls.best_variants([candidates[i] for i in erm_last])]
         candidates, solutions, losses = (
