@@ -16,24 +16,11 @@ so W pins the scale at min w = 1. Four update rules:
 Why ``adam_log`` with a small step and many rounds: R(θ(w)) on the training environments is
 minimised at a *moderate* weight on anti-causal covariates, so what SAL returns is decided by the
 path, not by R's minimiser. From w = 1 with a strong adversary every θ starts near 0 and each
-covariate that predicts y pushes its w up; the stable ones push hardest and longest. Measured
-(exact linear path, λ = MSE_OLS/1000, 800 rounds, anti-causal Scenario 1, dev seeds 100-111, test
-Mean_Error; oracle 0.318, ERM 0.721), changing one thing at a time from ``adam_log`` (0.394):
-
-=======================================================  ======
-no momentum (β₁ = 0)                                      0.386
-λ = 3·10⁻⁴ fixed instead of MSE_OLS/1000                  0.398
-α = 1 instead of 0.5                                      0.394
-no bias correction                                        0.442
-β₂ = 0.9 and β₁ = 0 (RMSprop, ``adaptive_log``'s rule)     5.80
-clip at 1 (Proj_W) instead of the shift v − min v         0.945
-all of the last three and λ = 3·10⁻⁴ (``adaptive_log``)   0.684
-=======================================================  ======
-
-The projection decides it: clipping lets several covariates sit at w = 1 while the others drift
-up together, so no ratio between them is learned; the shift keeps exactly one at 1 and every ratio.
-A short second-moment memory (β₂ = 0.9) makes the step sign-like and noisy, so V's weights climb as
-fast as S's. The product step × rounds must be ≳ 40 (below it every θ stays shrunk).
+covariate that predicts y pushes its w up; the stable ones push hardest and longest. The shift
+v ← v − min v, not a clip at 1, keeps exactly one covariate at 1 and every ratio between the others;
+a short second-moment memory would make the step sign-like, so that anti-causal covariates climb as
+fast as stable ones. The rules measured side by side, one change at a time: docs/sal.md, "Why: the
+w update decides the anti-causal shift".
 """
 
 from __future__ import annotations

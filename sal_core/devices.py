@@ -3,31 +3,12 @@
 A GPU pays off only when a fit's work per step is large enough to hide its fixed costs (kernel
 launches, moving the data to the device, and on the linear path the p × p eigendecompositions that
 run in numpy on the CPU anyway). The work grows with the training cells ``n_rows × n_features``;
-the rule is a threshold on them per model kind, set from the figures measured on an H200
-(docs/benchmarks.md, "On a GPU machine"; the linear point from issue 9):
-
-===========  ===============================  =========  ============================  ==========
-model kind   measured at (cells)              CUDA       CPU                           threshold
-===========  ===============================  =========  ============================  ==========
-linear       SAL, paper setting (2·10⁴)       0.659 s    0.662 s (16 threads)          10⁹
-linear       SAL, n = 10⁵, p = 20 (2·10⁶)     1.43 s     0.86 s (1 thread)             10⁹
-linear       SAL, n = 10⁷, p = 100 (10⁹)      18.2 s     22.3 s (16 threads)           10⁹
-mlp          paper setting (2·10⁴)            SAL 14.2,  SAL 10.0, ERM 5.4, IRM 2.5 s  10⁶
-                                              ERM 6.4,   (16 threads)
-                                              IRM 4.8 s
-===========  ===============================  =========  ============================  ==========
-
-- **linear**: a linear fit is one O(n·p²) pass over the data (standardisation, sufficient
-  statistics) and then p × p work per round, in numpy on the CPU. At 2·10⁶ cells one CPU thread
-  beat the GPU; at 10⁹ the GPU was only 1.2× faster than 16 CPU threads. 10⁹ is above the default
-  ``max_cells`` upload bound (5·10⁷), so with default limits linear jobs run on the CPU.
-- **mlp**: at the paper setting the GPU was 1.4× (SAL), 1.2× (ERM) and 1.9× (IRM) slower than
-  16 CPU threads: its time per step is launch-bound and flat in n, while the CPU's grows with the
-  cells. Even if 96% of the CPU's time there were overhead that does not grow with n·p, the CPU
-  would pass the GPU's time by 24× the paper setting (IRM, the worst case; SAL 12×, ERM 6×); the
-  threshold is 50× (10⁶ cells), where the GPU is still launch-bound (a [64] MLP step over 10⁶
-  cells is ~10⁹ flops). No measurement lies between; ``bench.gpu_check`` at larger n should
-  narrow it.
+the rule is a threshold on them per model kind, set from figures measured on an H200 (SAL, ERM
+and IRM timed on CUDA and on the CPU at three sizes; the table and the reasoning from it are in
+docs/benchmarks.md, "Where device='auto' puts a fit"). In short:
+a linear fit is one O(n·p²) pass and then p × p work per round in numpy on the CPU, so a GPU only
+paid off at 10⁹ cells (above the default upload bound); an MLP step on a GPU is launch-bound, so
+the threshold sits where the CPU's time, which grows with the cells, would pass it.
 
 No algorithm changes its model kind's threshold today: the measured gaps of SAL, ERM and IRM at
 the paper setting all fall under the same bound. ``choose_device`` takes the algorithm so the reason names it and a

@@ -91,9 +91,8 @@ class SALParams(WDRLParams):
         doc="lambda_='auto' keeps the most robust candidate whose worst-training-environment out-of-fold "
         "error is within this many standard errors (of the paired difference) of the best candidate's; when "
         "the data separate the candidates by more, the best wins, ERM included. Where ERM scores best, the "
-        "band admits only a candidate that beats ERM on at least one training environment. 1 (the "
-        "one-standard-error rule): on real tables 2 and 3 cost up to 1.4% against ERM, and the anti-causal "
-        "shift did not gain (docs/sal.md).",
+        "band admits only a candidate that beats ERM on at least one training environment. 1: the "
+        'one-standard-error rule (why, measured: docs/sal.md, "The paper\'s generators").',
     )
     erm_first: str = param(
         "where_alike",
@@ -101,12 +100,9 @@ class SALParams(WDRLParams):
         doc="lambda_='auto': where ERM is kept unless a robust candidate beats it by more than selection_se "
         "standard errors out of fold (past that, the rule above). 'where_alike' (default): where the "
         "training environments show no evidence of different slopes (Chow's F test; for classification the "
-        "likelihood ratio; p ≥ 0.05; `selection.homogeneity` reports it). On 47 real tables, run both "
-        "ways, 82 of 86 met ERM + 1% (5% on every seed) against 76 with 'never' (penguins 1.10 -> 1.00 x ERM, mpg 1.13 -> 1.01), "
-        "and some gains were given back; on the paper's anti-causal Scenario 2 it keeps ERM where the "
-        'training environments look alike (36 -> 25 of 40 seeds at the oracle; docs/sal.md, "ERM first '
-        "where the slopes look alike\"). 'always': everywhere. 'never': the robust-first rule alone (the "
-        "default before 2026-11-28 evening).",
+        "likelihood ratio; p ≥ 0.05; `selection.homogeneity` reports it). 'always': everywhere. 'never': "
+        "the robust-first rule alone (the default before 2026-11-28 evening). What each costs and gains on "
+        'real tables and the paper\'s anti-causal cells: docs/sal.md, "ERM first where the slopes look alike".',
     )
     erm_bar: str = param(
         "single",
@@ -115,12 +111,8 @@ class SALParams(WDRLParams):
         "ERM. 'single' (default): the best candidate's lead over ERM beyond selection_se standard errors. "
         "'simultaneous', opt-in: the strongest candidate's lead, in its own standard errors, beyond the bar "
         "that keeps that comparison's level for the best of all robust candidates (a max-t over joint "
-        "draws; `selection.beats_erm` reports both). The best of six candidates that are no better than ERM "
-        "clears one standard error in 37% of draws, against 16% for one. On 47 real tables run both ways "
-        "it met ERM + 1% on 81 of 86 table-directions on unseen seeds (79 with 'single'; penguins' worst "
-        "seed 1.08 -> 1.00 x ERM) and gave back some gains; on the paper's anti-causal cells it keeps ERM "
-        'more often (Scenario 1 0.391 -> 0.420, Scenario 2 0.412 -> 0.423 = ERM; docs/sal.md, "The best '
-        'of several is not one").',
+        "draws; `selection.beats_erm` reports both). Measured against 'single' on real tables and the "
+        'paper\'s anti-causal cells: docs/sal.md, "The best of several is not one".',
     )
     cost_cap: float = param(
         1.0,
@@ -128,10 +120,8 @@ class SALParams(WDRLParams):
         high=1.0,
         doc="lambda_='auto', opt-in: where the training environments show no evidence of different slopes "
         "(Chow's F test; for classification the likelihood-ratio test; p ≥ 0.05; `selection.homogeneity` "
-        "reports it either way), a robust candidate must "
-        "also score at most this fraction above the best out of fold. 0.03 removed the worst losses against "
-        "ERM on small tables where nothing shifts (42% → 0.2% on a seed) and cost two held-out anti-causal "
-        'seeds their robustness (docs/sal.md, "Few rows, nothing shifted"). 1: off (the default).',
+        "reports it either way), a robust candidate must also score at most this fraction above the best "
+        'out of fold. 1: off (the default); 0.03 measured in docs/sal.md, "Few rows, nothing shifted".',
     )
     alpha: float = param(
         0.5, low=0.0, high=1e4, doc="α, weight of the spread of training-environment losses in R(θ)."
@@ -202,8 +192,8 @@ class SALParams(WDRLParams):
         doc="Non-linear models (MLPs): where w comes from. 'linear': learned by SAL's exact path on a linear "
         "model of the same rows (lambda_='auto' there), then held fixed while the network is trained "
         "adversarially under that cost; 'network': learned through the network itself (implicit "
-        "differentiation, sal_core.deep_sal), from w = 1. 'auto' = 'linear' (measured on dev seeds: the "
-        "network's own w-gradient did not beat ERM on anti-causal data; docs/benchmarks.md).",
+        "differentiation, sal_core.deep_sal), from w = 1. 'auto' = 'linear' (why, measured: "
+        "docs/benchmarks.md).",
     )
 
 
