@@ -108,7 +108,7 @@ class Selection:
     criterion: str
     prefer: Prefer
     z: float
-    scoring: str  # "5-fold cross-fitting" or "one held-out fold of 5"
+    scoring: str  # "5-fold cross-fitting …" or "one held-out fold of 5 …"
     rows_scored: int
     base: float
     candidates: tuple[Candidate, ...]

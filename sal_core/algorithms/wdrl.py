@@ -33,7 +33,7 @@ from sal_core.homogeneity import TEST_BUDGET, SlopesTest, cap_where_alike, erm_f
 from sal_core.models import ModelSpec
 from sal_core.params import AUTO, Params, param
 from sal_core.paths import PathName, deep, exact, gradient
-from sal_core.paths.common import Offset, protection, target_scale
+from sal_core.paths.common import Holding, Offset, protection, target_scale
 from sal_core.paths.exact import fit_fixed_w as fit_ridge_path
 from sal_core.paths.exact import moments as _moments
 from sal_core.paths.gradient import ERM_STEPS
@@ -54,6 +54,42 @@ __all__ = [
     "_target_scale",
     "fit_ridge_path",
 ]  # _moments and _target_scale: tests and bench.solver read the exact path's moments through them
+
+
+@dataclass(frozen=True)
+class HeldOutScores:
+    """ERM's and the constant prediction's per-row losses on held-out rows, per training environment,
+    with the problem and the row folds they came from."""
+
+    problem: Problem
+    folds: torch.Tensor
+    losses: list[np.ndarray]
+    constant: list[np.ndarray]
+
+
+@dataclass(frozen=True)
+class BallGate:
+    """Whether lambda_='auto' tries the ball (:meth:`WDRL._ball_gate`), and ERM's and the constant's
+    cross-fitted losses where every fold had to decide it."""
+
+    opens: bool
+    crossed: HeldOutScores | None = None
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One candidate of lambda_='auto' off the exact path: its key (relative λ, variant), λ, its fit
+    without the held-out fold, and its per-row losses per training environment where scored."""
+
+    key: tuple[float, str]
+    lam: float
+    solution: Solution
+    losses: list[np.ndarray]
+
+
+def _joined(parts: list[list[np.ndarray]]) -> list[np.ndarray]:
+    """Per environment, the losses of every fold in one array (fold 0 first)."""
+    return [np.concatenate(env_parts) for env_parts in parts]
 
 
 @dataclass(frozen=True)
@@ -217,7 +253,7 @@ class WDRL(Algorithm[WDRLParams]):
     def offers_ball(self) -> bool:
         """May lambda_='auto' off the exact path also try each λ at its w-path's start, w ≡ 1
         (WDRL's ball, which shrinks every coefficient alike), next to the w it learns? Where w is
-        learned on the gradient path (SAL); :meth:`_wants_ball` says where it is tried."""
+        learned on the gradient path (SAL); :meth:`_ball_gate` says where it is tried."""
         return self.path() == "gradient" and self.w_step().learns_w
 
     def _candidate_keys(self) -> list[tuple[float, str]]:
@@ -229,13 +265,78 @@ class WDRL(Algorithm[WDRLParams]):
                 keys.append((relative, BALL_VARIANT))
         return keys
 
-    def _wants_ball(self, erm_losses: list[np.ndarray], constant: list[np.ndarray], squared: bool) -> bool:
+    def _ball_gate(self, erm: HeldOutScores, reporter: Reporter, y_scale: float) -> BallGate:
         """Is the w-path's start tried too? Where this fit offers it and ERM scores worse out of fold
         than the constant prediction beyond the noise: ERM overfits the fitting rows, and what may
         help is the ball's isotropic shrinkage, which a learned w ≥ 1 can only weaken. A ball is
         then kept as a candidate only if it beats the constant beyond the noise in turn (one that
-        flattens the fit to about the base rate has nothing to offer)."""
-        return self.offers_ball() and self._worse_beyond_noise(erm_losses, constant, squared)
+        flattens the fit to about the base rate has nothing to offer).
+
+        The held-out fold closes the gate where ERM beats the constant there. Where it does not,
+        every fold decides (one fold of a small table is too few rows to tell): ERM is fitted
+        without each of the others too and every row is scored, as the exact path scores its
+        candidates; where that opens the gate, every candidate is scored so (docs/sal.md, "The
+        w-path's start where ERM overfits")."""
+        if not self.offers_ball():
+            return BallGate(False)
+        squared = erm.problem.loss_name == "squared"
+        if ls.score_of(erm.losses, squared)[0] <= ls.score_of(erm.constant, squared)[0]:
+            return BallGate(False)
+        crossed = self._cross_fitted_erm(erm, reporter, y_scale)
+        if crossed is None or not self._worse_beyond_noise(crossed.losses, crossed.constant, squared):
+            return BallGate(False)
+        return BallGate(True, crossed)
+
+    def _cross_fitted_erm(
+        self, erm: HeldOutScores, reporter: Reporter, y_scale: float
+    ) -> HeldOutScores | None:
+        """ERM's and the constant's losses on every row, each fold scored by a fit without it (fold
+        0's from ``erm``); None where a stop was asked for meanwhile. Progress holds where it is."""
+        losses = [[loss] for loss in erm.losses]
+        constant = [[loss] for loss in erm.constant]
+        for k in range(1, self.params.folds):
+            fit_part, held_out = ls.fold_split(erm.problem, erm.folds, k)
+            solution = self._fit_off(fit_part, ls.OFF_LAMBDA, Holding(reporter), y_scale)
+            if solution.stopped:
+                return None
+            for env, loss in enumerate(ls.scored_losses(erm.problem, solution.model, held_out)):
+                losses[env].append(loss)
+            for env, loss in enumerate(ls.null_losses(fit_part, held_out)):
+                constant[env].append(loss)
+        return HeldOutScores(erm.problem, erm.folds, _joined(losses), _joined(constant))
+
+    def _cross_fitted(
+        self, fold_zero: list[Scored], crossed: HeldOutScores, reporter: Reporter, y_scale: float
+    ) -> list[Scored] | Solution:
+        """Every candidate's losses on every row, each fold scored by a fit without it (fold 0's
+        from ``fold_zero``, ERM's from ``crossed``); a stopped fit's solution where a stop was asked
+        for. Progress holds where it is."""
+        rescored = []
+        for entry in fold_zero:
+            if entry.key[0] == ls.OFF:
+                rescored.append(dataclasses.replace(entry, losses=crossed.losses))
+                continue
+            parts = [[loss] for loss in entry.losses]
+            for k in range(1, self.params.folds):
+                fit_part, held_out = ls.fold_split(crossed.problem, crossed.folds, k)
+                solution = self._fit_key(fit_part, entry.key, entry.lam, Holding(reporter), y_scale)
+                if solution.stopped:
+                    return solution
+                for env, loss in enumerate(ls.scored_losses(crossed.problem, solution.model, held_out)):
+                    parts[env].append(loss)
+            rescored.append(dataclasses.replace(entry, losses=_joined(parts)))
+        return rescored
+
+    def _fit_key(
+        self, problem: Problem, key: tuple[float, str], lam: float, reporter: Reporter, y_scale: float
+    ) -> Solution:
+        """One candidate of lambda_='auto' off the exact path: ERM, the ball, or a fit at λ."""
+        relative, variant = key
+        if relative == ls.OFF:
+            return self._fit_off(problem, lam, reporter, y_scale)
+        if variant == BALL_VARIANT:
+            return self._fit_ball(problem, lam, reporter, y_scale)
+        return self._fit_at(problem, lam, reporter, y_scale)
 
     def _worse_beyond_noise(self, losses: list[np.ndarray], other: list[np.ndarray], squared: bool) -> bool:
         """Does ``losses`` score worse than ``other`` on the same held-out rows by more than
@@ -358,41 +459,49 @@ class WDRL(Algorithm[WDRLParams]):
         fit_part, held_out = ls.fold_split(problem, folds, 0)
         base = self.lambda_base(fit_part, y_scale)
         squared = problem.loss_name == "squared"
+        constant = ls.null_losses(fit_part, held_out)
+        steps = self.steps_per_fit()
+        keys = [key for key in self._candidate_keys() if key[1] != BALL_VARIANT]
+        scored: list[Scored] = []
+        crossed: HeldOutScores | None = None
+        for key in keys:
+            lam = ls.candidate_lambda(key[0], base)
+            solution = self._fit_key(fit_part, key, lam, Offset(reporter, len(scored) * steps), y_scale)
+            if solution.stopped:
+                return solution
+            scored.append(Scored(key, lam, solution, ls.scored_losses(problem, solution.model, held_out)))
+            if key[0] == ls.OFF:
+                erm = HeldOutScores(problem, folds, scored[-1].losses, constant)
+                gate = self._ball_gate(erm, Offset(reporter, len(scored) * steps), y_scale)
+                if gate.opens:
+                    # ERM (the grid's last key) overfits: this loop goes on to the balls appended here
+                    keys += [key for key in self._candidate_keys() if key[1] == BALL_VARIANT]
+                    crossed = gate.crossed
+        if crossed is not None:  # one fold could not tell ERM from the constant; every fold did
+            rescored = self._cross_fitted(scored, crossed, Offset(reporter, len(scored) * steps), y_scale)
+            if isinstance(rescored, Solution):
+                return rescored
+            scored, constant = rescored, crossed.constant
         candidates: list[ls.Candidate] = []
         solutions: list[Solution] = []
         losses: list[list[np.ndarray]] = []
-        constant = ls.null_losses(fit_part, held_out)
-        keys = [key for key in self._candidate_keys() if key[1] != BALL_VARIANT]
-        for relative, variant in keys:
-            lam = ls.candidate_lambda(relative, base)
-            progress = Offset(reporter, len(solutions) * self.steps_per_fit())
-            if relative == ls.OFF:
-                solution = self._fit_off(fit_part, lam, progress, y_scale)
-            elif variant == BALL_VARIANT:
-                solution = self._fit_ball(fit_part, lam, progress, y_scale)
-            else:
-                solution = self._fit_at(fit_part, lam, progress, y_scale)
-            if solution.stopped:
-                return solution
-            env_losses = ls.scored_losses(problem, solution.model, held_out)
-            if variant == BALL_VARIANT and not self._worse_beyond_noise(constant, env_losses, squared):
+        for entry in scored:
+            relative, variant = entry.key
+            if variant == BALL_VARIANT and not self._worse_beyond_noise(constant, entry.losses, squared):
                 continue  # the ball flattened the fit to about the constant: nothing to offer
-            score, per_env = ls.score_of(env_losses, squared)
+            score, per_env = ls.score_of(entry.losses, squared)
             candidates.append(
                 ls.Candidate(
                     None if relative == ls.OFF else relative,
-                    lam,
+                    entry.lam,
                     score,
                     {e.name: v for e, v in zip(held_out, per_env, strict=True)},
-                    protection=protection(solution),
+                    protection=protection(entry.solution),
                     variant=variant,
                 )
             )
-            solutions.append(solution)
-            losses.append(env_losses)
-            if relative == ls.OFF and self._wants_ball(env_losses, constant, squared):
-                # ERM (the grid's last key) overfits: this loop goes on to the balls appended here
-                keys += [key for key in self._candidate_keys() if key[1] == BALL_VARIANT]
+            solutions.append(entry.solution)
+            losses.append(entry.losses)
         erm_last = sorted(range(len(candidates)), key=lambda i: candidates[i].relative is None)
         kept = [erm_last[i] for i in ls.best_variants([candidates[i] for i in erm_last])]
         candidates, solutions, losses = (
@@ -417,13 +526,18 @@ class WDRL(Algorithm[WDRLParams]):
             criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",
             prefer=self.prefer,
             z=p.selection_se,
-            scoring=f"one held-out fold of {p.folds} within each training environment"
+            scoring=(
+                f"{p.folds}-fold cross-fitting within each training environment (one held-out fold "
+                "could not tell ERM from the constant prediction)"
+                if crossed is not None
+                else f"one held-out fold of {p.folds} within each training environment"
+            )
             + (
                 "; log-loss after one temperature fitted on those rows, as each candidate ranks them"
                 if problem.loss_name == "logistic"
                 else ""
             ),
-            rows_scored=sum(int(e.y.shape[0]) for e in held_out),
+            rows_scored=sum(len(loss) for loss in losses[0]) if losses else 0,
             base=base,
             candidates=tuple(candidates),
             chosen=chosen,

@@ -44,6 +44,19 @@ def protection(solution: Solution) -> float:
     return 0.0 if w is None else float(torch.log(w.double().clamp_min(1.0)).sum())
 
 
+class Holding(Reporter):
+    """Reports a side fit (one whose steps the progress bar does not count) at the parent's step 0,
+    so that progress holds still while a stop request still reaches the fit."""
+
+    def __init__(self, parent: Reporter) -> None:
+        super().__init__(None, parent.total)
+        self._parent = parent
+
+    def __call__(self, step: int, metrics: RoundMetrics | None = None) -> bool:
+        self.stop_requested = self._parent(0)
+        return self.stop_requested
+
+
 class Offset(Reporter):
     """Reports a sub-fit's steps after ``offset`` steps of the same progress bar."""
 

@@ -1,6 +1,6 @@
 """lambda_='auto' on the gradient path tries SAL's w-path start (w ≡ 1, WDRL's ball) only where ERM
-scores worse out of fold than the constant prediction beyond a standard error (docs/sal.md, "The
-w-path's start where ERM overfits")."""
+scores worse out of fold than the constant prediction beyond a standard error, every fold scored
+(docs/sal.md, "The w-path's start where ERM overfits")."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from sal_core import get_algorithm
 from sal_core.algorithms import FitResult
-from sal_core.algorithms.wdrl import BALL_VARIANT, WDRL
+from sal_core.algorithms.wdrl import BALL_VARIANT, WDRL, BallGate
 from sal_core.data import Environment
 from sal_core.lambda_selection import Selection
 from sal_core.metrics import evaluate
@@ -41,43 +41,93 @@ def _log_loss(fit: FitResult, test: Environment) -> float:
 def tried(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Whether each fit's selection asked for the ball (its gate's answers, in order)."""
     answers: list[bool] = []
-    gate = WDRL._wants_ball
+    gate = WDRL._ball_gate
 
-    def spy(self: WDRL, *args: object) -> bool:
-        answers.append(gate(self, *args))  # type: ignore[arg-type]
-        return answers[-1]
+    def spy(self: WDRL, *args: object) -> BallGate:
+        answer = gate(self, *args)  # type: ignore[arg-type]
+        answers.append(answer.opens)
+        return answer
 
-    monkeypatch.setattr(WDRL, "_wants_ball", spy)
+    monkeypatch.setattr(WDRL, "_ball_gate", spy)
     return answers
 
 
-def test_where_erm_overfits_beyond_the_noise_the_ball_is_tried_and_wins(tried: list[bool]) -> None:
-    """Seed 6: ERM's worst held-out log-loss is above the constant's by more than a standard error,
-    and the ball beats the constant by more than one in turn; it is chosen. It is WDRL's fit at that
-    λ, and it beats ERM on the test environment's log-loss and error rate."""
-    train, test = _noise_heavy(6)
-    fit = get_algorithm("sal")(task="classification", seed=6).fit(train)
+@pytest.fixture
+def cross_fitted(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """One entry per time the gate fitted ERM on every fold (True unless stopped)."""
+    calls: list[bool] = []
+    cross = WDRL._cross_fitted_erm
+
+    def spy(self: WDRL, *args: object) -> object:
+        result = cross(self, *args)  # type: ignore[arg-type]
+        calls.append(result is not None)
+        return result
+
+    monkeypatch.setattr(WDRL, "_cross_fitted_erm", spy)
+    return calls
+
+
+@pytest.mark.parametrize("seed", [1, 3, 6])
+def test_where_erm_overfits_beyond_the_noise_the_ball_is_tried_and_wins(tried: list[bool], seed: int) -> None:
+    """ERM's worst out-of-fold log-loss, every fold scored, is above the constant's by more than a
+    standard error, and the ball beats the constant by more than one in turn; it is chosen. It is
+    WDRL's fit at that λ, and it beats ERM on the test environment's log-loss and error rate (seed
+    6: 0.38 against 0.90 and 0.139 against 0.213; seeds 1 and 3: 0.36 / 0.37 against 1.00 / 0.77)."""
+    train, test = _noise_heavy(seed)
+    fit = get_algorithm("sal")(task="classification", seed=seed).fit(train)
     sel = _selection(fit)
     assert tried == [True]
+    assert sel.scoring.startswith("5-fold cross-fitting") and sel.rows_scored == 450
     assert sel.candidates[-1].relative is None and sel.candidates[-1].score > sel.null_score
     assert len({c.lambda_ for c in sel.candidates}) == len(sel.candidates), "one variant per λ"
     assert sel.candidates[sel.chosen].variant == BALL_VARIANT
     assert fit.covariate_weights is not None and np.all(fit.covariate_weights == 1.0)
-    wdrl = get_algorithm("wdrl")({"lambda_": sel.lambda_}, task="classification", seed=6).fit(train)
+    wdrl = get_algorithm("wdrl")({"lambda_": sel.lambda_}, task="classification", seed=seed).fit(train)
     np.testing.assert_allclose(fit.coefficients, wdrl.coefficients, rtol=1e-6, atol=1e-8)
-    erm = get_algorithm("erm")(task="classification", seed=6).fit(train)
-    assert _log_loss(fit, test) < 0.6 * _log_loss(erm, test)  # 0.38 against 0.90
+    erm = get_algorithm("erm")(task="classification", seed=seed).fit(train)
+    assert _log_loss(fit, test) < 0.6 * _log_loss(erm, test)
     errors = [float(evaluate(f.model, [test])[1].mean_error) for f in (fit, erm)]
-    assert errors[0] < 0.8 * errors[1]  # 0.139 against 0.213
+    assert errors[0] < 0.8 * errors[1]
 
 
-def test_where_erm_is_within_the_noise_of_the_constant_the_grid_is_unchanged(tried: list[bool]) -> None:
-    """Seed 0 of the same data: ERM is no worse than the constant beyond the noise of 30 held-out
-    rows per environment; the candidates are SAL's grid as it was, λ = 0.1 with learned w and ERM."""
+def test_where_every_fold_finds_erm_within_the_noise_of_the_constant_the_grid_is_unchanged(
+    tried: list[bool], cross_fitted: list[bool]
+) -> None:
+    """Seed 4 of the same data: ERM trails the constant on the held-out fold, so every fold is
+    scored, and over all 450 rows it is no worse than the constant beyond the noise; the candidates
+    are SAL's grid as it was, λ = 0.1 with learned w and ERM, scored on the one fold."""
+    train, _ = _noise_heavy(4)
+    sel = _selection(get_algorithm("sal")(task="classification", seed=4).fit(train))
+    assert cross_fitted == [True] and tried == [False]
+    assert [(c.relative, c.variant) for c in sel.candidates] == [(0.1, ""), (None, "")]
+    assert sel.scoring.startswith("one held-out fold") and sel.rows_scored < 450
+
+
+def test_a_ball_no_better_than_the_constant_is_not_listed(tried: list[bool]) -> None:
+    """Seed 0: every fold finds ERM worse than the constant beyond the noise, but the ball does not
+    beat the constant by more than a standard error either; it is dropped, and the grid's two
+    candidates are compared on every row."""
     train, _ = _noise_heavy(0)
     sel = _selection(get_algorithm("sal")(task="classification", seed=0).fit(train))
-    assert tried == [False]
+    assert tried == [True]
     assert [(c.relative, c.variant) for c in sel.candidates] == [(0.1, ""), (None, "")]
+    assert sel.scoring.startswith("5-fold cross-fitting") and sel.rows_scored == 450
+
+
+def test_where_erm_beats_the_constant_on_the_held_out_fold_no_more_fits_are_made(
+    tried: list[bool], cross_fitted: list[bool]
+) -> None:
+    """Five covariates that all matter: ERM beats the constant on the held-out fold, the gate closes
+    there, and no fold beyond it is fitted."""
+    rng = np.random.default_rng(0)
+    train = []
+    for e in range(2):
+        X = rng.standard_normal((200, 5))
+        y = (rng.random(200) < 1 / (1 + np.exp(-X @ np.array([1.0, -1.0, 0.5, 0.5, -0.5])))).astype(float)
+        train.append(Environment(f"e{e}", X, y))
+    sel = _selection(get_algorithm("sal")(task="classification", seed=0).fit(train))
+    assert tried == [False] and cross_fitted == []
+    assert sel.scoring.startswith("one held-out fold")
 
 
 def test_wdrl_and_the_exact_path_never_ask() -> None:
