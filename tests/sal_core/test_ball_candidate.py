@@ -134,3 +134,19 @@ def test_wdrl_and_the_exact_path_never_ask() -> None:
     assert not get_algorithm("wdrl")(task="classification").offers_ball()
     assert not get_algorithm("sal")().offers_ball()  # regression: the exact path
     assert get_algorithm("sal")(task="classification").offers_ball()
+
+
+def test_a_stop_asked_for_while_every_fold_is_scored_stops_the_fit_with_progress_held() -> None:
+    """Seed 1: the extra fits of every fold report the progress position reached before them, over
+    and over, and a stop asked for there ends the fit as stopped instead of running on to the refit."""
+    train, _ = _noise_heavy(1)
+    seen: list[int] = []
+
+    def progress(step: int, total: int, metrics: object) -> bool:
+        seen.append(step)
+        return seen.count(step) > 50  # only a step held still is reported this often
+
+    fit = get_algorithm("sal")(task="classification", seed=1).fit(train, progress=progress)
+    assert fit.stopped
+    held = seen[-1]
+    assert seen.count(held) == 51 and max(seen) == held, "progress held still during the extra fits"
