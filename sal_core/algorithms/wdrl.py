@@ -292,18 +292,16 @@ class WDRL(Algorithm[WDRLParams]):
     ) -> HeldOutScores | None:
         """ERM's and the constant's losses on every row, each fold scored by a fit without it (fold
         0's from ``erm``); None where a stop was asked for meanwhile. Progress holds where it is."""
-        losses = [[loss] for loss in erm.losses]
+        losses = self._on_every_fold(
+            erm.problem, erm.folds, (ls.OFF, ""), ls.OFF_LAMBDA, erm.losses, reporter, y_scale
+        )
+        if isinstance(losses, Solution):
+            return None
         constant = [[loss] for loss in erm.constant]
         for k in range(1, self.params.folds):
-            fit_part, held_out = ls.fold_split(erm.problem, erm.folds, k)
-            solution = self._fit_off(fit_part, ls.OFF_LAMBDA, Holding(reporter), y_scale)
-            if solution.stopped:
-                return None
-            for env, loss in enumerate(ls.scored_losses(erm.problem, solution.model, held_out)):
-                losses[env].append(loss)
-            for env, loss in enumerate(ls.null_losses(fit_part, held_out)):
+            for env, loss in enumerate(ls.null_losses(*ls.fold_split(erm.problem, erm.folds, k))):
                 constant[env].append(loss)
-        return HeldOutScores(erm.problem, erm.folds, _joined(losses), _joined(constant))
+        return HeldOutScores(erm.problem, erm.folds, losses, _joined(constant))
 
     def _cross_fitted(
         self, fold_zero: list[Scored], crossed: HeldOutScores, reporter: Reporter, y_scale: float
@@ -313,19 +311,40 @@ class WDRL(Algorithm[WDRLParams]):
         for. Progress holds where it is."""
         rescored = []
         for entry in fold_zero:
-            if entry.key[0] == ls.OFF:
-                rescored.append(dataclasses.replace(entry, losses=crossed.losses))
-                continue
-            parts = [[loss] for loss in entry.losses]
-            for k in range(1, self.params.folds):
-                fit_part, held_out = ls.fold_split(crossed.problem, crossed.folds, k)
-                solution = self._fit_key(fit_part, entry.key, entry.lam, Holding(reporter), y_scale)
-                if solution.stopped:
-                    return solution
-                for env, loss in enumerate(ls.scored_losses(crossed.problem, solution.model, held_out)):
-                    parts[env].append(loss)
-            rescored.append(dataclasses.replace(entry, losses=_joined(parts)))
+            losses = (
+                crossed.losses
+                if entry.key[0] == ls.OFF
+                else self._on_every_fold(
+                    crossed.problem, crossed.folds, entry.key, entry.lam, entry.losses, reporter, y_scale
+                )
+            )
+            if isinstance(losses, Solution):
+                return losses
+            rescored.append(dataclasses.replace(entry, losses=losses))
         return rescored
+
+    def _on_every_fold(
+        self,
+        problem: Problem,
+        folds: torch.Tensor,
+        key: tuple[float, str],
+        lam: float,
+        fold_zero: list[np.ndarray],
+        reporter: Reporter,
+        y_scale: float,
+    ) -> list[np.ndarray] | Solution:
+        """One candidate's per-row losses on every row, per environment: fold 0's given, each other
+        fold's from a fit without it (progress held still); a stopped fit's solution where a stop
+        was asked for."""
+        parts = [[loss] for loss in fold_zero]
+        for k in range(1, self.params.folds):
+            fit_part, held_out = ls.fold_split(problem, folds, k)
+            solution = self._fit_key(fit_part, key, lam, Holding(reporter), y_scale)
+            if solution.stopped:
+                return solution
+            for env, loss in enumerate(ls.scored_losses(problem, solution.model, held_out)):
+                parts[env].append(loss)
+        return _joined(parts)
 
     def _fit_key(
         self, problem: Problem, key: tuple[float, str], lam: float, reporter: Reporter, y_scale: float
