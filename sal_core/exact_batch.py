@@ -157,7 +157,7 @@ def _terms_at(ratio: float) -> int:
         return 1
     if ratio >= 1.0:
         return SHIFT_TERMS
-    return min(SHIFT_TERMS, 1 + math.ceil(math.log(SHIFT_PRECISION) / math.log(ratio)))
+    return min(SHIFT_TERMS, max(1, math.ceil(math.log(SHIFT_PRECISION) / math.log(ratio))))
 
 
 @dataclass(frozen=True)
@@ -519,15 +519,12 @@ def run_paths(
     return _run_paths_numpy(m, lam, w0, settings, anchor, record=record, on_round=on_round)
 
 
-COMPILED_BELOW_P = 128
-"""Below this many covariates :func:`run_paths` runs :mod:`sal_core.exact_compiled`'s kernel. A
-round of the numpy path there is a few dozen calls on small arrays, whose overhead is its cost;
-the kernel is a loop per path. Whole default fits, one thread, a 2-core host (CPU s, compiled /
-numpy; docs/sal.md, "Speed"): p = 10 0.085 / 0.584, p = 48 0.59 / 3.45, p = 100 2.10 / 8.85, p = 200
-10.9 / 25.2 (an earlier kernel); per path-round at p = 300 1.75 / 2.60 ms and at p = 500 7.1 / 6.5 ms
-(LAPACK's blocked Cholesky wins there). The kernel runs on one thread; the numpy path's
-factorisations may use several, so the kernel stops well below where one thread breaks even (on a
-16-core machine the numpy path was no faster on 16 threads than on one up to p = 100)."""
+COMPILED_BELOW_P: float = math.inf
+"""Below this many covariates :func:`run_paths` runs :mod:`sal_core.exact_compiled`'s kernel: at
+every p since its factorisation and solves work on several rows at a time (2026-11-29; 128 before).
+Per round of 4 paths, one thread (``python -m bench.solver``), kernel / this module's Cholesky
+path: p = 200 0.75 / 2.7 ms, p = 500 7.2 / 23.3 ms, p = 1,000 62 / 166 ms (docs/sal.md, "Speed").
+The w-path runs on the CPU on every device. Tests set it to 0 to run this module's path."""
 
 
 def runs_compiled(p: int) -> bool:
