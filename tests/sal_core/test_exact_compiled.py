@@ -41,6 +41,7 @@ CASES = {
     "gaussian p=5, 4 envs": _gaussian(5, 4, 0),
     "gaussian p=40, 3 envs": _gaussian(40, 3, 1),
     "gaussian p=56, 2 envs (by the shift's series)": _gaussian(56, 2, 2),
+    "gaussian p=130, 2 envs (compiled at every p)": _gaussian(130, 2, 3),
 }
 assert 40 < ec.SHIFT_FROM_P <= 56  # both ways of reaching the search's μ are compared
 
@@ -130,6 +131,30 @@ def test_a_failed_factorisation_reruns_on_the_numpy_path_without_showing_rounds_
     want = eb._run_paths_numpy(batch, lam, np.ones((1, p)), settings)
     np.testing.assert_array_equal(out.w, want.w)
     assert told == list(range(1, 31))  # rounds 1-12 from the compiled path, 13-30 from numpy's, once each
+
+
+@pytest.mark.parametrize("p", [*range(1, 14), 130, 131])
+def test_the_blocked_factorisation_and_solves_equal_lapack_at_every_remainder(p: int) -> None:
+    """Two columns and four rows at a time (the factorisation), four rows and two right-hand sides
+    at a time (the solves): every p mod 4 and every odd p leaves a different remainder."""
+    rng = np.random.default_rng(p)
+    X = rng.normal(size=(2 * p + 3, p))
+    a = X.T @ X / len(X) + 0.1 * np.eye(p)
+    chol = np.zeros((p, p))
+    assert ec._cholesky(a, chol)
+    np.testing.assert_allclose(np.tril(chol), np.linalg.cholesky(a), rtol=1e-12, atol=1e-12)
+    b0, b1 = rng.normal(size=p), rng.normal(size=p)
+    out0, out1, tmp0, tmp1 = (np.empty(p) for _ in range(4))
+    ec._chol_solve(chol, b0, out0)
+    np.testing.assert_allclose(out0, np.linalg.solve(a, b0), rtol=1e-10, atol=1e-12)
+    ec._chol_solve_pair(chol, b0, b1, out0, out1)
+    np.testing.assert_allclose(out0, np.linalg.solve(a, b0), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(out1, np.linalg.solve(a, b1), rtol=1e-10, atol=1e-12)
+    shift = 1e-3
+    ec._shifted_solve_pair(chol, b0, b1, shift, ec._terms_at(shift / 0.1), out0, out1, tmp0, tmp1)
+    shifted = a + shift * np.eye(p)
+    np.testing.assert_allclose(out0, np.linalg.solve(shifted, b0), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(out1, np.linalg.solve(shifted, b1), rtol=1e-10, atol=1e-12)
 
 
 def test_the_compiled_cholesky_refuses_a_matrix_that_is_not_positive_definite() -> None:
