@@ -38,6 +38,8 @@ rounds further on than the numpy path would."""
 _FAST = {"reassoc", "contract"}
 """Sums may be reordered (vectorised) and a·b + c fused: rounding changes at 1e-16, while NaN and
 ∞ keep their meaning (a failed factorisation is seen)."""
+# numba freezes these at compile time and keys its on-disk cache on this file alone: after changing one
+# in exact_batch, change this file too (or clear its __pycache__), or a cached kernel keeps the old value.
 _CONVERGED = eb.CONVERGED
 _MU_FLOOR = eb.MU_FLOOR
 SHIFT_FROM_P = 48
