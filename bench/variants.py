@@ -4,7 +4,7 @@
 
 The defaults were chosen on anti-causal dev seeds 100-139 at the paper's sizes and on the
 selection-bias settings of ``bench.selection_rules``. Here other sizes, strengths, dimensions and
-tasks, on seeds never used: for each variant and seed, SAL and ERM at library defaults on all
+tasks, and the paper's anti-causal sizes themselves, on seeds never used: for each variant and seed, SAL and ERM at library defaults on all
 training rows and the oracle (ERM on the stable covariates only), each scored by Mean_Error over
 the test environments (RMSE; error rate for classification). Prints per variant the means, SAL/ERM
 (mean and worst seed) and how many seeds end within 10% of the oracle. Imports only sal_core,
@@ -45,6 +45,22 @@ VARIANTS: dict[str, Callable[[int], Setting]] = {
     "no shift, 3 × 200 rows, p = 6, classification": lambda seed: homogeneous(
         seed=seed, n_envs=3, n=200, p=6, task="classification"
     ),
+    # added 2026-11-29, first run on seeds 500-505 with the defaults as they were
+    "selection bias, p = 40": lambda seed: selection_bias(p=40, seed=seed),
+    "selection bias, r = 3": lambda seed: selection_bias(r=3.0, seed=seed),
+    "selection bias, n = 10,000": lambda seed: selection_bias(n=10_000, seed=seed),
+    "selection bias, p = 20, n_b = 3": lambda seed: selection_bias(p=20, n_b=3, seed=seed),
+    "selection bias, κ = 0.99": lambda seed: selection_bias(kappa=0.99, seed=seed),
+    "selection bias, β = 0.5": lambda seed: selection_bias(beta=0.5, seed=seed),
+    "selection bias, classification, r = 2.5": lambda seed: selection_bias(
+        task="classification", r=2.5, seed=seed
+    ),
+    "selection bias, classification, p = 20": lambda seed: selection_bias(
+        task="classification", p=20, seed=seed
+    ),
+    "anti-causal S1, the paper's sizes": lambda seed: anti_causal(1, seed=seed),
+    "anti-causal S2, the paper's sizes": lambda seed: anti_causal(2, seed=seed),
+    "no shift, 5 × 500 rows, p = 10": lambda seed: homogeneous(seed=seed, n_envs=5, n=500, p=10),
 }
 
 
