@@ -8,22 +8,18 @@ when the wheel is neither installed nor in ``$SAL_REAL_DATA_WHEELS`` (``scripts/
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 
-import numpy as np
 import pytest
 
 from bench import real_blind as rb
 from bench import real_dev as rd
 from bench import real_fresh as rf
+from tests.bench.held_out import assert_full_rank, assert_pin_refused, assert_split, data_or_skip
 
 
 def _data_or_skip(name: str) -> rd.Dataset:
-    try:
-        return rb.BLIND[name]()
-    except rd.DataUnavailable as err:
-        pytest.skip(str(err))
+    return data_or_skip(rb.BLIND[name])
 
 
 SIZES = {
@@ -63,22 +59,12 @@ def test_the_blind_tables_are_apart_from_every_other_group() -> None:
 @pytest.mark.parametrize("name", sorted(SIZES))
 def test_blind_tables_split_into_the_documented_environments(name: str) -> None:
     data = _data_or_skip(name)
-    train, test = SIZES[name]
-    assert [e.n_rows for e in data.train] == train and [e.n_rows for e in data.test] == test
-    assert data.task == ("classification" if name in CLASSIFICATION else "regression")
-    if name in COVARIATES:
-        assert data.train[0].X.shape[1] == COVARIATES[name]
-    for env in data.train + data.test:
-        assert np.isfinite(env.X).all() and np.isfinite(env.y).all()
-        if data.task == "classification":
-            assert set(np.unique(env.y)) == {0.0, 1.0}
-    # [1, X] has full rank over the table: no covariate repeats others (a definition's mistake). On the
-    # rows one seed trains on a rare count may be constant or equal another (Caravan's surfboard
-    # columns, loans' current delinquencies, hotel_rates' Christmas flags in spring and summer): real
-    # tables do that, and SAL and ERM both fit the minimum-norm solution there (test_rank_deficient)
-    X = np.vstack([e.X for e in data.train + data.test])
-    design = np.column_stack([np.ones(len(X)), X])
-    assert np.linalg.matrix_rank(design) == design.shape[1], name
+    assert_split(data, SIZES[name], classification=name in CLASSIFICATION, covariates=COVARIATES.get(name))
+    # Over the whole table. On the rows one seed trains on a rare count may be constant or equal another
+    # (Caravan's surfboard columns, loans' current delinquencies, hotel_rates' Christmas flags in spring
+    # and summer): real tables do that, and SAL and ERM both fit the minimum-norm solution there
+    # (test_rank_deficient)
+    assert_full_rank(data, name)
 
 
 @pytest.mark.parametrize("name", sorted(PINNED))
@@ -86,10 +72,7 @@ def test_a_blind_table_whose_bytes_differ_from_the_pin_is_refused(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _data_or_skip(name)
-    source = getattr(rb, PINNED[name])
-    monkeypatch.setattr(rb, PINNED[name], dataclasses.replace(source, sha256="0" * 64))
-    with pytest.raises(ValueError, match="does not match the pinned"):
-        rb.BLIND[name]()
+    assert_pin_refused(rb, PINNED[name], rb.BLIND[name], monkeypatch)
 
 
 def test_blind_runs_the_nine_both_ways(tables_run: Callable[[Sequence[str]], list[str]]) -> None:

@@ -8,7 +8,6 @@ when the wheel is neither installed nor in ``$SAL_REAL_DATA_WHEELS`` (``scripts/
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -16,13 +15,11 @@ import pytest
 
 from bench import real_dev as rd
 from bench import real_fresh as rf
+from tests.bench.held_out import assert_pin_refused, assert_split, data_or_skip
 
 
 def _data_or_skip(name: str) -> rd.Dataset:
-    try:
-        return rf.FRESH[name]()
-    except rd.DataUnavailable as err:
-        pytest.skip(str(err))
+    return data_or_skip(rf.FRESH[name])
 
 
 SIZES = {
@@ -57,11 +54,7 @@ def test_the_fresh_tables_are_apart_from_every_other_group() -> None:
 @pytest.mark.parametrize("name", sorted(SIZES))
 def test_fresh_tables_split_into_the_documented_environments(name: str) -> None:
     data = _data_or_skip(name)
-    train, test = SIZES[name]
-    assert [e.n_rows for e in data.train] == train and [e.n_rows for e in data.test] == test
-    assert data.task == ("classification" if name in ("nass_cds", "lending_club") else "regression")
-    for env in data.train + data.test:
-        assert np.isfinite(env.X).all() and np.isfinite(env.y).all()
+    assert_split(data, SIZES[name], classification=name in ("nass_cds", "lending_club"))
     for reverse, seed in ((False, 0), (True, 10)):  # [1, X] has full rank on the rows a seed trains on
         X = np.vstack([e.X for e in rd.training_rows(rd.dataset(name, reverse), seed)])
         design = np.column_stack([np.ones(len(X)), X])
@@ -73,10 +66,7 @@ def test_a_fresh_table_whose_bytes_differ_from_the_pin_is_refused(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _data_or_skip(name)
-    source = getattr(rf, PINNED[name])
-    monkeypatch.setattr(rf, PINNED[name], dataclasses.replace(source, sha256="0" * 64))
-    with pytest.raises(ValueError, match="does not match the pinned"):
-        rf.FRESH[name]()
+    assert_pin_refused(rf, PINNED[name], rf.FRESH[name], monkeypatch)
 
 
 def test_fresh_runs_the_nine_both_ways(tables_run: Callable[[Sequence[str]], list[str]]) -> None:

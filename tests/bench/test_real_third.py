@@ -9,23 +9,19 @@ when the wheel is neither installed nor in ``$SAL_REAL_DATA_WHEELS`` (``scripts/
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 
-import numpy as np
 import pytest
 
 from bench import real_blind as rb
 from bench import real_dev as rd
 from bench import real_fresh as rf
 from bench import real_third as rt
+from tests.bench.held_out import assert_full_rank, assert_pin_refused, assert_split, data_or_skip
 
 
 def _data_or_skip(name: str) -> rd.Dataset:
-    try:
-        return rt.THIRD[name]()
-    except rd.DataUnavailable as err:
-        pytest.skip(str(err))
+    return data_or_skip(rt.THIRD[name])
 
 
 SIZES = {
@@ -87,18 +83,8 @@ def test_the_third_batch_mixes_tasks_and_has_a_reverse_everywhere() -> None:
 @pytest.mark.parametrize("name", sorted(SIZES))
 def test_third_tables_split_into_the_documented_environments(name: str) -> None:
     data = _data_or_skip(name)
-    train, test = SIZES[name]
-    assert [e.n_rows for e in data.train] == train and [e.n_rows for e in data.test] == test
-    assert data.task == ("classification" if name in CLASSIFICATION else "regression")
-    assert data.train[0].X.shape[1] == COVARIATES[name]
-    for env in data.train + data.test:
-        assert np.isfinite(env.X).all() and np.isfinite(env.y).all()
-        if data.task == "classification":
-            assert set(np.unique(env.y)) == {0.0, 1.0}
-    # [1, X] has full rank over the table: no covariate repeats others (a definition's mistake)
-    X = np.vstack([e.X for e in data.train + data.test])
-    design = np.column_stack([np.ones(len(X)), X])
-    assert np.linalg.matrix_rank(design) == design.shape[1], name
+    assert_split(data, SIZES[name], classification=name in CLASSIFICATION, covariates=COVARIATES[name])
+    assert_full_rank(data, name)
 
 
 @pytest.mark.parametrize("name", sorted(PINNED))
@@ -106,10 +92,7 @@ def test_a_third_table_whose_bytes_differ_from_the_pin_is_refused(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _data_or_skip(name)
-    source = getattr(rt, PINNED[name])
-    monkeypatch.setattr(rt, PINNED[name], dataclasses.replace(source, sha256="0" * 64))
-    with pytest.raises(ValueError, match="does not match the pinned"):
-        rt.THIRD[name]()
+    assert_pin_refused(rt, PINNED[name], rt.THIRD[name], monkeypatch)
 
 
 def test_third_runs_the_ten_both_ways(tables_run: Callable[[Sequence[str]], list[str]]) -> None:

