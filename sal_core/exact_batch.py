@@ -521,10 +521,9 @@ def run_paths(
 
 COMPILED_BELOW_P: float = math.inf
 """Below this many covariates :func:`run_paths` runs :mod:`sal_core.exact_compiled`'s kernel: at
-every p since its factorisation and solves work on several rows at a time (2026-11-29; 128 before).
-Per round of 4 paths, one thread (``python -m bench.solver``), kernel / this module's Cholesky
-path: p = 200 0.75 / 2.7 ms, p = 500 7.2 / 23.3 ms, p = 1,000 62 / 166 ms (docs/sal.md, "Speed").
-The w-path runs on the CPU on every device. Tests set it to 0 to run this module's path."""
+every p, since its factorisation and solves work on several rows at a time and it beats this
+module's path at every p measured, up to 1,000 (docs/sal.md, "The kernel, blocked, at every p"; 128
+before). The w-path runs on the CPU on every device. Tests set it to 0 to run this module's path."""
 
 
 def runs_compiled(p: int) -> bool:

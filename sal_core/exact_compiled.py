@@ -9,8 +9,8 @@ generalised-ridge path of A = wGw + μI (a Cholesky factorisation per μ, or fro
 the implicit gradient (Sherman–Morrison on that factor), Adam on log w, the
 anchor and the cap. It agrees with the numpy path to rounding (tests/sal_core/test_exact_compiled.py)
 and runs on one thread. The factorisation and the triangular solves work on several rows of the
-factor at a time, so each load serves several products: at p = 1,000 a round costs 2.7× less
-than the numpy path's (``python -m bench.solver``).
+factor at a time, so each load serves several products (measured: docs/sal.md, "The kernel,
+blocked, at every p").
 
 numba is optional to sal_core: without it (``exact_batch.runs_compiled``) the numpy path runs.
 Where a factorisation fails (A not numerically positive definite: a near-singular wGw with a tiny
@@ -58,8 +58,7 @@ def _cholesky(a: Array, out: Array) -> bool:  # pragma: no cover - compiled
     """Lower Cholesky factor of ``a`` into ``out``; False where ``a`` is not positive definite.
 
     Two columns at a time, each entry below the diagonal a dot product of two rows of the factor,
-    four rows at a time: each load of a row of the factor serves up to eight products (at p = 100
-    1.9× and at p = 200 3× faster than one entry at a time; docs/sal.md, "Speed")."""
+    four rows at a time: each load of a row of the factor serves up to eight products."""
     p = a.shape[0]
     j = 0
     while j < p:
@@ -143,8 +142,7 @@ def _cholesky(a: Array, out: Array) -> bool:  # pragma: no cover - compiled
 def _chol_solve(chol: Array, b: Array, out: Array) -> None:  # pragma: no cover - compiled
     """(L Lᵀ)⁻¹ b into ``out``: forward substitution by rows of L, then back substitution by rows of
     L from the bottom (each step an update of the entries above on contiguous memory); four rows at a
-    time in both, so each load of ``out`` (forward) or each store to it (back) serves four rows
-    (1.2-1.3× faster from 24 covariates than one row at a time)."""
+    time in both, so each load of ``out`` (forward) or each store to it (back) serves four rows."""
     p = chol.shape[0]
     i = 0
     while i + 3 < p:
