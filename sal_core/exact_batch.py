@@ -157,7 +157,7 @@ def _terms_at(ratio: float) -> int:
         return 1
     if ratio >= 1.0:
         return SHIFT_TERMS
-    return min(SHIFT_TERMS, max(1, math.ceil(math.log(SHIFT_PRECISION) / math.log(ratio))))
+    return min(SHIFT_TERMS, math.ceil(math.log(SHIFT_PRECISION) / math.log(ratio)))
 
 
 @dataclass(frozen=True)

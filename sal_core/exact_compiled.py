@@ -261,7 +261,7 @@ def _terms_at(ratio: float) -> int:  # pragma: no cover - compiled
         return 1
     if ratio >= 1.0:
         return _SHIFT_TERMS
-    return min(_SHIFT_TERMS, max(1, math.ceil(math.log(_SHIFT_PRECISION) / math.log(ratio))))
+    return min(_SHIFT_TERMS, math.ceil(math.log(_SHIFT_PRECISION) / math.log(ratio)))
 
 
 @njit(cache=True, nogil=True, fastmath=_FAST)

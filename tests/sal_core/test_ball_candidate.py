@@ -4,6 +4,9 @@ scores worse out of fold than the constant prediction beyond a standard error, e
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -37,34 +40,38 @@ def _log_loss(fit: FitResult, test: Environment) -> float:
     return float(evaluate(fit.model, [test], "log_loss")[1].mean_error)
 
 
+def _spy(monkeypatch: pytest.MonkeyPatch, method: str, record: Callable[[Any], bool]) -> list[bool]:
+    """``record`` of each result of ``WDRL.<method>``, in order, the method otherwise unchanged."""
+    calls: list[bool] = []
+    original = getattr(WDRL, method)
+
+    def spy(self: WDRL, *args: object) -> object:
+        result = original(self, *args)
+        calls.append(record(result))
+        return result
+
+    monkeypatch.setattr(WDRL, method, spy)
+    return calls
+
+
 @pytest.fixture
 def tried(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Whether each fit's selection asked for the ball (its gate's answers, in order)."""
-    answers: list[bool] = []
-    gate = WDRL._ball_gate
 
-    def spy(self: WDRL, *args: object) -> BallGate:
-        answer = gate(self, *args)  # type: ignore[arg-type]
-        answers.append(answer.opens)
-        return answer
+    def opens(gate: BallGate) -> bool:
+        return gate.opens
 
-    monkeypatch.setattr(WDRL, "_ball_gate", spy)
-    return answers
+    return _spy(monkeypatch, "_ball_gate", opens)
 
 
 @pytest.fixture
 def cross_fitted(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """One entry per time the gate fitted ERM on every fold (True unless stopped)."""
-    calls: list[bool] = []
-    cross = WDRL._cross_fitted_erm
 
-    def spy(self: WDRL, *args: object) -> object:
-        result = cross(self, *args)  # type: ignore[arg-type]
-        calls.append(result is not None)
-        return result
+    def finished(result: object) -> bool:
+        return result is not None
 
-    monkeypatch.setattr(WDRL, "_cross_fitted_erm", spy)
-    return calls
+    return _spy(monkeypatch, "_cross_fitted_erm", finished)
 
 
 @pytest.mark.parametrize("seed", [1, 3, 6])
