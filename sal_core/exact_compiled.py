@@ -55,14 +55,24 @@ _LOG2 = math.log(2.0)
 
 @njit(cache=True, nogil=True, fastmath=_FAST)
 def _cholesky(a: Array, out: Array) -> bool:  # pragma: no cover - compiled
-    """Lower Cholesky factor of ``a`` into ``out``; False where ``a`` is not positive definite.
+    """Lower Cholesky factor of ``a`` (its lower triangle is read) into ``out``; False where ``a`` is
+    not positive definite."""
+    return _cholesky_scaled(a, np.ones(a.shape[0]), 0.0, out)
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _cholesky_scaled(g: Array, w: Array, mu: float, out: Array) -> bool:  # pragma: no cover - compiled
+    """Lower Cholesky factor of A = diag(w)·g·diag(w) + μI into ``out``, each entry of A formed from
+    the lower triangle of ``g`` as it is read (no p×p copy of A is written: at large p these copies
+    cost as much memory traffic as the factorisation); False where A is not positive definite.
 
     Two columns at a time, each entry below the diagonal a dot product of two rows of the factor,
     four rows at a time: each load of a row of the factor serves up to eight products."""
-    p = a.shape[0]
+    p = g.shape[0]
     j = 0
     while j < p:
-        s = a[j, j]
+        wj = w[j]
+        s = wj * g[j, j] * wj + mu
         for k in range(j):
             s -= out[j, k] * out[j, k]
         if not s > 0.0:
@@ -72,12 +82,13 @@ def _cholesky(a: Array, out: Array) -> bool:  # pragma: no cover - compiled
         inv = 1.0 / d
         if j + 1 == p:
             break
-        s = a[j + 1, j]
+        wj1 = w[j + 1]
+        s = wj1 * g[j + 1, j] * wj
         for k in range(j):
             s -= out[j + 1, k] * out[j, k]
         l10 = s * inv
         out[j + 1, j] = l10
-        s = a[j + 1, j + 1] - l10 * l10
+        s = (wj1 * g[j + 1, j + 1] * wj1 + mu) - l10 * l10
         for k in range(j):
             s -= out[j + 1, k] * out[j + 1, k]
         if not s > 0.0:
@@ -87,14 +98,18 @@ def _cholesky(a: Array, out: Array) -> bool:  # pragma: no cover - compiled
         inv1 = 1.0 / d
         i = j + 2
         while i + 3 < p:
-            s0 = a[i, j]
-            s1 = a[i + 1, j]
-            s2 = a[i + 2, j]
-            s3 = a[i + 3, j]
-            t0 = a[i, j + 1]
-            t1 = a[i + 1, j + 1]
-            t2 = a[i + 2, j + 1]
-            t3 = a[i + 3, j + 1]
+            w0 = w[i]
+            w1 = w[i + 1]
+            w2 = w[i + 2]
+            w3 = w[i + 3]
+            s0 = w0 * g[i, j] * wj
+            s1 = w1 * g[i + 1, j] * wj
+            s2 = w2 * g[i + 2, j] * wj
+            s3 = w3 * g[i + 3, j] * wj
+            t0 = w0 * g[i, j + 1] * wj1
+            t1 = w1 * g[i + 1, j + 1] * wj1
+            t2 = w2 * g[i + 2, j + 1] * wj1
+            t3 = w3 * g[i + 3, j + 1] * wj1
             for k in range(j):
                 o = out[j, k]
                 q = out[j + 1, k]
@@ -124,8 +139,9 @@ def _cholesky(a: Array, out: Array) -> bool:  # pragma: no cover - compiled
             out[i + 3, j + 1] = (t3 - s3 * l10) * inv1
             i += 4
         while i < p:
-            s0 = a[i, j]
-            t0 = a[i, j + 1]
+            wi = w[i]
+            s0 = wi * g[i, j] * wj
+            t0 = wi * g[i, j + 1] * wj1
             for k in range(j):
                 r0 = out[i, k]
                 s0 -= r0 * out[j, k]
@@ -266,7 +282,7 @@ def _terms_at(ratio: float) -> int:  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True, fastmath=_FAST)
 def _evaluate(
-    wg: Array, b: Array, yy: float, mu: float, a: Array, chol: Array, powers: Array, state: Array, u: Array
+    g: Array, wv: Array, b: Array, yy: float, mu: float, chol: Array, powers: Array, state: Array, u: Array
 ) -> tuple[bool, float, float]:  # pragma: no cover - compiled
     """MSE and κ at μ on the generalised-ridge path, u = A⁻¹b with A = wGw + μI, as the numpy
     path reaches them (``exact_batch._solve_theta_cholesky``): A is factorised at the θ-step's
@@ -278,11 +294,7 @@ def _evaluate(
     mu_f = state[0]
     ratio = abs(mu - mu_f) / mu_f if mu_f > 0.0 else 0.0
     if mu_f == 0.0 or p < SHIFT_FROM_P or ratio > _SHIFT_REUSE:
-        for i in range(p):
-            for j in range(p):
-                a[i, j] = wg[i, j]
-            a[i, i] += mu
-        if not _cholesky(a, chol):
+        if not _cholesky_scaled(g, wv, mu, chol):
             return False, 0.0, 0.0
         _chol_solve(chol, b, powers[0])
         state[0] = mu_f = mu
@@ -335,12 +347,12 @@ def _shifted_solve_pair(
 
 @njit(cache=True, nogil=True, fastmath=_FAST)
 def _theta_step(
-    wg: Array,
+    g: Array,
+    wv: Array,
     b: Array,
     yy: float,
     lam: float,
     mu0: float,
-    a: Array,
     chol: Array,
     powers: Array,
     state: Array,
@@ -351,23 +363,23 @@ def _theta_step(
     state[0] = 0.0  # a new θ-step factorises anew
     floor = 1e-300
     for i in range(b.shape[0]):
-        floor = max(floor, wg[i, i])
+        floor = max(floor, wv[i] * g[i, i] * wv[i])
     floor *= _MU_FLOOR
     mu = max(mu0, floor)
-    ok, mse, kap = _evaluate(wg, b, yy, mu, a, chol, powers, state, u)
+    ok, mse, kap = _evaluate(g, wv, b, yy, mu, chol, powers, state, u)
     if not ok:
         return False, mu, mse, kap
     for _ in range(200):  # into the feasible set
         if kap < lam:
             break
         mu *= 4.0
-        ok, mse, kap = _evaluate(wg, b, yy, mu, a, chol, powers, state, u)
+        ok, mse, kap = _evaluate(g, wv, b, yy, mu, chol, powers, state, u)
         if not ok:
             return False, mu, mse, kap
     first = max(mse / (lam - kap), floor)
     if abs(first - mu) > _CONVERGED * mu and first > 0.0:
         mu = first
-        ok, mse, kap = _evaluate(wg, b, yy, mu, a, chol, powers, state, u)
+        ok, mse, kap = _evaluate(g, wv, b, yy, mu, chol, powers, state, u)
         if not ok:
             return False, mu, mse, kap
     for _ in range(100):
@@ -375,7 +387,7 @@ def _theta_step(
         if not (new_mu < mu * (1.0 - _CONVERGED) and new_mu > 0.0):
             break
         mu = new_mu
-        ok, mse, kap = _evaluate(wg, b, yy, mu, a, chol, powers, state, u)
+        ok, mse, kap = _evaluate(g, wv, b, yy, mu, chol, powers, state, u)
         if not ok:
             return False, mu, mse, kap
     return True, mu, mse, kap
@@ -438,8 +450,6 @@ def _run(
     failed."""
     batch, p = w.shape
     n_env = env_yy.shape[1]
-    wg = np.empty((p, p))
-    a = np.empty((p, p))
     chol = np.empty((p, p))
     powers = np.empty((_SHIFT_TERMS, p))
     state = np.zeros(3)
@@ -461,10 +471,8 @@ def _run(
         for t in range(t_start, t_end + (1 if final else 0)):
             for i in range(p):
                 b[i] = w[k, i] * cross[k, i]
-                for j in range(p):
-                    wg[i, j] = w[k, i] * gram[k, i, j] * w[k, j]
             mu0 = _next_mu(mus[k], mu_count[k], yy[k], lam[k])
-            ok, mu, mse, kap = _theta_step(wg, b, yy[k], lam[k], mu0, a, chol, powers, state, u)
+            ok, mu, mse, kap = _theta_step(gram[k], w[k], b, yy[k], lam[k], mu0, chol, powers, state, u)
             if not ok:
                 return False
             if mu_count[k] < 3:

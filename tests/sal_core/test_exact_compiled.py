@@ -157,6 +157,23 @@ def test_the_blocked_factorisation_and_solves_equal_lapack_at_every_remainder(p:
     np.testing.assert_allclose(out1, np.linalg.solve(shifted, b1), rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("p", [1, 2, 5, 6, 7, 131])
+def test_the_scaled_factorisation_forms_wgw_plus_mu_as_it_reads_the_lower_triangle(p: int) -> None:
+    """A = diag(w)·G·diag(w) + μI factorised straight from G's lower triangle (the round's θ-step
+    writes no copy of A): equal to LAPACK's factor of A, whatever G's upper triangle holds."""
+    rng = np.random.default_rng(100 + p)
+    X = rng.normal(size=(2 * p + 3, p))
+    g = X.T @ X / len(X)
+    w = np.exp(rng.uniform(0.0, 4.0, size=p))
+    mu = 0.05
+    a = w[:, None] * g * w[None, :] + mu * np.eye(p)
+    g_lower = np.tril(g) + np.triu(np.full((p, p), np.nan), 1)  # the upper triangle is never read
+    chol = np.zeros((p, p))
+    assert ec._cholesky_scaled(g_lower, w, mu, chol)
+    want = np.linalg.cholesky(a)
+    np.testing.assert_allclose(np.tril(chol), want, rtol=1e-11, atol=1e-11 * np.abs(want).max())
+
+
 def test_the_compiled_cholesky_refuses_a_matrix_that_is_not_positive_definite() -> None:
     out = np.zeros((3, 3))
     assert ec._cholesky(np.diag([1.0, 2.0, 3.0]), out)
