@@ -133,6 +133,11 @@ def test_a_failed_factorisation_reruns_on_the_numpy_path_without_showing_rounds_
     assert told == list(range(1, 31))  # rounds 1-12 from the compiled path, 13-30 from numpy's, once each
 
 
+def _factor(chol: np.ndarray) -> np.ndarray:
+    """L from the compiled factor, which holds 1/Lᵢᵢ on its diagonal."""
+    return np.tril(chol, -1) + np.diag(1.0 / np.diag(chol))
+
+
 @pytest.mark.parametrize("p", [*range(1, 14), 130, 131])
 def test_the_blocked_factorisation_and_solves_equal_lapack_at_every_remainder(p: int) -> None:
     """Two columns and four rows at a time (the factorisation), four rows and two right-hand sides
@@ -142,7 +147,7 @@ def test_the_blocked_factorisation_and_solves_equal_lapack_at_every_remainder(p:
     a = X.T @ X / len(X) + 0.1 * np.eye(p)
     chol = np.zeros((p, p))
     assert ec._cholesky(a, chol)
-    np.testing.assert_allclose(np.tril(chol), np.linalg.cholesky(a), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(_factor(chol), np.linalg.cholesky(a), rtol=1e-12, atol=1e-12)
     b0, b1 = rng.normal(size=p), rng.normal(size=p)
     out0, out1, tmp0, tmp1 = (np.empty(p) for _ in range(4))
     ec._chol_solve(chol, b0, out0)
@@ -171,13 +176,13 @@ def test_the_scaled_factorisation_forms_wgw_plus_mu_as_it_reads_the_lower_triang
     chol = np.zeros((p, p))
     assert ec._cholesky_scaled(g_lower, w, mu, chol)
     want = np.linalg.cholesky(a)
-    np.testing.assert_allclose(np.tril(chol), want, rtol=1e-11, atol=1e-11 * np.abs(want).max())
+    np.testing.assert_allclose(_factor(chol), want, rtol=1e-11, atol=1e-11 * np.abs(want).max())
 
 
 def test_the_compiled_cholesky_refuses_a_matrix_that_is_not_positive_definite() -> None:
     out = np.zeros((3, 3))
     assert ec._cholesky(np.diag([1.0, 2.0, 3.0]), out)
-    np.testing.assert_allclose(out, np.diag(np.sqrt([1.0, 2.0, 3.0])))
+    np.testing.assert_allclose(out, np.diag(1.0 / np.sqrt([1.0, 2.0, 3.0])))  # 1/Lᵢᵢ on the diagonal
     assert not ec._cholesky(np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]]), out)
     assert not ec._cholesky(np.full((3, 3), np.nan), out)
 
