@@ -51,6 +51,18 @@ def solve_or_min_norm(gram: torch.Tensor, rhs: torch.Tensor, *, rows: int = 0) -
     return min_norm
 
 
+def column_major(Z: torch.Tensor) -> torch.Tensor:
+    """``Z`` (n, p) with each column contiguous in memory (Fortran order), the same values.
+
+    The gradient loops multiply Z by a vector twice per step (Zθ, then Zᵀv). On one CPU thread
+    torch's BLAS runs both 3-5× faster on this layout than on rows (n = 24,000, p = 100: 0.65 and
+    0.9 ms against 3.0 and 2.0 ms; docs/sal.md, "Classification, column by column"), and a fit of
+    2,000 steps pays the one copy back in its first steps."""
+    if Z.ndim != 2 or Z.stride(0) == 1:
+        return Z
+    return Z.T.contiguous().T
+
+
 def set_linear(model: nn.Module, theta: torch.Tensor, bias: torch.Tensor) -> nn.Module:
     with torch.no_grad():
         model.weight.copy_(theta)  # type: ignore[operator]
@@ -84,6 +96,7 @@ def linear_gradient_fit(
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     weight: torch.Tensor = model.weight  # type: ignore[assignment]
     bias: torch.Tensor = model.bias  # type: ignore[assignment]
+    Z = column_major(Z)
     for _ in range(steps):
         with torch.no_grad():
             d_out = output_derivatives(loss_name, Z @ weight + bias, y)[0] / y.shape[0]

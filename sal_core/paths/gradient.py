@@ -14,7 +14,7 @@ import torch
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
 from sal_core.history import Round
-from sal_core.optim import fit_plain_loss
+from sal_core.optim import column_major, fit_plain_loss
 from sal_core.params import Params
 from sal_core.paths.common import loss_scale, rescale_output, round_of
 from sal_core.paths.w_step import WStep
@@ -47,7 +47,7 @@ def fit_fixed_w(
 ) -> Solution:
     """θ at w ≡ 1 and λ (``adversary``), or ERM's 2000 Adam steps on the plain loss (no adversary)."""
     o = options
-    Z, y = problem.Z, problem.y / y_scale
+    Z, y = column_major(problem.Z), problem.y / y_scale
     model = problem.new_model()
     w = torch.ones(problem.n_features, dtype=Z.dtype, device=Z.device)
     state = rg.AdversaryState()
@@ -114,7 +114,7 @@ def fit_rounds(
     """SAL's rounds at λ: T_θ Adam steps, then R and ∂R/∂w (implicit with the closed-form adversary,
     the paper's Section 4.2.1 approximation with the gradient adversary), then the w-step."""
     o = options
-    Z, y = problem.Z, problem.y / y_scale
+    Z, y = column_major(problem.Z), problem.y / y_scale
     model = problem.new_model()
     names = [n for n, _ in model.named_parameters()]
     optimizer = torch.optim.Adam(model.parameters(), lr=o.theta_lr)

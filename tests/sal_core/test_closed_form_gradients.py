@@ -9,7 +9,7 @@ import torch
 from sal_core.adversary import kappa, linear_inner_sup
 from sal_core.losses import pointwise_loss
 from sal_core.models import LinearModel
-from sal_core.optim import gradient_fit, linear_gradient_fit
+from sal_core.optim import column_major, gradient_fit, linear_gradient_fit
 from sal_core.robust_gradient import AdversaryState, _logistic_implicit_grad_w, logistic_theta_grad
 
 
@@ -80,3 +80,13 @@ def test_linear_gradient_fit_takes_autograds_steps(loss: str) -> None:
     gradient_fit(reference, lambda: pointwise_loss(loss, reference(Z), y).mean(), steps=300, lr=0.01)  # type: ignore[arg-type]
     torch.testing.assert_close(closed.weight, reference.weight, rtol=1e-9, atol=1e-10)
     torch.testing.assert_close(closed.bias, reference.bias, rtol=1e-9, atol=1e-10)
+
+
+def test_column_major_keeps_the_values_and_lays_each_column_out_contiguously() -> None:
+    """The gradient loops multiply by Z column by column (optim.column_major): same values, strides
+    (1, n), and no second copy of a Z already laid out that way."""
+    Z = torch.arange(12.0, dtype=torch.float64).reshape(4, 3)
+    laid = column_major(Z)
+    torch.testing.assert_close(laid, Z, rtol=0, atol=0)
+    assert laid.stride() == (1, 4) and Z.stride() == (3, 1)
+    assert column_major(laid).data_ptr() == laid.data_ptr()
