@@ -178,3 +178,20 @@ def test_variants_scores_sal_erm_and_the_oracle_on_a_variant_never_tuned_on() ->
     row = next(line for line in text.splitlines() if line.startswith(f"| {name} |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert float(cells[4]) == round(outcome.sal / outcome.erm, 3) and cells[6] in ("0/1", "1/1")
+
+
+def test_classification_speed_times_both_layouts_and_restores_the_shipped_one() -> None:
+    """bench.classification_speed: ERM and SAL with Z by columns and by rows, a ratio for each, and
+    the column-major copy back in place afterwards."""
+    from bench import classification_speed as cs
+    from sal_core import optim
+    from sal_core.paths import gradient
+
+    shipped = optim.column_major
+    text = cs.report(150, 4, 1, "python -m bench.classification_speed --n 150 --p 4")
+    assert "| ERM |" in text and "| SAL |" in text and text.count("×") >= 2
+    assert optim.column_major is shipped and gradient.column_major is shipped
+    with cs.rows_contiguous():
+        Z = torch.zeros(3, 2)
+        assert gradient.column_major(Z).stride() == (2, 1)  # rows as they come
+    assert gradient.column_major(torch.zeros(3, 2)).stride() == (1, 3)
