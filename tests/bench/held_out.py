@@ -1,11 +1,11 @@
 """Checks shared by the tests of the held-out batches of real tables (``bench.real_fresh``,
-``bench.real_blind``, ``bench.real_third``): each loads as documented and refuses bytes that differ
-from its pin."""
+``bench.real_blind``, ``bench.real_third``, ``bench.real_fourth``): each loads as documented, refuses
+bytes that differ from its pin, and reads no table of an earlier group."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 
 import numpy as np
@@ -57,3 +57,35 @@ def assert_pin_refused(
     monkeypatch.setattr(module, constant, dataclasses.replace(source, sha256="0" * 64))
     with pytest.raises(ValueError, match="does not match the pinned"):
         load()
+
+
+def assert_apart(
+    module: ModuleType,
+    group: Mapping[str, Callable[[], rd.Dataset]],
+    pinned: Mapping[str, str],
+    earlier: Sequence[ModuleType],
+) -> None:
+    """The batch ``group`` of ``module`` names no table of the ``earlier`` groups' modules and reads no
+    member they read (``pinned``: each table's Source constant), one member per table."""
+    others = {v.member for m in earlier for v in vars(m).values() if isinstance(v, rd.Source)}
+    names = set().union(*(getattr(m, attr) for m in earlier for attr in _GROUPS if hasattr(m, attr)))
+    members = {getattr(module, constant).member for constant in pinned.values()}
+    assert set(group) == set(pinned) and not set(group) & names
+    assert len(members) == len(pinned) and not members & others  # no table of another group, read again
+
+
+_GROUPS = ("DATASETS", "FRESH", "BLIND", "THIRD", "FOURTH")
+
+
+def assert_mixed_and_reversible(
+    group: Mapping[str, Callable[[], rd.Dataset]],
+    sizes: Mapping[str, tuple[list[int], list[int]]],
+    classification: set[str],
+) -> None:
+    """Eight to ten tables, at least three classification and four regression ones, each with two
+    environments or more on either side (so ``--reverse`` trains on two or more) and 150 rows."""
+    assert 8 <= len(group) <= 10
+    assert len(classification) >= 3 and len(set(group) - classification) >= 4
+    for train, test in sizes.values():
+        assert len(train) >= 2 and len(test) >= 2
+        assert sum(train) + sum(test) >= 150

@@ -17,7 +17,14 @@ from bench import real_dev as rd
 from bench import real_fourth as r4
 from bench import real_fresh as rf
 from bench import real_third as rt
-from tests.bench.held_out import assert_full_rank, assert_pin_refused, assert_split, data_or_skip
+from tests.bench.held_out import (
+    assert_apart,
+    assert_full_rank,
+    assert_mixed_and_reversible,
+    assert_pin_refused,
+    assert_split,
+    data_or_skip,
+)
 
 
 def _data_or_skip(name: str) -> rd.Dataset:
@@ -64,22 +71,13 @@ PINNED = {
 
 
 def test_the_fourth_tables_are_apart_from_every_other_group() -> None:
-    assert set(r4.FOURTH) == set(SIZES) == set(PINNED) == set(COVARIATES)
-    assert not set(r4.FOURTH) & (set(rd.DATASETS) | set(rf.FRESH) | set(rb.BLIND) | set(rt.THIRD))
-    members = {getattr(r4, constant).member for constant in PINNED.values()}
-    others = {
-        v.member for module in (rd, rf, rb, rt) for v in vars(module).values() if isinstance(v, rd.Source)
-    }
-    assert len(members) == len(PINNED) and not members & others  # no table of another group, read again
+    assert set(r4.FOURTH) == set(SIZES) == set(COVARIATES)
+    assert_apart(r4, r4.FOURTH, PINNED, (rd, rf, rb, rt))
     assert rd._late_groups()["fourth"] is r4.FOURTH
 
 
 def test_the_fourth_batch_mixes_tasks_and_has_a_reverse_everywhere() -> None:
-    assert 8 <= len(r4.FOURTH) <= 10
-    assert len(CLASSIFICATION) >= 3 and len(set(r4.FOURTH) - CLASSIFICATION) >= 4
-    for train, test in SIZES.values():
-        assert len(train) >= 2 and len(test) >= 2  # so ``--reverse`` trains on two environments or more
-        assert sum(train) + sum(test) >= 150
+    assert_mixed_and_reversible(r4.FOURTH, SIZES, CLASSIFICATION)
 
 
 @pytest.mark.parametrize("name", sorted(SIZES))

@@ -17,7 +17,14 @@ from bench import real_blind as rb
 from bench import real_dev as rd
 from bench import real_fresh as rf
 from bench import real_third as rt
-from tests.bench.held_out import assert_full_rank, assert_pin_refused, assert_split, data_or_skip
+from tests.bench.held_out import (
+    assert_apart,
+    assert_full_rank,
+    assert_mixed_and_reversible,
+    assert_pin_refused,
+    assert_split,
+    data_or_skip,
+)
 
 
 def _data_or_skip(name: str) -> rd.Dataset:
@@ -64,20 +71,13 @@ PINNED = {
 
 
 def test_the_third_tables_are_apart_from_every_other_group() -> None:
-    assert set(rt.THIRD) == set(SIZES) == set(PINNED) == set(COVARIATES)
-    assert not set(rt.THIRD) & (set(rd.DATASETS) | set(rf.FRESH) | set(rb.BLIND))
-    members = {getattr(rt, constant).member for constant in PINNED.values()}
-    others = {v.member for module in (rd, rf, rb) for v in vars(module).values() if isinstance(v, rd.Source)}
-    assert len(members) == len(PINNED) and not members & others  # no table of another group, read again
+    assert set(rt.THIRD) == set(SIZES) == set(COVARIATES)
+    assert_apart(rt, rt.THIRD, PINNED, (rd, rf, rb))
     assert rd._late_groups()["third"] is rt.THIRD
 
 
 def test_the_third_batch_mixes_tasks_and_has_a_reverse_everywhere() -> None:
-    assert 8 <= len(rt.THIRD) <= 10
-    assert len(CLASSIFICATION) >= 3 and len(set(rt.THIRD) - CLASSIFICATION) >= 4
-    for train, test in SIZES.values():
-        assert len(train) >= 2 and len(test) >= 2  # so ``--reverse`` trains on two environments or more
-        assert sum(train) + sum(test) >= 150
+    assert_mixed_and_reversible(rt.THIRD, SIZES, CLASSIFICATION)
 
 
 @pytest.mark.parametrize("name", sorted(SIZES))
