@@ -161,8 +161,9 @@ def _cholesky_scaled(g: Array, w: Array, mu: float, out: Array) -> bool:  # prag
 @njit(cache=True, nogil=True, fastmath=_FAST)
 def _chol_solve(chol: Array, b: Array, out: Array) -> None:  # pragma: no cover - compiled
     """(L Lᵀ)⁻¹ b into ``out`` from ``chol`` as :func:`_cholesky_scaled` leaves it (1/Lᵢᵢ on the
-    diagonal): forward substitution by rows of L, then back substitution by rows of L from the bottom (each step an update of the entries above on contiguous memory); four rows at a
-    time in both, so each load of ``out`` (forward) or each store to it (back) serves four rows."""
+    diagonal): forward substitution by rows of L, then back substitution by rows of L from the
+    bottom (each step an update of the entries above on contiguous memory); four rows at a time in
+    both, so each load of ``out`` (forward) or each store to it (back) serves four rows."""
     p = chol.shape[0]
     i = 0
     while i + 3 < p:
