@@ -135,7 +135,11 @@ class Settings(BaseSettings):
         gt=0,
         description="How often each API process reads the jobs its event streams watch (one query for all).",
     )
-    torch_threads: int | None = Field(default=None, ge=1, description="torch intra-op threads in a worker.")
+    torch_threads: int | None = Field(
+        default=None,
+        ge=1,
+        description="torch intra-op threads in a worker; SAL's exact w-paths split over as many (unset: torch's default, one per core).",
+    )
     max_sweep_jobs: int = Field(
         default=5000,
         ge=1,

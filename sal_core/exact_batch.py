@@ -497,8 +497,8 @@ def run_paths(
     losses (B, E) and w at the start of the round (B, p), and stops the paths when it returns True.
 
     Below :data:`COMPILED_BELOW_P` covariates the paths run compiled (:mod:`sal_core.exact_compiled`: the
-    same rounds, to rounding); where a factorisation fails there, here, from round 1 (rounds already
-    shown to ``on_round`` are not shown again)."""
+    same rounds, to rounding), on :func:`path_threads` threads; where a factorisation fails there,
+    here, from round 1 (rounds already shown to ``on_round`` are not shown again)."""
     if runs_compiled(w0.shape[1]):
         from sal_core import exact_compiled  # it builds on this module
 
@@ -510,13 +510,23 @@ def run_paths(
             return on_round is not None and on_round(t, risk, losses, w)
 
         hook = counted if on_round is not None else None
-        compiled = exact_compiled.run_paths(m, lam, w0, settings, anchor, record=record, on_round=hook)
+        compiled = exact_compiled.run_paths(
+            m, lam, w0, settings, anchor, record=record, on_round=hook, threads=path_threads()
+        )
         if compiled is not None:
             return compiled
         if on_round is not None:
             seen, told = shown, on_round
             on_round = lambda t, risk, losses, w: t > seen and told(t, risk, losses, w)  # noqa: E731
     return _run_paths_numpy(m, lam, w0, settings, anchor, record=record, on_round=on_round)
+
+
+def path_threads() -> int:
+    """Threads the compiled w-paths of one batch share: torch's intra-op threads
+    (``torch.set_num_threads``; a worker's ``SAL_TORCH_THREADS``), so one setting says how many cores
+    a fit may use. The paths are independent, so the result is the same on any number of threads;
+    a batch of one path (a refit, a λ the user set) runs on one."""
+    return max(1, torch.get_num_threads())
 
 
 COMPILED_BELOW_P: float = math.inf

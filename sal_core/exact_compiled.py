@@ -20,7 +20,10 @@ falls back to the eigendecomposition there.
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numba import njit
@@ -47,6 +50,11 @@ SHIFT_FROM_P = 48
 (one factorisation per round); below it factorises at every μ, which costs less than the series'
 bookkeeping there. 40 paths × 400 rounds, CPU ms (series / factorise every μ): p = 10 79 / 58,
 p = 30 297 / 261, p = 40 432 / 426, p = 48 589 / 628, p = 56 724 / 809, p = 64 882 / 1,057."""
+THREADS_FROM_P = 12
+"""From this many covariates :func:`run_paths` splits its paths over threads; below, a chunk of
+rounds costs about what handing it to a thread does. 40 paths × 400 rounds, one thread / two (wall
+seconds, best of 7, 2-core host): p = 10 0.028 / 0.027, p = 12 0.031 / 0.027, p = 16 0.044 / 0.030,
+p = 24 0.066 / 0.042, p = 48 0.164 / 0.095."""
 _SHIFT_TERMS = eb.SHIFT_TERMS
 _SHIFT_REUSE = eb.SHIFT_REUSE
 _SHIFT_PRECISION = eb.SHIFT_PRECISION
@@ -591,12 +599,18 @@ def run_paths(
     *,
     record: bool = False,
     on_round: eb.RoundHook | None = None,
+    threads: int = 1,
 ) -> eb.PathResult | None:
     """:func:`sal_core.exact_batch.run_paths`, compiled; None where a factorisation failed (the
     caller runs the numpy path). With ``on_round`` the kernel runs :data:`CHUNK` rounds per call and
     then shows them; ``on_round`` sees every path's risk, losses and w where ``record``, else path 0's
     alone (a batch of one). After a stop, w is where the paths were at the end of that chunk and the
-    record holds the rounds up to there."""
+    record holds the rounds up to there.
+
+    ``threads`` > 1 splits the paths into that many contiguous groups (from :data:`THREADS_FROM_P`
+    covariates), each run by the kernel on a thread of its own (it releases the GIL). Every path's
+    arithmetic is its own, so the result is the same, bit for bit, on any number of threads
+    (tests/sal_core/test_exact_compiled.py)."""
     b, p = w0.shape
     n_env = m.env_yy.shape[1]
     s = settings
@@ -608,40 +622,62 @@ def run_paths(
     mus = np.zeros((b, 3))
     mu_count = np.zeros(b, dtype=np.int64)
     rounds = s.rounds
-    width = b if record else 1
-    risks = np.zeros((rounds, width))
-    losses = np.zeros((rounds, width, n_env))
-    ws = np.zeros((rounds, width, p))
     theta, mu, mse, kappa = np.zeros((b, p)), np.zeros(b), np.zeros(b), np.zeros(b)
     gram, cross, yy, env_gram, env_cross, env_yy = (
         np.ascontiguousarray(x) for x in (m.gram, m.cross, m.yy, m.env_gram, m.env_cross, m.env_yy)
     )
+    groups = _groups(b, threads if p >= THREADS_FROM_P else 1)
+    # each group's record (every path of it where ``record``, else its first path): the kernel
+    # writes contiguous arrays of its own, gathered below
+    records = [
+        (np.zeros((rounds, w_)), np.zeros((rounds, w_, n_env)), np.zeros((rounds, w_, p)))
+        for w_ in ((hi - lo if record else 1) for lo, hi in groups)
+    ]
 
-    def run(t_start: int, t_end: int, rows: tuple[Array, Array, Array], final: bool) -> bool:
-        """Rounds t_start..t_end − 1 (``rows``: their record), then the θ-step at w where ``final``."""
+    def run_group(g: int, t_start: int, t_end: int, final: bool) -> bool:
+        """Rounds t_start..t_end − 1 of group ``g``'s paths, then their θ-step at w where ``final``."""
+        lo, hi = groups[g]
+        row = slice(t_start - 1, t_end - 1)
+        risks, losses, ws = (r[row] for r in records[g])
         ok: bool = _run(
-            gram, cross, yy, env_gram, env_cross, env_yy, lam, pin, w, m1, m2, mus, mu_count,
+            gram[lo:hi], cross[lo:hi], yy[lo:hi], env_gram[lo:hi], env_cross[lo:hi], env_yy[lo:hi],
+            lam[lo:hi], pin[lo:hi], w[lo:hi], m1[lo:hi], m2[lo:hi], mus[lo:hi], mu_count[lo:hi],
             t_start, t_end, s.lr, s.w_max, s.alpha, s.stability == "std", s.beta1, s.beta2, s.eps,
-            record, *rows, final, theta, mu, mse, kappa,
+            record, risks, losses, ws, final, theta[lo:hi], mu[lo:hi], mse[lo:hi], kappa[lo:hi],
         )  # fmt: skip
         return ok
 
-    chunk = CHUNK if on_round is not None else rounds
-    stopped = False
-    done = 0
-    while done < rounds:
-        end = min(done + chunk, rounds)
-        if not run(done + 1, end + 1, (risks[done:end], losses[done:end], ws[done:end]), False):
-            return None
-        for t in range(done + 1, end + 1):
-            if on_round is not None and on_round(t, risks[t - 1], losses[t - 1], ws[t - 1]):
-                stopped = True
+    with _pool(len(groups)) as pool:
+
+        def run(t_start: int, t_end: int, final: bool) -> bool:
+            """Every group's rounds t_start..t_end − 1 (and θ-step where ``final``), side by side."""
+            calls = (
+                []
+                if pool is None
+                else [pool.submit(run_group, g, t_start, t_end, final) for g in range(1, len(groups))]
+            )
+            first = run_group(0, t_start, t_end, final)
+            return all([call.result() for call in calls]) and first
+
+        chunk = CHUNK if on_round is not None else rounds
+        stopped = False
+        done = 0
+        while done < rounds:
+            end = min(done + chunk, rounds)
+            if not run(done + 1, end + 1, False):
+                return None
+            if on_round is not None:
+                risks, losses, ws = _gathered([tuple(r[done:end] for r in rec) for rec in records], record)
+                for t in range(done + 1, end + 1):
+                    if on_round(t, risks[t - 1 - done], losses[t - 1 - done], ws[t - 1 - done]):
+                        stopped = True
+                        break
+            done = end
+            if stopped:
                 break
-        done = end
-        if stopped:
-            break
-    if not run(done + 1, done + 1, (np.zeros((0, 1)), np.zeros((0, 1, n_env)), np.zeros((0, 1, p))), True):
-        return None
+        if not run(done + 1, done + 1, True):
+            return None
+    risks, losses, ws = _gathered(records, record)
     kept = done if record else 0
     return eb.PathResult(
         w=w,
@@ -654,6 +690,33 @@ def run_paths(
         ws=ws[:kept] if record else np.zeros((0, b, p)),
         stopped=stopped,
     )
+
+
+def _groups(paths: int, threads: int) -> list[tuple[int, int]]:
+    """[lo, hi) of each of min(threads, paths) contiguous groups of paths, as even as they come."""
+    count = max(1, min(threads, paths))
+    bounds = [paths * g // count for g in range(count + 1)]
+    return list(zip(bounds[:-1], bounds[1:], strict=True))
+
+
+@contextlib.contextmanager
+def _pool(groups: int) -> Iterator[ThreadPoolExecutor | None]:
+    """Threads for all but one group's calls (None where one group runs on the calling thread),
+    for one batch's rounds: created per batch, so no thread outlives a fit or a fork."""
+    if groups == 1:
+        yield None
+        return
+    with ThreadPoolExecutor(max_workers=groups - 1, thread_name_prefix="sal-w-path") as pool:
+        yield pool
+
+
+def _gathered(records: Sequence[tuple[Array, ...]], record: bool) -> tuple[Array, ...]:
+    """The groups' records as one: every path's side by side where ``record``, else the first
+    group's (its first path is path 0)."""
+    if not record or len(records) == 1:
+        return records[0]
+    risks, losses, ws = zip(*records, strict=True)
+    return np.concatenate(risks, axis=1), np.concatenate(losses, axis=1), np.concatenate(ws, axis=1)
 
 
 def warm_up() -> None:

@@ -195,3 +195,20 @@ def test_classification_speed_times_both_layouts_and_restores_the_shipped_one() 
         Z = torch.zeros(3, 2)
         assert gradient.column_major(Z).stride() == (2, 1)  # rows as they come
     assert gradient.column_major(torch.zeros(3, 2)).stride() == (1, 3)
+
+
+def test_threads_bench_times_one_thread_against_several_and_measures_how_far_apart() -> None:
+    """bench.threads: both thread counts timed on the same data, the ratio, and the distance between
+    the fits (torch's own sums move the last bits; the split of the w-paths does not)."""
+    from bench import threads as bt
+    from bench.speed import gaussian_environments
+
+    threads = torch.get_num_threads()
+    try:
+        row = bt.compare("p = 16", gaussian_environments(400, 16), 2, 1)
+    finally:
+        torch.set_num_threads(threads)
+    assert row.one > 0 and row.many > 0 and row.speedup == row.one / row.many
+    assert 0 <= row.apart < 1e-8
+    text = bt.report([row], 2)
+    assert "| p = 16 |" in text and "×" in text

@@ -95,6 +95,94 @@ def test_on_round_sees_path_zero_and_a_stop_ends_the_paths() -> None:
     np.testing.assert_allclose(got.w, full.ws[ec.CHUNK * 3], rtol=1e-9)
 
 
+@pytest.mark.parametrize("record", [False, True])
+def test_paths_split_over_threads_walk_bit_for_bit_as_on_one(record: bool) -> None:
+    m = moments_of(CASES["gaussian p=56, 2 envs (by the shift's series)"])
+    p = m.gram.shape[0]
+    batch = stack([m] * 5)
+    lam = np.array([1e-3, 1e-2, 1e-1, 1.0, 3e-2]) * es.noise_variance(m, 1000)
+    anchor = np.random.default_rng(3).random((5, p)) < 0.5
+    settings = eb.PathSettings(rounds=60, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
+    runs = {}
+    for threads in (1, 2, 3, 8):  # 8 > 5 paths: one group per path
+        seen: list[tuple[np.ndarray, ...]] = []
+
+        def watch(
+            t: int,
+            risk: np.ndarray,
+            losses: np.ndarray,
+            w: np.ndarray,
+            seen: list[tuple[np.ndarray, ...]] = seen,
+        ) -> bool:
+            seen.append((np.array([t]), risk.copy(), losses.copy(), w.copy()))
+            return t == 47
+
+        out = ec.run_paths(
+            batch, lam, np.ones((5, p)), settings, anchor, record=record, on_round=watch, threads=threads
+        )
+        assert out is not None and out.stopped
+        runs[threads] = (out, seen)
+    one, seen_one = runs[1]
+    assert len(seen_one) == 47 and seen_one[0][1].shape == ((5,) if record else (1,))
+    assert one.risks.shape[0] == (50 if record else 0)  # the paths ran to the end of round 47's chunk
+    for threads in (2, 3, 8):
+        out, seen = runs[threads]
+        for name in ("w", "theta", "mu", "mse", "kappa", "risks", "env_losses", "ws"):
+            np.testing.assert_array_equal(
+                getattr(out, name), getattr(one, name), err_msg=f"{threads}: {name}"
+            )
+        assert len(seen) == len(seen_one)
+        for got, want in zip(seen, seen_one, strict=True):
+            for a, b in zip(got, want, strict=True):
+                np.testing.assert_array_equal(a, b)
+
+
+def test_the_paths_split_into_even_contiguous_groups_one_thread_each() -> None:
+    assert ec._groups(40, 1) == [(0, 40)]
+    assert ec._groups(41, 4) == [(0, 10), (10, 20), (20, 30), (30, 41)]
+    assert ec._groups(3, 8) == [(0, 1), (1, 2), (2, 3)]
+    assert ec._groups(1, 16) == [(0, 1)]
+
+
+def test_below_threads_from_p_the_paths_stay_on_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = moments_of(CASES["selection bias p=10"])
+    assert m.gram.shape[0] < ec.THREADS_FROM_P
+    monkeypatch.setattr(
+        ec, "_groups", lambda paths, threads: pytest.fail("split") if threads > 1 else [(0, paths)]
+    )
+    settings = eb.PathSettings(rounds=5, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
+    out = ec.run_paths(stack([m, m]), np.array([1e-2, 1e-1]), np.ones((2, 10)), settings, threads=4)
+    assert out is not None
+
+
+def test_a_default_fit_is_the_same_on_any_number_of_path_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    train = CASES["gaussian p=40, 3 envs"]
+    assert train[0].X.shape[1] >= ec.THREADS_FROM_P  # the paths do split
+    one = get_algorithm("sal")().fit(train)
+    calls: list[int] = []
+    split = ec.run_paths
+
+    def counted(*args: object, threads: int, **kwargs: object) -> eb.PathResult | None:
+        calls.append(threads)
+        return split(*args, threads=threads, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ec, "run_paths", counted)
+    monkeypatch.setattr(eb, "path_threads", lambda: 3)
+    three = get_algorithm("sal")().fit(train)
+    assert calls and set(calls) == {3}  # the selection's batch and the refit were offered three
+    assert one.covariate_weights is not None and three.covariate_weights is not None
+    np.testing.assert_array_equal(three.covariate_weights, one.covariate_weights)
+    for name, value in one.model.state.items():
+        np.testing.assert_array_equal(three.model.state[name].numpy(), value.numpy())
+
+
+def test_path_threads_follow_torch(monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch
+
+    monkeypatch.setattr(torch, "get_num_threads", lambda: 6)
+    assert eb.path_threads() == 6
+
+
 def test_a_default_sal_fit_is_the_same_compiled_or_not(monkeypatch: pytest.MonkeyPatch) -> None:
     train = selection_bias(r=1.7, n=1000, seed=4, n_test=2).train
     compiled = get_algorithm("sal")().fit(train)
