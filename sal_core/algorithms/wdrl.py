@@ -446,10 +446,12 @@ class WDRL(Algorithm[WDRLParams]):
             solution = self._fit_ball(problem, selection.lambda_, progress, y_scale)
         else:
             solution = self._fit_at(problem, selection.lambda_, progress, y_scale)
-        refit_score = ls.score_of(
-            ls.scored_losses(problem, solution.model, held_out), problem.loss_name == "squared"
-        )[0]
-        chosen_score = selection.candidates[selection.chosen].score
+        squared = problem.loss_name == "squared"
+        refit_score = ls.score_of(ls.scored_losses(problem, solution.model, held_out), squared)[0]
+        # the chosen candidate's own score on the held-out fold: its selection score where the
+        # selection read that fold alone; where it read every fold, that score is over all rows,
+        # and a refit's score on one fold is no measure against it
+        chosen_score = ls.score_of(ls.scored_losses(problem, candidate.model, held_out), squared)[0]
         kept = refit_score <= (1 + REFIT_SLACK) * chosen_score or solution.stopped
         if not kept:
             solution = candidate

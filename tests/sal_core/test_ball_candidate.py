@@ -157,3 +157,36 @@ def test_a_stop_asked_for_while_every_fold_is_scored_stops_the_fit_with_progress
     assert fit.stopped
     held = seen[-1]
     assert seen.count(held) == 51 and max(seen) == held, "progress held still during the extra fits"
+
+
+def test_where_every_fold_was_scored_the_refit_is_judged_on_the_held_out_fold_against_the_candidate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The refit on all rows is kept unless it scores worse on the held-out fold than the chosen
+    candidate did there. Where every fold was scored, the candidate's selection score is over all
+    rows, not that fold's: the comparison must use the candidate's own score on the fold."""
+    from sal_core import lambda_selection as ls
+    from sal_core.algorithms import wdrl
+
+    seen: list[tuple[Any, ...]] = []
+    original = WDRL._select_lambda
+
+    def spy(self: WDRL, problem: Any, *args: Any) -> Any:
+        out = original(self, problem, *args)
+        seen.append((*out, problem))
+        return out
+
+    monkeypatch.setattr(WDRL, "_select_lambda", spy)
+    monkeypatch.setattr(wdrl, "REFIT_SLACK", 0.0)  # the refit must score no worse than the candidate
+    train, _ = _noise_heavy(1)
+    fit = get_algorithm("sal")(task="classification", seed=1).fit(train)
+    selection, candidate, held_out, problem = seen[0]
+    assert "cross-fitting" in selection.scoring  # every fold scored
+    on_fold = ls.score_of(ls.scored_losses(problem, candidate.model, held_out), False)[0]
+    over_all_rows = selection.candidates[selection.chosen].score
+    assert fit.selection is not None and fit.selection.refit is not None
+    refit = fit.selection.refit.score
+    # on this seed the refit beats the candidate on the fold (0.405 against 0.454), and the fold is
+    # a hard one: the candidate's score over all rows (0.401) is below both
+    assert over_all_rows < refit < on_fold
+    assert fit.selection.refit.final_model == "refit on all rows"
