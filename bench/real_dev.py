@@ -9,6 +9,7 @@
     python -m bench.real_dev --third --methods erm sal --jobs 2   # ten more, a third held-out batch
     python -m bench.real_dev --fourth --methods erm sal --jobs 2  # ten more, a fourth held-out batch
     python -m bench.real_dev --fifth --methods erm sal --jobs 2   # ten more, a fifth held-out batch
+    python -m bench.real_dev --sixth --methods erm sal --jobs 2   # ten more, a sixth held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1599,15 +1600,16 @@ class Outcome:
 def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     """The groups held out from every default, by their flag: ``--fresh`` (:mod:`bench.real_fresh`),
     ``--blind`` (:mod:`bench.real_blind`), ``--third`` (:mod:`bench.real_third`), ``--fourth``
-    (:mod:`bench.real_fourth`) and ``--fifth`` (:mod:`bench.real_fifth`); imported here, since they
-    build on this module's helpers."""
+    (:mod:`bench.real_fourth`), ``--fifth`` (:mod:`bench.real_fifth`) and ``--sixth``
+    (:mod:`bench.real_sixth`); imported here, since they build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_fifth import FIFTH
     from bench.real_fourth import FOURTH
     from bench.real_fresh import FRESH
+    from bench.real_sixth import SIXTH
     from bench.real_third import THIRD
 
-    return {"fresh": FRESH, "blind": BLIND, "third": THIRD, "fourth": FOURTH, "fifth": FIFTH}
+    return {"fresh": FRESH, "blind": BLIND, "third": THIRD, "fourth": FOURTH, "fifth": FIFTH, "sixth": SIXTH}
 
 
 def _loader(name: str) -> Callable[[], Dataset]:
@@ -1752,6 +1754,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--fourth", action="store_true", help="a fourth batch, ten held out from every default"
     )
     group.add_argument("--fifth", action="store_true", help="a fifth batch, ten held out from every default")
+    group.add_argument("--sixth", action="store_true", help="a sixth batch, ten held out from every default")
     args = parser.parse_args(argv)
     names = []
     groups = {"small": SMALL, "more": MORE, **late}
