@@ -65,7 +65,7 @@ def units(seeds: str) -> list[Unit]:
         reverse = DEV_REVERSED if seeds == "dev" else UNSEEN[group]
         for name in names:
             out += [(name, False, s) for s in forward]
-            if len(rd.dataset(name).test) >= 2:
+            if rd.reversible(rd.dataset(name)):
                 out += [(name, True, s) for s in reverse]
     return out
 
@@ -124,16 +124,11 @@ def ratios(records: Iterable[Record]) -> dict[tuple[str, bool], list[float]]:
     return {k: [v for _, v in sorted(pairs)] for k, pairs in out.items()}
 
 
-def meets(values: Sequence[float]) -> bool:
-    """The defaults' targets: SAL/ERM at most 1.01 on average and 1.05 on every seed."""
-    return statistics.fmean(values) <= rd.TARGET_MEAN and max(values) <= rd.TARGET_WORST
-
-
 def _cell(values: Sequence[float] | None) -> str:
     if not values:
         return "—"
     text = f"{statistics.fmean(values):.4f} ({max(values):.4f})"
-    return text if meets(values) else f"**{text}**"
+    return text if rd.meets_targets(values) else f"**{text}**"
 
 
 def report(seed_sets: dict[str, list[Record]]) -> str:
@@ -156,7 +151,7 @@ def report(seed_sets: dict[str, list[Record]]) -> str:
                 for label, values in zip(by_set, row, strict=True):
                     if values:
                         cells[label] += 1
-                        met[label] += meets(values)
+                        met[label] += rd.meets_targets(values)
                         below[label] += statistics.fmean(values) < BELOW
                 direction = "reversed" if reverse else "forward"
                 lines.append(

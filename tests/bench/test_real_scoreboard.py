@@ -18,9 +18,9 @@ def _record(name: str, reverse: bool, seed: int, ratio: float) -> dict[str, obje
 
 
 def test_the_targets_are_the_defaults_mean_and_worst_seed() -> None:
-    assert sb.meets([1.0, 1.01, 1.0])
-    assert not sb.meets([1.02, 1.01, 1.01])  # mean 1.0133
-    assert not sb.meets([0.95, 0.95, 1.051])  # mean below, one seed above 1.05
+    assert rd.meets_targets([1.0, 1.01, 1.0])
+    assert not rd.meets_targets([1.02, 1.01, 1.01])  # mean 1.0133
+    assert not rd.meets_targets([0.95, 0.95, 1.051])  # mean below, one seed above 1.05
 
 
 def test_the_report_bolds_a_miss_counts_each_seed_set_and_skips_what_was_not_run() -> None:
