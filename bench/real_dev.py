@@ -10,6 +10,7 @@
     python -m bench.real_dev --fourth --methods erm sal --jobs 2  # ten more, a fourth held-out batch
     python -m bench.real_dev --fifth --methods erm sal --jobs 2   # ten more, a fifth held-out batch
     python -m bench.real_dev --sixth --methods erm sal --jobs 2   # ten more, a sixth held-out batch
+    python -m bench.real_dev --seventh --methods erm sal --jobs 2 # ten more, a seventh held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1609,16 +1610,26 @@ def reversible(data: Dataset) -> bool:
 def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     """The groups held out from every default, by their flag: ``--fresh`` (:mod:`bench.real_fresh`),
     ``--blind`` (:mod:`bench.real_blind`), ``--third`` (:mod:`bench.real_third`), ``--fourth``
-    (:mod:`bench.real_fourth`), ``--fifth`` (:mod:`bench.real_fifth`) and ``--sixth``
-    (:mod:`bench.real_sixth`); imported here, since they build on this module's helpers."""
+    (:mod:`bench.real_fourth`), ``--fifth`` (:mod:`bench.real_fifth`), ``--sixth``
+    (:mod:`bench.real_sixth`) and ``--seventh`` (:mod:`bench.real_seventh`); imported here, since they
+    build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_fifth import FIFTH
     from bench.real_fourth import FOURTH
     from bench.real_fresh import FRESH
+    from bench.real_seventh import SEVENTH
     from bench.real_sixth import SIXTH
     from bench.real_third import THIRD
 
-    return {"fresh": FRESH, "blind": BLIND, "third": THIRD, "fourth": FOURTH, "fifth": FIFTH, "sixth": SIXTH}
+    return {
+        "fresh": FRESH,
+        "blind": BLIND,
+        "third": THIRD,
+        "fourth": FOURTH,
+        "fifth": FIFTH,
+        "sixth": SIXTH,
+        "seventh": SEVENTH,
+    }
 
 
 def _loader(name: str) -> Callable[[], Dataset]:
@@ -1764,6 +1775,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     group.add_argument("--fifth", action="store_true", help="a fifth batch, ten held out from every default")
     group.add_argument("--sixth", action="store_true", help="a sixth batch, ten held out from every default")
+    group.add_argument(
+        "--seventh", action="store_true", help="a seventh batch, ten held out from every default"
+    )
     args = parser.parse_args(argv)
     names = []
     groups = {"small": SMALL, "more": MORE, **late}

@@ -46,6 +46,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "fourth": (50, 51, 52, 53, 54),
     "fifth": (70, 71, 72, 73, 74),
     "sixth": (75, 76, 77, 78, 79),
+    "seventh": (80, 81, 82, 83, 84),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99
