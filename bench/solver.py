@@ -14,11 +14,21 @@ the ratio of eigh to the round the library runs at that p (``COMPILED_BELOW_P``,
 selection's projected time (400 rounds of 40 paths + one refit) with it. Above p = 100 it
 times 4 paths, not 40 (the per-path cost is what scales), and projects from that. Data: two Gaussian
 environments with a spurious half (:func:`bench.speed.gaussian_environments`).
+
+    python -m bench.solver --floor [--p 100 1000]
+
+``--floor`` asks how much of the compiled round is the one factorisation it cannot skip (w moves every
+round, so A = wGw + μI is new): it times the kernel's factorisation alone on the same moments, prints
+its rate in GFLOP/s (p³/3 multiply-adds) beside the whole round, and the least a default selection
+could cost if everything else in the round were free (40 paths + the refit, 400 rounds, one
+factorisation each). A kernel at a core's peak rate leaves only fewer path-rounds as a way to go
+faster.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable, Sequence
 
@@ -132,15 +142,67 @@ def report(ps: Sequence[int], rounds: int, command: str) -> str:
     return "\n".join(lines)
 
 
+def factorisation_seconds(m: rl.Moments) -> float:
+    """CPU seconds of one factorisation of A = wGw + μI by the kernel, best of three batches of calls,
+    at a w of the magnitudes a path reaches (log w uniform on [0, 3]) and μ at 10⁻³ of G's scale."""
+    p = m.gram.shape[0]
+    w = np.exp(np.random.default_rng(0).uniform(0.0, 3.0, p))
+    mu = 1e-3 * float(np.max(np.diag(m.gram)) * np.max(w) ** 2)
+    out = np.empty((p, p))
+    ec.warm_up()
+    if not ec._cholesky_scaled(m.gram, w, mu, out):
+        raise RuntimeError(f"A is not positive definite at p = {p}")
+    calls = max(3, int(3e8 / p**3))
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        for _ in range(calls):
+            ec._cholesky_scaled(m.gram, w, mu, out)
+        best = min(best, (time.process_time() - started) / calls)
+    return best
+
+
+def floor_report(ps: Sequence[int], rounds: int, command: str) -> str:
+    """The factorisation's share of the compiled round, and the selection's floor from it."""
+    lines = [
+        f"# SAL's exact w-path: the factorisation every round needs, against the whole round ({now()})",
+        "",
+        f"`{command}`; {machine_line('cpu')}",
+        "",
+        "| p | factorisation (ms) | GFLOP/s | compiled round, per path (ms) | factorisation / round | "
+        "selection + refit at the round (s) | floor: factorisations alone (s) |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    path_rounds = (SELECTION_PATHS + 1) * SELECTION_ROUNDS
+    for p in ps:
+        m = _moments_of(p)
+        b = SELECTION_PATHS if p <= 100 else 4
+        factor = factorisation_seconds(m)
+        per_path = compiled_seconds_per_round(_batch(m, b), float(m.yy), rounds) / b
+        lines.append(
+            f"| {p} | {factor * 1e3:.3g} | {2 * p**3 / 3 / factor / 1e9:.3g} | {per_path * 1e3:.3g} | "
+            f"{factor / per_path:.2f} | {per_path * path_rounds:.3g} | {factor * path_rounds:.3g} |"
+        )
+    lines += [
+        "",
+        f"Both projections are {SELECTION_PATHS} paths and the refit × {SELECTION_ROUNDS} rounds; the floor "
+        "counts one factorisation per path-round and nothing else.",
+    ]
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.solver", description=__doc__.split("\n\n")[0])
     parser.add_argument("--p", type=int, nargs="+", default=[10, 40, 100, 300, 1000])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--floor", action="store_true", help="the factorisation's share of a round, and the floor"
+    )
     args = parser.parse_args(argv)
     set_threads(args.threads)
-    command = "python -m bench.solver " + " ".join(argv if argv is not None else [])
-    print(report(args.p, args.rounds, command.strip()))
+    command = "python -m bench.solver " + " ".join(sys.argv[1:] if argv is None else argv)
+    print((floor_report if args.floor else report)(args.p, args.rounds, command.strip()))
 
 
 if __name__ == "__main__":

@@ -137,11 +137,29 @@ class CholFactor:
 SHIFT_TERMS = 40
 """Most terms of the shift's series (:meth:`CholFactor.solve`); a θ-step refactorises where δ is too large for it."""
 SHIFT_REUSE = 1e-2
-"""Largest |δ|/μ at which a θ-step solves at a new μ by the shift instead of a new factorisation:
-A ⪰ μ·I, so each term of the series shrinks by at least |δ|/μ (1e-2: at most 8 terms; on a w-path
-|δ|/μ is usually below 1e-4, 4 terms)."""
+"""Largest |δ|/μ at which a θ-step solves at a new μ by the shift instead of a new factorisation, below
+10 × :data:`COVARIATES_PER_TERM` covariates (:func:`shift_reuse`): A ⪰ μ·I, so each term of the series
+shrinks by at least |δ|/μ (1e-2: at most 9 terms in floating point; on a w-path |δ|/μ is usually below
+1e-4, 4 terms)."""
 SHIFT_PRECISION = 1e-16
 """The series stops where the bound on its next term, (|δ|/μ)^k times the first, is below this."""
+COVARIATES_PER_TERM = 15
+"""From 10 × this many covariates a θ-step allows the shift's series one more term per this many
+covariates (:func:`shift_reuse`), up to :data:`SHIFT_TERMS`: a factorisation costs p³/3
+multiply-adds and a term two triangular solves (p² each), so the terms a refactorisation is worth
+grow with p. Measured on the compiled kernel (one thread, 2026-12-01): a factorisation costs as much
+as 4.5 terms at p = 100, 14 at p = 300, 22 at p = 500 and 47 at p = 1,000; a default fit at
+p = 300 ran 7.0-7.7 s against 7.8-8.5 s with 8 terms at every p (9% faster), at p = 1,000 243 s
+against 260 s; w and θ equal to 2·10⁻¹³ (docs/sal.md, "Speed (one thread)")."""
+
+
+def shift_reuse(p: int) -> float:
+    """Largest |δ|/μ at which a θ-step with p covariates reaches a later μ by the shift's series rather
+    than a new factorisation: :data:`SHIFT_REUSE` (9 terms) below 10 × :data:`COVARIATES_PER_TERM`
+    covariates, then the ratio whose series needs p // COVARIATES_PER_TERM terms, at most
+    :data:`SHIFT_TERMS` (|δ|/μ ≈ 0.4 from 600 covariates)."""
+    terms = min(SHIFT_TERMS, p // COVARIATES_PER_TERM)
+    return SHIFT_REUSE if terms <= 9 else SHIFT_PRECISION ** (1.0 / terms)
 
 
 def terms_needed(shift: Array, mu: Array) -> int:
@@ -247,7 +265,7 @@ def _solve_theta_cholesky(
     m: BatchMoments, w: Array, wg: Array, b: Array, lam: Array, mu0: Array | None, max_iter: int
 ) -> ThetaBatch | None:
     """One Cholesky factorisation of A at the search's first μ (refactorised only where a later μ
-    moves more than :data:`SHIFT_REUSE` from it); the other μ by the shift. None where A is not
+    moves more than :func:`shift_reuse` from it); the other μ by the shift. None where A is not
     numerically positive definite (a near-singular wGw with a tiny μ), for the eigendecomposition.
 
     The search's evaluations share one table of the series' powers A⁻ᵏb (B, p, K) and sum as many
@@ -257,6 +275,7 @@ def _solve_theta_cholesky(
     diag = np.einsum("bii->bi", wg)  # a view: wg becomes A(μ) in place
     diagonal = diag.copy()
     powers = np.empty((batch, p, SHIFT_TERMS))
+    reuse = shift_reuse(p)
     # the factorisation's state: its solve, μ there, how many powers are solved
     base: Solve | None = None
     mu_f = np.zeros(0)
@@ -278,7 +297,7 @@ def _solve_theta_cholesky(
         if base is not None:
             shift = mu - mu_f
             ratio = float((np.abs(shift) / mu_f).max())
-        if base is None or ratio > SHIFT_REUSE:
+        if base is None or ratio > reuse:
             factor(mu)
             ratio = 0.0
         assert base is not None

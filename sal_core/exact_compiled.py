@@ -57,6 +57,7 @@ seconds, best of 7, 2-core host): p = 10 0.028 / 0.027, p = 12 0.031 / 0.027, p 
 p = 24 0.066 / 0.042, p = 48 0.164 / 0.095."""
 _SHIFT_TERMS = eb.SHIFT_TERMS
 _SHIFT_REUSE = eb.SHIFT_REUSE
+_COVARIATES_PER_TERM = eb.COVARIATES_PER_TERM
 _SHIFT_PRECISION = eb.SHIFT_PRECISION
 _LOG2 = math.log(2.0)
 
@@ -294,19 +295,29 @@ def _terms_at(ratio: float) -> int:  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, fastmath=_FAST)
+def _shift_reuse(p: int) -> float:  # pragma: no cover - compiled
+    """``exact_batch.shift_reuse``: the largest |δ|/μ reached by the series at p covariates."""
+    terms = min(_SHIFT_TERMS, p // _COVARIATES_PER_TERM)
+    if terms <= 9:
+        return _SHIFT_REUSE
+    reuse: float = _SHIFT_PRECISION ** (1.0 / terms)
+    return reuse
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
 def _evaluate(
     g: Array, wv: Array, b: Array, yy: float, mu: float, chol: Array, powers: Array, state: Array, u: Array
 ) -> tuple[bool, float, float]:  # pragma: no cover - compiled
     """MSE and κ at μ on the generalised-ridge path, u = A⁻¹b with A = wGw + μI, as the numpy
     path reaches them (``exact_batch._solve_theta_cholesky``): A is factorised at the θ-step's
     first μ (``chol``), and from :data:`SHIFT_FROM_P` covariates a later μ within
-    :data:`exact_batch.SHIFT_REUSE` of it is reached by the series Σ_k (−δ)^k A⁻⁽ᵏ⁺¹⁾b over the
+    :func:`exact_batch.shift_reuse` of it is reached by the series Σ_k (−δ)^k A⁻⁽ᵏ⁺¹⁾b over the
     powers A⁻ᵏb (``powers``, one row each, solved once); below, every μ is factorised.
     ``state``: μ at the factorisation (0: none yet), powers solved, terms of the last evaluation."""
     p = b.shape[0]
     mu_f = state[0]
     ratio = abs(mu - mu_f) / mu_f if mu_f > 0.0 else 0.0
-    if mu_f == 0.0 or p < SHIFT_FROM_P or ratio > _SHIFT_REUSE:
+    if mu_f == 0.0 or p < SHIFT_FROM_P or ratio > _shift_reuse(p):
         if not _cholesky_scaled(g, wv, mu, chol):
             return False, 0.0, 0.0
         _chol_solve(chol, b, powers[0])

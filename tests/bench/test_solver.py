@@ -24,3 +24,18 @@ def test_the_report_times_every_factorisation_and_names_the_one_the_library_pick
         assert abs(ratio - eigh / compiled) <= 0.05 * ratio
         assert cells[7] == "compiled" and float(cells[8]) > 0
     assert thresholds == (eb.CHOLESKY_FROM_P, eb.INVERSE_BELOW_P)  # the forced thresholds were restored
+
+
+def test_the_floor_report_prices_the_factorisation_against_the_round() -> None:
+    text = solver.floor_report([16, 60], rounds=3, command="python -m bench.solver --floor")
+    rows = [line for line in text.splitlines() if re.match(r"\| \d+ \|", line)]
+    assert [int(r.split("|")[1]) for r in rows] == [16, 60]
+    for row in rows:
+        p = int(row.split("|")[1])
+        factor, rate, round_, share, at_round, floor = (float(c) for c in row.strip("|").split("|")[1:])
+        assert 0 < factor < round_  # the round holds a factorisation and more
+        assert abs(share - factor / round_) <= 0.01 + 0.05 * share
+        assert abs(rate - 2 * p**3 / 3 / (factor * 1e-3) / 1e9) <= 0.05 * rate  # p³/3 multiply-adds
+        path_rounds = (solver.SELECTION_PATHS + 1) * solver.SELECTION_ROUNDS
+        assert abs(floor - factor * 1e-3 * path_rounds) <= 0.05 * floor
+        assert abs(at_round - round_ * 1e-3 * path_rounds) <= 0.05 * at_round and floor < at_round

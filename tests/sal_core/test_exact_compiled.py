@@ -42,8 +42,25 @@ CASES = {
     "gaussian p=40, 3 envs": _gaussian(40, 3, 1),
     "gaussian p=56, 2 envs (by the shift's series)": _gaussian(56, 2, 2),
     "gaussian p=130, 2 envs (compiled at every p)": _gaussian(130, 2, 3),
+    "gaussian p=200, 2 envs (a longer series)": _gaussian(200, 2, 4),
 }
 assert 40 < ec.SHIFT_FROM_P <= 56  # both ways of reaching the search's μ are compared
+assert eb.shift_reuse(130) == eb.SHIFT_REUSE < eb.shift_reuse(200)  # and both reaches of the series
+
+
+@pytest.mark.parametrize("p", [10, 48, 100, 149, 150, 200, 300, 599, 600, 1000, 5000])
+def test_the_series_reaches_farther_as_a_factorisation_costs_more(p: int) -> None:
+    """Below 10 × 15 covariates a θ-step refactorises beyond |δ|/μ = 1e-2 (9 terms in floating point);
+    from there it allows one more term per 15 covariates, up to 40, and the compiled kernel draws the
+    same line."""
+    reuse = eb.shift_reuse(p)
+    assert ec._shift_reuse(p) == reuse
+    allowed = min(eb.SHIFT_TERMS, max(9, p // eb.COVARIATES_PER_TERM))
+    terms = eb._terms_at(reuse)  # the ratio's own count may round up by one
+    assert allowed <= terms <= min(allowed + 1, eb.SHIFT_TERMS)
+    assert (reuse == eb.SHIFT_REUSE) == (p < 150)
+    if 150 <= p < 600:
+        assert eb._terms_at(reuse * 1.01) > allowed  # no larger ratio takes that many terms
 
 
 @pytest.mark.parametrize("stability", ["std", "range"])
