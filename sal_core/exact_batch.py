@@ -148,9 +148,9 @@ COVARIATES_PER_TERM = 15
 covariates (:func:`shift_reuse`), up to :data:`SHIFT_TERMS`: a factorisation costs p³/3
 multiply-adds and a term two triangular solves (p² each), so the terms a refactorisation is worth
 grow with p. Measured on the compiled kernel (one thread, 2026-12-01): a factorisation costs as much
-as 4.5 terms at p = 100, 14 at p = 300, 22 at p = 500 and 47 at p = 1,000; a default fit at
-p = 300 ran 7.0-7.7 s against 7.8-8.5 s with 8 terms at every p (9% faster), at p = 1,000 243 s
-against 260 s; w and θ equal to 2·10⁻¹³ (docs/sal.md, "Speed (one thread)")."""
+as 4.5 terms at p = 100, 14 at p = 300, 22 at p = 500 and 47 at p = 1,000; a default fit at p = 1,000,
+n = 10⁵ took 245.5 s against 283.5 s with 1e-2 at every p, p = 300 as before; w and θ equal to
+10⁻¹² (docs/sal.md, "The series reaches farther as a factorisation costs more")."""
 
 
 def shift_reuse(p: int) -> float:
