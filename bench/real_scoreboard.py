@@ -47,6 +47,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "fifth": (70, 71, 72, 73, 74),
     "sixth": (75, 76, 77, 78, 79),
     "seventh": (80, 81, 82, 83, 84),
+    "eighth": (85, 86, 87, 88, 89),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99
