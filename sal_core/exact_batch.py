@@ -159,7 +159,7 @@ def shift_reuse(p: int) -> float:
     covariates, then the ratio whose series needs p // COVARIATES_PER_TERM terms, at most
     :data:`SHIFT_TERMS` (|δ|/μ ≈ 0.4 from 600 covariates)."""
     terms = min(SHIFT_TERMS, p // COVARIATES_PER_TERM)
-    return SHIFT_REUSE if terms <= 9 else SHIFT_PRECISION ** (1.0 / terms)
+    return SHIFT_REUSE if terms <= SHIFT_REUSE_TERMS else SHIFT_PRECISION ** (1.0 / terms)
 
 
 def terms_needed(shift: Array, mu: Array) -> int:
@@ -176,6 +176,11 @@ def _terms_at(ratio: float) -> int:
     if ratio >= 1.0:
         return SHIFT_TERMS
     return min(SHIFT_TERMS, math.ceil(math.log(SHIFT_PRECISION) / math.log(ratio)))
+
+
+SHIFT_REUSE_TERMS = _terms_at(SHIFT_REUSE)
+"""Terms of the series at :data:`SHIFT_REUSE` (9 in floating point): :func:`shift_reuse` widens the reach
+only where p allows more."""
 
 
 @dataclass(frozen=True)

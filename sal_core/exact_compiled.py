@@ -58,6 +58,7 @@ p = 24 0.066 / 0.042, p = 48 0.164 / 0.095."""
 _SHIFT_TERMS = eb.SHIFT_TERMS
 _SHIFT_REUSE = eb.SHIFT_REUSE
 _COVARIATES_PER_TERM = eb.COVARIATES_PER_TERM
+_SHIFT_REUSE_TERMS = eb.SHIFT_REUSE_TERMS
 _SHIFT_PRECISION = eb.SHIFT_PRECISION
 _LOG2 = math.log(2.0)
 
@@ -298,7 +299,7 @@ def _terms_at(ratio: float) -> int:  # pragma: no cover - compiled
 def _shift_reuse(p: int) -> float:  # pragma: no cover - compiled
     """``exact_batch.shift_reuse``: the largest |δ|/μ reached by the series at p covariates."""
     terms = min(_SHIFT_TERMS, p // _COVARIATES_PER_TERM)
-    if terms <= 9:
+    if terms <= _SHIFT_REUSE_TERMS:
         return _SHIFT_REUSE
     reuse: float = _SHIFT_PRECISION ** (1.0 / terms)
     return reuse
