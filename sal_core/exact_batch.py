@@ -147,10 +147,7 @@ COVARIATES_PER_TERM = 15
 """From 10 × this many covariates a θ-step allows the shift's series one more term per this many
 covariates (:func:`shift_reuse`), up to :data:`SHIFT_TERMS`: a factorisation costs p³/3
 multiply-adds and a term two triangular solves (p² each), so the terms a refactorisation is worth
-grow with p. Measured on the compiled kernel (one thread, 2026-12-01): a factorisation costs as much
-as 4.5 terms at p = 100, 14 at p = 300, 22 at p = 500 and 47 at p = 1,000; a default fit at p = 1,000,
-n = 10⁵ took 245.5 s against 283.5 s with 1e-2 at every p, p = 300 as before; w and θ equal to
-10⁻¹² (docs/sal.md, "The series reaches farther as a factorisation costs more")."""
+grow with p (measured: docs/sal.md, "Measured for the defaults")."""
 
 
 def shift_reuse(p: int) -> float:
@@ -210,17 +207,11 @@ class PathResult:
 CHOLESKY_FROM_P = 8
 """From this many covariates the θ-step factorises A = wGw + μI by Cholesky, once per round at the
 root search's first μ (extrapolated from the last rounds, :func:`next_mu`), and reaches the search's
-other μ by the shift (:meth:`CholFactor.solve`), instead of one eigendecomposition per round. CPU time
-per round of 40 paths, eigh / the Cholesky step picked (``python -m bench.solver``, docs/sal.md):
-1.2× at 16, 1.5× at 24, 1.9× at 48, 2.6× at 100, 4× at 1,000. Below 16 covariates a round's cost
-is its calls, not the factorisation; once the round's calls were cut (issue 18), a whole default
-fit on the selection-bias setting (CPU time, one thread, best of 3) took 0.138 s by eigh against
-0.140 s by Cholesky at p = 6, 0.177 / 0.161 s at p = 8 and 0.225 / 0.158 s at p = 10: eigh's
-0.4 ms per round of 48 paths is then most of the round."""
+other μ by the shift (:meth:`CholFactor.solve`), instead of one eigendecomposition per round: the
+cheaper of the two from this p on (measured: docs/sal.md, "Measured for the defaults")."""
 INVERSE_BELOW_P = 40
-"""Below this many covariates a factorised A solves through its explicit inverse (:func:`base_solve`):
-a round of 40 paths at p = 32 took 2.1 ms against 2.3 ms by triangular solves, at p = 48 4.1 ms
-against 3.6 ms (``python -m bench.solver``)."""
+"""Below this many covariates a factorised A solves through its explicit inverse (:func:`base_solve`),
+from it by triangular solves: the cheaper of the two on either side (measured: docs/sal.md, "Measured for the defaults")."""
 
 
 Evaluate = Callable[[Array], tuple[Array, Array]]

@@ -48,13 +48,10 @@ _MU_FLOOR = eb.MU_FLOOR
 SHIFT_FROM_P = 48
 """From this many covariates the kernel reaches the root search's later μ by the shift's series
 (one factorisation per round); below it factorises at every μ, which costs less than the series'
-bookkeeping there. 40 paths × 400 rounds, CPU ms (series / factorise every μ): p = 10 79 / 58,
-p = 30 297 / 261, p = 40 432 / 426, p = 48 589 / 628, p = 56 724 / 809, p = 64 882 / 1,057."""
+bookkeeping there (measured: docs/sal.md, "Measured for the defaults")."""
 THREADS_FROM_P = 12
 """From this many covariates :func:`run_paths` splits its paths over threads; below, a chunk of
-rounds costs about what handing it to a thread does. 40 paths × 400 rounds, one thread / two (wall
-seconds, best of 7, 2-core host): p = 10 0.028 / 0.027, p = 12 0.031 / 0.027, p = 16 0.044 / 0.030,
-p = 24 0.066 / 0.042, p = 48 0.164 / 0.095."""
+rounds costs about what handing it to a thread does (measured: docs/sal.md, "Measured for the defaults")."""
 _SHIFT_TERMS = eb.SHIFT_TERMS
 _SHIFT_REUSE = eb.SHIFT_REUSE
 _COVARIATES_PER_TERM = eb.COVARIATES_PER_TERM
@@ -77,8 +74,8 @@ def _cholesky_scaled(g: Array, w: Array, mu: float, out: Array) -> bool:  # prag
     cost as much memory traffic as the factorisation); False where A is not positive definite.
 
     ``out`` holds L below its diagonal and **1/Lᵢᵢ on it**: the solves multiply by that instead of
-    dividing, and a division sits on each step's chain of dependent operations (p = 48: 10.8 → 9.1
-    µs per path-round; docs/sal.md, "The factorisation reads G").
+    dividing, and a division sits on each step's chain of dependent operations (measured: docs/sal.md,
+    "The factorisation reads G").
 
     Two columns at a time, each entry below the diagonal a dot product of two rows of the factor,
     four rows at a time: each load of a row of the factor serves up to eight products."""

@@ -36,7 +36,7 @@ def solve_or_min_norm(gram: torch.Tensor, rhs: torch.Tensor, *, rows: int = 0) -
     Where gram's smallest eigenvalue is below max(rows, p) · eps · its largest (numerically
     singular: forming a Gram matrix of ``rows`` rows rounds by about that much), the minimum-norm
     solution over the eigenvalues above that bound; otherwise the direct solve. The
-    eigendecomposition costs about twice the solve (p = 20: 34 → 105 µs on a CPU); on a GPU the
+    eigendecomposition costs more than the solve (docs/sal.md, "Measured for the defaults"); on a GPU the
     test reads one value back (a device sync)."""
     values, vectors = torch.linalg.eigh(gram)
     tiny = torch.finfo(gram.dtype).tiny
@@ -55,9 +55,9 @@ def column_major(Z: torch.Tensor) -> torch.Tensor:
     """``Z`` (n, p) with each column contiguous in memory (Fortran order), the same values.
 
     The gradient loops multiply Z by a vector twice per step (Zθ, then Zᵀv). On one CPU thread
-    torch's BLAS runs both 3-5× faster on this layout than on rows (n = 24,000, p = 100: 0.65 and
-    0.9 ms against 3.0 and 2.0 ms; docs/sal.md, "Classification, column by column"), and a fit of
-    2,000 steps pays the one copy back in its first steps."""
+    torch's BLAS runs both several times faster on this layout than on rows (measured: docs/sal.md,
+    "Classification, column by column"), and a fit of 2,000 steps pays the one copy back in its
+    first steps."""
     if Z.ndim != 2 or Z.stride(0) == 1:
         return Z
     return Z.T.contiguous().T

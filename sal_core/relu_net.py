@@ -4,7 +4,8 @@ The deep path (:mod:`sal_core.deep_sal`) spends its time in thousands of θ-step
 and one backward pass over every row of a small network (n = 2000, p = 10, one hidden layer of 64:
 about 1.3 MFLOP a matrix product). At that size autograd's bookkeeping and the layouts it picks for
 the backward products (an (m, h)ᵀ(m, p) product where MKL is slow on one thread) cost more than the
-arithmetic, and ``torch.optim.Adam`` adds ~0.4 ms of Python per step for four small tensors.
+arithmetic, and ``torch.optim.Adam`` adds Python overhead per step for four small tensors (measured:
+docs/sal.md, "Measured for the defaults").
 
 :class:`ReluNet` reads a model built by :class:`sal_core.models.ModelSpec` (Linear, ReLU, …, Linear,
 squeezed) and runs the same arithmetic feature-major: activations are (width, m), every product is

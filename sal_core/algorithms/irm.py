@@ -12,8 +12,8 @@ the switch, whose jump in gradient scale its moment estimates would otherwise mi
 
 IRMv1 is not convex. A linear model with squared loss starts from the pooled least-squares
 solution rather than from zero: on the anti-causal setting Adam started at θ = 0 settles in a
-stationary point whose objective is ~50× that of the one reached from the least-squares start
-(measured: 5.6 vs 0.11 at γ = 1), and the least-squares fit is where the annealing phase is
+stationary point with a far larger objective than the one reached from the least-squares start
+(measured: docs/sal.md, "Measured for the defaults"), and the least-squares fit is where the annealing phase is
 meant to bring the model anyway. Other models start as ``Problem.new_model`` builds them.
 """
 
@@ -58,8 +58,8 @@ def linear_irm_newton(
     L^e = tᵀG_e t − 2c_eᵀt + E[y²], the penalty root d_e = ∂_s L^e(s·f)|_{s=1} = 2(tᵀG_e t − c_eᵀt):
     the objective mean_e[L^e + γ d_e²] is a quartic in p + 1 unknowns with exact gradient and Hessian.
     One O(n·p²) pass builds the moments (on the fit's device); each Newton step is a (p+1)² solve.
-    Measured on the paper's settings (p = 10): ~10 steps and a few ms, against 2000 Adam steps
-    (1-4 s) that stop short of the stationary point. The reference implementation's annealing
+    On the paper's settings it takes a few steps, where 2000 Adam steps stop short of the stationary
+    point (measured: docs/sal.md, "Measured for the defaults"). The reference implementation's annealing
     (weight 1, then γ) becomes a continuation: solve at weight 1 from pooled least squares, then at γ
     from there; the objective is not convex, and this keeps us in the basin Adam's schedule reaches.
     Levenberg damping keeps each step a descent direction where the Hessian is indefinite.

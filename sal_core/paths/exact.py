@@ -232,8 +232,8 @@ def _history(
     if step.risks.shape[0] == 0:  # w fixed: one round, the θ-step
         losses = rl.env_losses(step.theta[0], full_moments())
         return [round_of(1, float(losses.mean()) * y_scale**2, None, losses * y_scale**2, problem)]
-    # the same numbers as round_of per round, converted in bulk (400 rounds: 14 → 3 ms, a tenth of
-    # a default fit at the paper setting)
+    # the same numbers as round_of per round, converted in bulk (measured: docs/sal.md, "Measured for
+    # the defaults")
     names = [e.name for e in problem.envs]
     risks = (step.risks[:, 0] * y_scale**2).tolist()
     losses = (step.env_losses[:, 0] * y_scale**2).tolist()
