@@ -210,8 +210,9 @@ root search's first μ (extrapolated from the last rounds, :func:`next_mu`), and
 other μ by the shift (:meth:`CholFactor.solve`), instead of one eigendecomposition per round: the
 cheaper of the two from this p on (measured: docs/sal.md, "Measured for the defaults")."""
 INVERSE_BELOW_P = 40
-"""Below this many covariates a factorised A solves through its explicit inverse (:func:`base_solve`),
-from it by triangular solves: the cheaper of the two on either side (measured: docs/sal.md, "Measured for the defaults")."""
+"""Below this many covariates a factorised A solves through its explicit inverse (:func:`base_solve`);
+from this many on, by two triangular solves: each is the cheaper on its side (measured: docs/sal.md,
+"Measured for the defaults")."""
 
 
 Evaluate = Callable[[Array], tuple[Array, Array]]
