@@ -13,6 +13,7 @@
     python -m bench.real_dev --seventh --methods erm sal --jobs 2 # ten more, a seventh held-out batch
     python -m bench.real_dev --eighth --methods erm sal --jobs 2  # ten more, an eighth held-out batch
     python -m bench.real_dev --ninth --methods erm sal --jobs 2   # ten more, a ninth held-out batch
+    python -m bench.real_dev --tenth --methods erm sal --jobs 2   # ten more, a tenth held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1614,8 +1615,8 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     ``--blind`` (:mod:`bench.real_blind`), ``--third`` (:mod:`bench.real_third`), ``--fourth``
     (:mod:`bench.real_fourth`), ``--fifth`` (:mod:`bench.real_fifth`), ``--sixth``
     (:mod:`bench.real_sixth`), ``--seventh`` (:mod:`bench.real_seventh`), ``--eighth``
-    (:mod:`bench.real_eighth`) and ``--ninth`` (:mod:`bench.real_ninth`); imported here, since they
-    build on this module's helpers."""
+    (:mod:`bench.real_eighth`), ``--ninth`` (:mod:`bench.real_ninth`) and ``--tenth``
+    (:mod:`bench.real_tenth`); imported here, since they build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_eighth import EIGHTH
     from bench.real_fifth import FIFTH
@@ -1624,6 +1625,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     from bench.real_ninth import NINTH
     from bench.real_seventh import SEVENTH
     from bench.real_sixth import SIXTH
+    from bench.real_tenth import TENTH
     from bench.real_third import THIRD
 
     return {
@@ -1636,6 +1638,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
         "seventh": SEVENTH,
         "eighth": EIGHTH,
         "ninth": NINTH,
+        "tenth": TENTH,
     }
 
 
@@ -1789,6 +1792,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--eighth", action="store_true", help="an eighth batch, ten held out from every default"
     )
     group.add_argument("--ninth", action="store_true", help="a ninth batch, ten held out from every default")
+    group.add_argument("--tenth", action="store_true", help="a tenth batch, ten held out from every default")
     args = parser.parse_args(argv)
     names = []
     groups = {"small": SMALL, "more": MORE, **late}

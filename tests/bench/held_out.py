@@ -74,7 +74,19 @@ def assert_apart(
     assert len(members) == len(pinned) and not members & others  # no table of another group, read again
 
 
-_GROUPS = ("DATASETS", "FRESH", "BLIND", "THIRD", "FOURTH", "FIFTH", "SIXTH", "SEVENTH", "EIGHTH", "NINTH")
+_GROUPS = (
+    "DATASETS",
+    "FRESH",
+    "BLIND",
+    "THIRD",
+    "FOURTH",
+    "FIFTH",
+    "SIXTH",
+    "SEVENTH",
+    "EIGHTH",
+    "NINTH",
+    "TENTH",
+)
 
 
 def assert_mixed_and_reversible(
