@@ -14,6 +14,7 @@
     python -m bench.real_dev --eighth --methods erm sal --jobs 2  # ten more, an eighth held-out batch
     python -m bench.real_dev --ninth --methods erm sal --jobs 2   # ten more, a ninth held-out batch
     python -m bench.real_dev --tenth --methods erm sal --jobs 2   # ten more, a tenth held-out batch
+    python -m bench.real_dev --eleventh --methods erm sal --jobs 2  # ten more, an eleventh held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1615,10 +1616,12 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     ``--blind`` (:mod:`bench.real_blind`), ``--third`` (:mod:`bench.real_third`), ``--fourth``
     (:mod:`bench.real_fourth`), ``--fifth`` (:mod:`bench.real_fifth`), ``--sixth``
     (:mod:`bench.real_sixth`), ``--seventh`` (:mod:`bench.real_seventh`), ``--eighth``
-    (:mod:`bench.real_eighth`), ``--ninth`` (:mod:`bench.real_ninth`) and ``--tenth``
-    (:mod:`bench.real_tenth`); imported here, since they build on this module's helpers."""
+    (:mod:`bench.real_eighth`), ``--ninth`` (:mod:`bench.real_ninth`), ``--tenth``
+    (:mod:`bench.real_tenth`) and ``--eleventh`` (:mod:`bench.real_eleventh`); imported here, since
+    they build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_eighth import EIGHTH
+    from bench.real_eleventh import ELEVENTH
     from bench.real_fifth import FIFTH
     from bench.real_fourth import FOURTH
     from bench.real_fresh import FRESH
@@ -1639,6 +1642,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
         "eighth": EIGHTH,
         "ninth": NINTH,
         "tenth": TENTH,
+        "eleventh": ELEVENTH,
     }
 
 
@@ -1793,6 +1797,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     group.add_argument("--ninth", action="store_true", help="a ninth batch, ten held out from every default")
     group.add_argument("--tenth", action="store_true", help="a tenth batch, ten held out from every default")
+    group.add_argument(
+        "--eleventh", action="store_true", help="an eleventh batch, ten held out from every default"
+    )
     args = parser.parse_args(argv)
     names = []
     groups = {"small": SMALL, "more": MORE, **late}

@@ -50,6 +50,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "eighth": (85, 86, 87, 88, 89),
     "ninth": (90, 91, 92, 93, 94),
     "tenth": (95, 96, 97, 98, 99),
+    "eleventh": (100, 101, 102, 103, 104),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99

@@ -86,6 +86,7 @@ _GROUPS = (
     "EIGHTH",
     "NINTH",
     "TENTH",
+    "ELEVENTH",
 )
 
 
