@@ -337,8 +337,16 @@ def select_from_sums(
         if first and robust and plan.erm_bar == "simultaneous"
         else None
     )
+    erm_se = lstats.paired_with_erm(candidates, stats, order)
     chosen, best, reason = ls.choose(
-        candidates, plan.z, plan.prefer, cap, first, beats_erm=beats_erm, homogeneity=homogeneity
+        candidates,
+        plan.z,
+        plan.prefer,
+        cap,
+        first,
+        beats_erm=beats_erm,
+        homogeneity=homogeneity,
+        erm_se=erm_se,
     )
     selection = ls.Selection(
         criterion="worst_env_out_of_fold_rmse",

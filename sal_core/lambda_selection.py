@@ -288,6 +288,7 @@ def choose(
     null: float | None = None,
     beats_erm: ErmEvidence | None = None,
     homogeneity: SlopesTest | None = None,
+    erm_se: Sequence[float] | None = None,
 ) -> tuple[int, int, str]:
     """(chosen, best, reason) for candidates ordered most robust first (ERM last), each ``se`` paired
     with the best.
@@ -298,6 +299,9 @@ def choose(
     ``beats_erm``, unless the strongest evidence that some candidate beats it clears the simultaneous
     bar (:class:`ErmEvidence`), not the best's difference alone against z; ``homogeneity``: the slopes
     test that put ERM first, for the reason's words (:func:`~sal_core.homogeneity.erm_first_because`).
+    ``erm_se``: each candidate's standard error paired with ERM (ERM's own 0); where ERM came first and
+    is beaten, only a candidate that beats ERM by more than z of those is eligible, the most robust of
+    them within the band of the best (the best itself where none is given or none beats ERM alone).
     ``null``: the constant prediction's score; a robust candidate must score below it (:func:`admissible`).
     ``cap``: a candidate must also score at most this fraction above the best.
     Where rows are few, z standard errors can be a wide band, and "within the noise" would accept any
@@ -309,7 +313,7 @@ def choose(
         else ""
     )
     first_because = erm_first_because(homogeneity) if erm_first else None
-    chosen, best, reason = _rule(candidates, z, prefer, cap, first_because, null, beats_erm)
+    chosen, best, reason = _rule(candidates, z, prefer, cap, first_because, null, beats_erm, erm_se)
     return chosen, best, reason + note + _erm_no_better_than_constant(candidates, chosen, null)
 
 
@@ -330,6 +334,7 @@ def _rule(
     first_because: str | None,
     null: float | None,
     beats_erm: ErmEvidence | None = None,
+    erm_se: Sequence[float] | None = None,
 ) -> tuple[int, int, str]:
     """:func:`choose` without its note on the candidates no better than the constant prediction;
     ``first_because``: why ERM comes first, None where it does not."""
@@ -357,6 +362,14 @@ def _rule(
             return erm, best, why + where
         if prefer == "erm":
             return best, best, f"{_label(top)} beats ERM by more than {z:g} standard errors"
+        if off.relative is None:  # ERM came first and is beaten: only candidates that beat it are eligible
+            finite = [i for i in finite if i in _carriers(candidates, finite, z, erm_se, best)]
+            beats = f" that beats ERM by more than {z:g} standard errors itself"
+            where = f"; ERM came first ({first_because})"
+        else:
+            beats = where = ""
+    else:
+        beats = where = ""
     veto = top.relative is None  # ERM scores best: the band admits only candidates ERM does not dominate
 
     def vetoed(c: Candidate) -> bool:
@@ -371,17 +384,43 @@ def _rule(
             note = _passed_over([candidates[j] for j in finite if j < i], top.score, z, cap, vetoed)
             if i == best:
                 why = f"{_label(c)} has {_lowest(candidates, c.score)} ({c.score:.4g})"
-                return i, best, why + (note or f"; no more robust candidate is within {band} of it")
+                return (
+                    i,
+                    best,
+                    why + (note or f"; no more robust candidate{beats} is within {band} of it") + where,
+                )
             return (
                 i,
                 best,
                 (
-                    f"{_label(c)} is the most robust candidate within {band} of the best "
+                    f"{_label(c)} is the most robust candidate{beats} within {band} of the best "
                     f"({c.score:.4g} vs {top.score:.4g} for {_label(top)}; standard error of the difference {c.se:.2g})"
                     + note
+                    + where
                 ),
             )
     return best, best, f"{_label(top)} has the lowest score"  # pragma: no cover - best is always within
+
+
+def _carriers(
+    candidates: Sequence[Candidate],
+    finite: Sequence[int],
+    z: float,
+    erm_se: Sequence[float] | None,
+    best: int,
+) -> set[int]:
+    """Where ERM came first and is beaten: the candidates that beat ERM by more than z standard errors
+    of their own difference to it, and the best always (the evidence that ERM is beaten is the best's,
+    or the candidates' jointly: docs/sal.md, "An ERM-first departure goes to a candidate that beat
+    ERM")."""
+    off = candidates[-1]
+    if erm_se is None:
+        return {best}
+    return {best} | {
+        i
+        for i in finite
+        if candidates[i].relative is not None and off.score - candidates[i].score > z * erm_se[i]
+    }
 
 
 def _lowest(candidates: Sequence[Candidate], score: float) -> str:

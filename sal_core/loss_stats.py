@@ -127,6 +127,18 @@ def with_paired_se(
     ]
 
 
+def paired_with_erm(
+    candidates: Sequence[Candidate], stats: LossStats, columns: Sequence[int]
+) -> list[float] | None:
+    """Each candidate's standard error paired with ERM, the last candidate (0 for ERM; None where the
+    last is not ERM): what :func:`sal_core.lambda_selection.choose` reads where ERM came first and is
+    beaten. Candidate i's losses are column ``columns[i]`` of ``stats``."""
+    if not candidates or candidates[-1].relative is not None:
+        return None
+    erm = columns[-1]
+    return [0.0 if c == erm else paired_se(stats, c, erm, squared=True) for c in columns]
+
+
 def beats_erm(stats: LossStats, robust: Sequence[int], erm: int, z: float, squared: bool) -> ErmEvidence:
     """How far the strongest of the ``robust`` candidates (columns of ``stats``) beats ERM (column
     ``erm``), and the simultaneous bar at z (:class:`~sal_core.lambda_selection.ErmEvidence`), from

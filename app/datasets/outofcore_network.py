@@ -434,7 +434,10 @@ def _seeded_auto(
         )
     candidates = loss_stats.with_paired_se(candidates, stats, range(len(grid)), True)
     first = erm_first_here(sal.erm_first, None)  # no slopes test on this path
-    chosen, best, reason = ls.choose(candidates, sal.selection_se, sal_.prefer, erm_first=first)
+    erm_se = loss_stats.paired_with_erm(candidates, stats, range(len(grid)))
+    chosen, best, reason = ls.choose(
+        candidates, sal.selection_se, sal_.prefer, erm_first=first, erm_se=erm_se
+    )
     selection = ls.Selection(
         criterion="worst_env_validation_rmse", prefer=sal_.prefer, z=sal.selection_se,
         scoring=f"one held-out fold of {k} within each training environment", rows_scored=int(stats.n.sum()),

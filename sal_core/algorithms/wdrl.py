@@ -540,8 +540,13 @@ class WDRL(Algorithm[WDRLParams]):
             if first and self.erm_bar() == "simultaneous"
             else None
         )
+        erm_se = (
+            [ls.paired_se(loss, losses[-1], squared) for loss in losses]
+            if candidates and candidates[-1].relative is None
+            else None
+        )
         chosen, best, reason = ls.choose(
-            candidates, p.selection_se, self.prefer, cap, first, null, beats_erm, homogeneity
+            candidates, p.selection_se, self.prefer, cap, first, null, beats_erm, homogeneity, erm_se
         )
         selection = ls.Selection(
             criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",

@@ -38,7 +38,7 @@ from sal_core.lambda_selection import (
     with_paired_se,
 )
 from sal_core.metrics import evaluate
-from sal_core.synthetic import anti_causal, selection_bias
+from sal_core.synthetic import anti_causal, homogeneous, selection_bias
 
 
 def _cands(scores: list[float], ses: list[float]) -> list[Candidate]:
@@ -362,8 +362,9 @@ def test_a_cost_cap_passes_over_a_robust_candidate_that_the_noise_alone_would_ad
 
 def test_erm_first_keeps_erm_unless_a_candidate_beats_it_beyond_the_noise() -> None:
     """Where the slopes look alike: λ = 0.1 scores best, but ERM trails it by less than ERM's standard
-    error, so ERM is kept; once ERM trails by more, the robust-first rule runs (the most robust
-    candidate within the band of the best, λ = 0.01 here)."""
+    error, so ERM is kept; once ERM trails by more, the robust-first rule runs among the candidates
+    that beat ERM by more than a standard error themselves (λ = 0.01 here, where its own standard
+    error against ERM allows it; the best, λ = 0.1, where it does not or none is given)."""
     close = _cands([0.60, 0.49, 0.48, 0.55, 0.50], [0.2, 0.02, 0.0, 0.01, 0.03])
     alike_ = SlopesTest(0.5, 3, 100, 0.7)
     chosen, best, reason = choose(close, 1.0, "robust", erm_first=True, homogeneity=alike_)
@@ -371,11 +372,46 @@ def test_erm_first_keeps_erm_unless_a_candidate_beats_it_beyond_the_noise() -> N
     assert "ERM kept: no candidate beats it by more than 1 standard errors" in reason
     assert choose(close, 1.0, "robust")[0] == 0  # robust first: the most robust within the band
     clear = _cands([0.70, 0.49, 0.48, 0.55, 0.55], [0.2, 0.02, 0.0, 0.01, 0.03])
-    assert choose(clear, 1.0, "robust", erm_first=True) == choose(clear, 1.0, "robust")
     assert choose(clear, 1.0, "robust")[0] == 1
+    beats_alone = [0.2, 0.05, 0.03, 0.02, 0.0]  # λ = 0.01 leads ERM by 0.06 > 0.05
+    assert (
+        choose(clear, 1.0, "robust", erm_first=True, erm_se=beats_alone)[:2]
+        == choose(clear, 1.0, "robust")[:2]
+    )
+    chosen, best, reason = choose(
+        clear, 1.0, "robust", erm_first=True, erm_se=beats_alone, homogeneity=alike_
+    )
+    assert (chosen, best) == (1, 2)
+    assert "most robust candidate that beats ERM by more than 1 standard errors itself" in reason
+    assert reason.endswith("no evidence of different slopes)")
+    not_alone = [0.2, 0.07, 0.03, 0.02, 0.0]  # its lead, 0.06, is within its own noise against ERM
+    chosen, best, reason = choose(clear, 1.0, "robust", erm_first=True, erm_se=not_alone)
+    assert (chosen, best) == (2, 2) and "no more robust candidate that beats ERM" in reason
+    assert choose(clear, 1.0, "robust", erm_first=True)[:2] == (2, 2)  # no standard errors against ERM
     erm_best = _cands([0.51, 0.52, 0.53, 0.54, 0.50], [0.2, 0.2, 0.2, 0.2, 0.0])
     chosen, _, reason = choose(erm_best, 1.0, "robust", erm_first=True)
     assert chosen == 4 and reason.startswith("ERM kept: it has the lowest score (0.5)")
+
+
+def test_an_erm_first_departure_never_goes_to_a_candidate_that_scores_worse_than_erm() -> None:
+    """Where nothing shifts (four environments of 150 rows, 20 covariates, seeds 700-704) and the
+    slopes test finds nothing, ERM comes first. On seed 703 λ = 0.01 beats ERM out of fold, and the
+    robust-first band alone would then take λ = 0.001, the most robust candidate within a standard
+    error of the best, though it scores worse than ERM itself (it did before 2026-12-02: 1.046 × ERM's
+    test RMSE). Every departure from ERM must go to a candidate that scores below ERM."""
+    departures = 0
+    for seed in range(700, 705):
+        s = homogeneous(seed=seed, n_envs=4, n=150, p=20)
+        selection = get_algorithm("sal")(seed=seed).fit(s.train).selection
+        assert selection is not None and selection.lambda_ is not None
+        sel = selection.lambda_
+        chosen, erm = sel.candidates[sel.chosen], sel.candidates[-1]
+        assert erm.relative is None
+        if sel.erm_first and chosen.relative is not None:
+            departures += 1
+            assert chosen.score < erm.score, (seed, sel.reason)
+            assert "beats ERM by more than 1 standard errors itself" in sel.reason
+    assert departures >= 1  # the case the rule is for occurs here
 
 
 def test_erm_first_reads_the_strongest_evidence_against_the_simultaneous_bar() -> None:
@@ -384,11 +420,19 @@ def test_erm_first_reads_the_strongest_evidence_against_the_simultaneous_bar() -
     standard errors: ERM trails λ = 0.1 by 1.7 standard errors (beyond z = 1), yet the evidence, 1.7,
     is below the bar of four candidates, 1.8, so ERM stays; at 1.9 the robust-first rule runs."""
     cands = _cands([0.60, 0.49, 0.48, 0.55, 0.565], [0.05, 0.02, 0.0, 0.01, 0.05])
-    assert choose(cands, 1.0, "robust", erm_first=True)[0] == 1  # by the best's difference alone
-    chosen, best, reason = choose(cands, 1.0, "robust", erm_first=True, beats_erm=ErmEvidence(1.7, 1.8, 4))
+    erm_se = [0.06, 0.05, 0.05, 0.04, 0.0]
+    assert (
+        choose(cands, 1.0, "robust", erm_first=True, erm_se=erm_se)[0] == 1
+    )  # by the best's difference alone
+    chosen, best, reason = choose(
+        cands, 1.0, "robust", erm_first=True, beats_erm=ErmEvidence(1.7, 1.8, 4), erm_se=erm_se
+    )
     assert (chosen, best) == (4, 2)
     assert "the strongest candidate beats it by 1.70 standard errors, the best of 4 must clear 1.80" in reason
-    assert choose(cands, 1.0, "robust", erm_first=True, beats_erm=ErmEvidence(1.9, 1.8, 4))[0] == 1
+    assert (
+        choose(cands, 1.0, "robust", erm_first=True, beats_erm=ErmEvidence(1.9, 1.8, 4), erm_se=erm_se)[0]
+        == 1
+    )
     # robust first (the slopes differ): the evidence is not read
     assert choose(cands, 1.0, "robust", beats_erm=ErmEvidence(0.1, 1.8, 4))[0] == 1
 
