@@ -337,7 +337,9 @@ def select_from_sums(
         if first and robust and plan.erm_bar == "simultaneous"
         else None
     )
-    erm_se = lstats.paired_with_erm(candidates, stats, order)
+    erm_se = (
+        lstats.paired_with_erm(candidates, stats, order) if first else None
+    )  # read only where ERM came first
     chosen, best, reason = ls.choose(
         candidates,
         plan.z,

@@ -434,7 +434,7 @@ def _seeded_auto(
         )
     candidates = loss_stats.with_paired_se(candidates, stats, range(len(grid)), True)
     first = erm_first_here(sal.erm_first, None)  # no slopes test on this path
-    erm_se = loss_stats.paired_with_erm(candidates, stats, range(len(grid)))
+    erm_se = loss_stats.paired_with_erm(candidates, stats, range(len(grid))) if first else None
     chosen, best, reason = ls.choose(
         candidates, sal.selection_se, sal_.prefer, erm_first=first, erm_se=erm_se
     )

@@ -542,7 +542,7 @@ class WDRL(Algorithm[WDRLParams]):
         )
         erm_se = (
             [ls.paired_se(loss, losses[-1], squared) for loss in losses]
-            if candidates and candidates[-1].relative is None
+            if first and candidates and candidates[-1].relative is None  # read only where ERM came first
             else None
         )
         chosen, best, reason = ls.choose(
