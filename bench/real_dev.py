@@ -15,6 +15,7 @@
     python -m bench.real_dev --ninth --methods erm sal --jobs 2   # ten more, a ninth held-out batch
     python -m bench.real_dev --tenth --methods erm sal --jobs 2   # ten more, a tenth held-out batch
     python -m bench.real_dev --eleventh --methods erm sal --jobs 2  # ten more, an eleventh held-out batch
+    python -m bench.real_dev --twelfth --methods erm sal --jobs 2  # ten more, a twelfth held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1617,8 +1618,8 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     (:mod:`bench.real_fourth`), ``--fifth`` (:mod:`bench.real_fifth`), ``--sixth``
     (:mod:`bench.real_sixth`), ``--seventh`` (:mod:`bench.real_seventh`), ``--eighth``
     (:mod:`bench.real_eighth`), ``--ninth`` (:mod:`bench.real_ninth`), ``--tenth``
-    (:mod:`bench.real_tenth`) and ``--eleventh`` (:mod:`bench.real_eleventh`); imported here, since
-    they build on this module's helpers."""
+    (:mod:`bench.real_tenth`), ``--eleventh`` (:mod:`bench.real_eleventh`) and ``--twelfth``
+    (:mod:`bench.real_twelfth`); imported here, since they build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_eighth import EIGHTH
     from bench.real_eleventh import ELEVENTH
@@ -1630,6 +1631,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     from bench.real_sixth import SIXTH
     from bench.real_tenth import TENTH
     from bench.real_third import THIRD
+    from bench.real_twelfth import TWELFTH
 
     return {
         "fresh": FRESH,
@@ -1643,6 +1645,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
         "ninth": NINTH,
         "tenth": TENTH,
         "eleventh": ELEVENTH,
+        "twelfth": TWELFTH,
     }
 
 
@@ -1799,6 +1802,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     group.add_argument("--tenth", action="store_true", help="a tenth batch, ten held out from every default")
     group.add_argument(
         "--eleventh", action="store_true", help="an eleventh batch, ten held out from every default"
+    )
+    group.add_argument(
+        "--twelfth", action="store_true", help="a twelfth batch, ten held out from every default"
     )
     args = parser.parse_args(argv)
     names = []

@@ -51,6 +51,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "ninth": (90, 91, 92, 93, 94),
     "tenth": (95, 96, 97, 98, 99),
     "eleventh": (100, 101, 102, 103, 104),
+    "twelfth": (105, 106, 107, 108, 109),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99

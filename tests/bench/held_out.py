@@ -87,6 +87,7 @@ _GROUPS = (
     "NINTH",
     "TENTH",
     "ELEVENTH",
+    "TWELFTH",
 )
 
 
