@@ -1,6 +1,7 @@
 """Checks shared by the tests of the held-out batches of real tables (``bench.real_fresh``,
-``bench.real_blind``, ``bench.real_third``, ``bench.real_fourth``): each loads as documented, refuses
-bytes that differ from its pin, and reads no table of an earlier group."""
+``bench.real_blind`` and, through :mod:`tests.bench.test_held_out_batches`, every batch from
+``bench.real_third`` on): each loads as documented, refuses bytes that differ from its pin, and reads
+no table of an earlier group."""
 
 from __future__ import annotations
 
