@@ -16,6 +16,7 @@
     python -m bench.real_dev --tenth --methods erm sal --jobs 2   # ten more, a tenth held-out batch
     python -m bench.real_dev --eleventh --methods erm sal --jobs 2  # ten more, an eleventh held-out batch
     python -m bench.real_dev --twelfth --methods erm sal --jobs 2  # ten more, a twelfth held-out batch
+    python -m bench.real_dev --thirteenth --methods erm sal --jobs 2  # ten more, a thirteenth held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1618,8 +1619,9 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     (:mod:`bench.real_fourth`), ``--fifth`` (:mod:`bench.real_fifth`), ``--sixth``
     (:mod:`bench.real_sixth`), ``--seventh`` (:mod:`bench.real_seventh`), ``--eighth``
     (:mod:`bench.real_eighth`), ``--ninth`` (:mod:`bench.real_ninth`), ``--tenth``
-    (:mod:`bench.real_tenth`), ``--eleventh`` (:mod:`bench.real_eleventh`) and ``--twelfth``
-    (:mod:`bench.real_twelfth`); imported here, since they build on this module's helpers."""
+    (:mod:`bench.real_tenth`), ``--eleventh`` (:mod:`bench.real_eleventh`), ``--twelfth``
+    (:mod:`bench.real_twelfth`) and ``--thirteenth`` (:mod:`bench.real_thirteenth`); imported here,
+    since they build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_eighth import EIGHTH
     from bench.real_eleventh import ELEVENTH
@@ -1631,6 +1633,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     from bench.real_sixth import SIXTH
     from bench.real_tenth import TENTH
     from bench.real_third import THIRD
+    from bench.real_thirteenth import THIRTEENTH
     from bench.real_twelfth import TWELFTH
 
     return {
@@ -1646,6 +1649,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
         "tenth": TENTH,
         "eleventh": ELEVENTH,
         "twelfth": TWELFTH,
+        "thirteenth": THIRTEENTH,
     }
 
 
@@ -1805,6 +1809,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     group.add_argument(
         "--twelfth", action="store_true", help="a twelfth batch, ten held out from every default"
+    )
+    group.add_argument(
+        "--thirteenth", action="store_true", help="a thirteenth batch, ten held out from every default"
     )
     args = parser.parse_args(argv)
     names = []

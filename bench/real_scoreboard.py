@@ -52,6 +52,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "tenth": (95, 96, 97, 98, 99),
     "eleventh": (100, 101, 102, 103, 104),
     "twelfth": (105, 106, 107, 108, 109),
+    "thirteenth": (110, 111, 112, 113, 114),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99

@@ -22,6 +22,7 @@ from bench import (
     real_sixth,
     real_tenth,
     real_third,
+    real_thirteenth,
     real_twelfth,
 )
 
@@ -489,5 +490,49 @@ BATCHES = (
             "jobs_employed": "JOBS",
         },
         spec_sha256="a02f13e233714f3cdbecfb2d354674cb2326c2b13dc95b005edb6606bdddb51f",  # 57024ce
+    ),
+    Batch(
+        flag="thirteenth",
+        module=real_thirteenth,
+        sizes={
+            "gestation_weight": ([516, 99], [453, 92]),
+            "prison_crime": ([204, 153], [153, 204]),
+            "movielens_rating": ([17259, 31585], [23312, 27838]),
+            "sat_quantitative": ([142, 269], [137, 139]),
+            "lecture_rating": ([9528, 8574], [8097, 6725]),
+            "opt_preterm": ([202, 229], [191, 103]),
+            "nhis_insured": ([7535, 7527], [1860, 1868]),
+            "colon_death": ([161, 144], [135, 154]),
+            "bird_strikes": ([4740, 3416], [3487, 2384]),
+            "mortgages_home": ([53713, 64296], [76339, 19484]),
+        },
+        covariates={
+            "gestation_weight": 12,
+            "prison_crime": 8,
+            "movielens_rating": 20,
+            "sat_quantitative": 3,
+            "lecture_rating": 9,
+            "opt_preterm": 17,
+            "nhis_insured": 6,
+            "colon_death": 9,
+            "bird_strikes": 14,
+            "mortgages_home": 6,
+        },
+        classification=frozenset(
+            ["bird_strikes", "colon_death", "mortgages_home", "nhis_insured", "opt_preterm"]
+        ),
+        pinned={
+            "gestation_weight": "GESTATION",
+            "prison_crime": "PRISON",
+            "movielens_rating": "MOVIELENS",
+            "sat_quantitative": "SAT_ACT",
+            "lecture_rating": "INST_EVAL",
+            "opt_preterm": "OPT",
+            "nhis_insured": "MM_NHIS",
+            "colon_death": "COLON",
+            "bird_strikes": "BIRDS",
+            "mortgages_home": "MORTGAGES",
+        },
+        spec_sha256="04868f8d6ffc1a0e78401e009c950ce070569fbe5e5e29d6918fcf2e5d9f895f",  # cabd197
     ),
 )

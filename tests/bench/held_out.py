@@ -89,6 +89,7 @@ _GROUPS = (
     "TENTH",
     "ELEVENTH",
     "TWELFTH",
+    "THIRTEENTH",
 )
 
 
