@@ -17,6 +17,7 @@
     python -m bench.real_dev --eleventh --methods erm sal --jobs 2  # ten more, an eleventh held-out batch
     python -m bench.real_dev --twelfth --methods erm sal --jobs 2  # ten more, a twelfth held-out batch
     python -m bench.real_dev --thirteenth --methods erm sal --jobs 2  # ten more, a thirteenth held-out batch
+    python -m bench.real_dev --fourteenth --methods erm sal --jobs 2  # ten more, a fourteenth held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1620,12 +1621,13 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     (:mod:`bench.real_sixth`), ``--seventh`` (:mod:`bench.real_seventh`), ``--eighth``
     (:mod:`bench.real_eighth`), ``--ninth`` (:mod:`bench.real_ninth`), ``--tenth``
     (:mod:`bench.real_tenth`), ``--eleventh`` (:mod:`bench.real_eleventh`), ``--twelfth``
-    (:mod:`bench.real_twelfth`) and ``--thirteenth`` (:mod:`bench.real_thirteenth`); imported here,
-    since they build on this module's helpers."""
+    (:mod:`bench.real_twelfth`), ``--thirteenth`` (:mod:`bench.real_thirteenth`) and ``--fourteenth``
+    (:mod:`bench.real_fourteenth`); imported here, since they build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_eighth import EIGHTH
     from bench.real_eleventh import ELEVENTH
     from bench.real_fifth import FIFTH
+    from bench.real_fourteenth import FOURTEENTH
     from bench.real_fourth import FOURTH
     from bench.real_fresh import FRESH
     from bench.real_ninth import NINTH
@@ -1650,6 +1652,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
         "eleventh": ELEVENTH,
         "twelfth": TWELFTH,
         "thirteenth": THIRTEENTH,
+        "fourteenth": FOURTEENTH,
     }
 
 
@@ -1812,6 +1815,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     group.add_argument(
         "--thirteenth", action="store_true", help="a thirteenth batch, ten held out from every default"
+    )
+    group.add_argument(
+        "--fourteenth", action="store_true", help="a fourteenth batch, ten held out from every default"
     )
     args = parser.parse_args(argv)
     names = []

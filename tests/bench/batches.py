@@ -16,6 +16,7 @@ from bench import (
     real_eighth,
     real_eleventh,
     real_fifth,
+    real_fourteenth,
     real_fourth,
     real_ninth,
     real_seventh,
@@ -534,5 +535,55 @@ BATCHES = (
             "mortgages_home": "MORTGAGES",
         },
         spec_sha256="04868f8d6ffc1a0e78401e009c950ce070569fbe5e5e29d6918fcf2e5d9f895f",  # cabd197
+    ),
+    Batch(
+        flag="fourteenth",
+        module=real_fourteenth,
+        sizes={
+            "college_gpa": ([2112, 1717], [165, 143]),
+            "cps_wage": ([118, 132], [187, 89]),
+            "liver_alt": ([152, 148], [148, 158]),
+            "pine_height": ([255, 167], [227, 137]),
+            "fuel_economy": ([355, 285], [327, 72]),
+            "environment_spending": ([386, 336], [668, 298]),
+            "respiratory_status": ([116, 112], [108, 108]),
+            "tobacco_smokers": ([215, 425], [150, 279]),
+            "bangladesh_contraception": ([578, 465], [413, 478]),
+            "rice_insurance": ([364, 342], [349, 323]),
+        },
+        covariates={
+            "college_gpa": 6,
+            "cps_wage": 17,
+            "liver_alt": 4,
+            "pine_height": 6,
+            "fuel_economy": 11,
+            "environment_spending": 8,
+            "respiratory_status": 4,
+            "tobacco_smokers": 6,
+            "bangladesh_contraception": 5,
+            "rice_insurance": 8,
+        },
+        classification=frozenset(
+            [
+                "bangladesh_contraception",
+                "environment_spending",
+                "respiratory_status",
+                "rice_insurance",
+                "tobacco_smokers",
+            ]
+        ),
+        pinned={
+            "college_gpa": "GPA2",
+            "cps_wage": "WAGE1",
+            "liver_alt": "LIVER",
+            "pine_height": "PINES",
+            "fuel_economy": "EPA2012",
+            "environment_spending": "GSS_SPENDING",
+            "respiratory_status": "RESPIRATORY",
+            "tobacco_smokers": "TOBACCO",
+            "bangladesh_contraception": "CONTRACEPTION",
+            "rice_insurance": "SOCIAL_INSURE",
+        },
+        spec_sha256="a69e9bbce553b5296b51bbb43894e3c0c78c296dd849602360a7fb0bcd854957",  # fdd9422
     ),
 )

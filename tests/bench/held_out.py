@@ -90,6 +90,7 @@ _GROUPS = (
     "ELEVENTH",
     "TWELFTH",
     "THIRTEENTH",
+    "FOURTEENTH",
 )
 
 
