@@ -18,6 +18,7 @@
     python -m bench.real_dev --twelfth --methods erm sal --jobs 2  # ten more, a twelfth held-out batch
     python -m bench.real_dev --thirteenth --methods erm sal --jobs 2  # ten more, a thirteenth held-out batch
     python -m bench.real_dev --fourteenth --methods erm sal --jobs 2  # ten more, a fourteenth held-out batch
+    python -m bench.real_dev --fifteenth --methods erm sal --jobs 2  # ten more, a fifteenth held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1621,11 +1622,13 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     (:mod:`bench.real_sixth`), ``--seventh`` (:mod:`bench.real_seventh`), ``--eighth``
     (:mod:`bench.real_eighth`), ``--ninth`` (:mod:`bench.real_ninth`), ``--tenth``
     (:mod:`bench.real_tenth`), ``--eleventh`` (:mod:`bench.real_eleventh`), ``--twelfth``
-    (:mod:`bench.real_twelfth`), ``--thirteenth`` (:mod:`bench.real_thirteenth`) and ``--fourteenth``
-    (:mod:`bench.real_fourteenth`); imported here, since they build on this module's helpers."""
+    (:mod:`bench.real_twelfth`), ``--thirteenth`` (:mod:`bench.real_thirteenth`), ``--fourteenth``
+    (:mod:`bench.real_fourteenth`) and ``--fifteenth`` (:mod:`bench.real_fifteenth`); imported here,
+    since they build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_eighth import EIGHTH
     from bench.real_eleventh import ELEVENTH
+    from bench.real_fifteenth import FIFTEENTH
     from bench.real_fifth import FIFTH
     from bench.real_fourteenth import FOURTEENTH
     from bench.real_fourth import FOURTH
@@ -1653,6 +1656,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
         "twelfth": TWELFTH,
         "thirteenth": THIRTEENTH,
         "fourteenth": FOURTEENTH,
+        "fifteenth": FIFTEENTH,
     }
 
 
@@ -1818,6 +1822,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     group.add_argument(
         "--fourteenth", action="store_true", help="a fourteenth batch, ten held out from every default"
+    )
+    group.add_argument(
+        "--fifteenth", action="store_true", help="a fifteenth batch, ten held out from every default"
     )
     args = parser.parse_args(argv)
     names = []

@@ -54,6 +54,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "twelfth": (105, 106, 107, 108, 109),
     "thirteenth": (110, 111, 112, 113, 114),
     "fourteenth": (115, 116, 117, 118, 119),
+    "fifteenth": (120, 121, 122, 123, 124),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99

@@ -15,6 +15,7 @@ from bench import real_dev as rd
 from bench import (
     real_eighth,
     real_eleventh,
+    real_fifteenth,
     real_fifth,
     real_fourteenth,
     real_fourth,
@@ -585,5 +586,55 @@ BATCHES = (
             "rice_insurance": "SOCIAL_INSURE",
         },
         spec_sha256="a69e9bbce553b5296b51bbb43894e3c0c78c296dd849602360a7fb0bcd854957",  # fdd9422
+    ),
+    Batch(
+        flag="fifteenth",
+        module=real_fifteenth,
+        sizes={
+            "birth_weight": ([438, 255], [97, 104]),
+            "pig_weight": ([77, 87, 87], [88, 87, 88]),
+            "cardiac_stay": ([883, 963], [697, 1046]),
+            "teacher_salary": ([214, 351], [457, 826]),
+            "sleep_time": ([161, 239], [121, 185]),
+            "hiv_results": ([554, 486], [793, 992]),
+            "voter_turnout": ([221, 279], [440, 560]),
+            "eco_apples": ([130, 184], [229, 117]),
+            "personality_sex": ([198, 250], [346, 364]),
+            "market_direction": ([255, 261], [260, 313]),
+        },
+        covariates={
+            "birth_weight": 6,
+            "pig_weight": 2,
+            "cardiac_stay": 4,
+            "teacher_salary": 6,
+            "sleep_time": 10,
+            "hiv_results": 5,
+            "voter_turnout": 3,
+            "eco_apples": 11,
+            "personality_sex": 26,
+            "market_direction": 5,
+        },
+        classification=frozenset(
+            [
+                "eco_apples",
+                "hiv_results",
+                "market_direction",
+                "personality_sex",
+                "voter_turnout",
+            ]
+        ),
+        pinned={
+            "birth_weight": "BIRTHS14",
+            "pig_weight": "DIETOX",
+            "cardiac_stay": "AZPRO",
+            "teacher_salary": "ELEM94_95",
+            "sleep_time": "SLEEP75",
+            "hiv_results": "THORNTON_HIV",
+            "voter_turnout": "VOTEINCOME",
+            "eco_apples": "APPLE",
+            "personality_sex": "BFI",
+            "market_direction": "WEEKLY",
+        },
+        spec_sha256="f3845e4c2d47597cc6c72e4071d6aecbc086d94012f96eebbf66c1491b673144",  # 6e0f513
     ),
 )

@@ -91,6 +91,7 @@ _GROUPS = (
     "TWELFTH",
     "THIRTEENTH",
     "FOURTEENTH",
+    "FIFTEENTH",
 )
 
 
