@@ -1797,35 +1797,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     group.add_argument("--fresh", action="store_true", help="the nine tables held out from every default")
     group.add_argument("--blind", action="store_true", help="the second nine held out from every default")
-    group.add_argument("--third", action="store_true", help="a third batch, ten held out from every default")
-    group.add_argument(
-        "--fourth", action="store_true", help="a fourth batch, ten held out from every default"
-    )
-    group.add_argument("--fifth", action="store_true", help="a fifth batch, ten held out from every default")
-    group.add_argument("--sixth", action="store_true", help="a sixth batch, ten held out from every default")
-    group.add_argument(
-        "--seventh", action="store_true", help="a seventh batch, ten held out from every default"
-    )
-    group.add_argument(
-        "--eighth", action="store_true", help="an eighth batch, ten held out from every default"
-    )
-    group.add_argument("--ninth", action="store_true", help="a ninth batch, ten held out from every default")
-    group.add_argument("--tenth", action="store_true", help="a tenth batch, ten held out from every default")
-    group.add_argument(
-        "--eleventh", action="store_true", help="an eleventh batch, ten held out from every default"
-    )
-    group.add_argument(
-        "--twelfth", action="store_true", help="a twelfth batch, ten held out from every default"
-    )
-    group.add_argument(
-        "--thirteenth", action="store_true", help="a thirteenth batch, ten held out from every default"
-    )
-    group.add_argument(
-        "--fourteenth", action="store_true", help="a fourteenth batch, ten held out from every default"
-    )
-    group.add_argument(
-        "--fifteenth", action="store_true", help="a fifteenth batch, ten held out from every default"
-    )
+    for flag in (f for f in late if f not in ("fresh", "blind")):  # the batches from the third on
+        article = "an" if flag[0] in "aeiou" else "a"
+        group.add_argument(
+            f"--{flag}", action="store_true", help=f"{article} {flag} batch, ten held out from every default"
+        )
     args = parser.parse_args(argv)
     names = []
     groups = {"small": SMALL, "more": MORE, **late}

@@ -75,24 +75,9 @@ def assert_apart(
     assert len(members) == len(pinned) and not members & others  # no table of another group, read again
 
 
-_GROUPS = (
-    "DATASETS",
-    "FRESH",
-    "BLIND",
-    "THIRD",
-    "FOURTH",
-    "FIFTH",
-    "SIXTH",
-    "SEVENTH",
-    "EIGHTH",
-    "NINTH",
-    "TENTH",
-    "ELEVENTH",
-    "TWELFTH",
-    "THIRTEENTH",
-    "FOURTEENTH",
-    "FIFTEENTH",
-)
+_GROUPS = ("DATASETS", *(flag.upper() for flag in rd._late_groups()))
+"""Each group's constant in its module: the development set's, then one per held-out group of
+``bench.real_dev``."""
 
 
 def assert_mixed_and_reversible(
