@@ -17,13 +17,15 @@ resumed. ``--seeds dev`` is the seeds the defaults were chosen on (0-4 forward, 
 
 ``report`` prints, per batch and table-direction, SAL/ERM (mean over seeds, worst seed) on each
 seed set and whether it meets the defaults' targets (mean ≤ 1.01, no seed above 1.05), then the
-totals.
+totals: how many meet the targets, how many are more than 1% below and above ERM on average, and
+the geometric mean of SAL/ERM over the table-directions' means.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import sys
@@ -59,6 +61,8 @@ UNSEEN: dict[str, tuple[int, ...]] = {
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99
 """SAL/ERM on average below this: a table-direction where SAL is more than 1% below ERM."""
+ABOVE = 1.01
+"""SAL/ERM on average above this: more than 1% above ERM (the defaults' target on the mean)."""
 
 
 def groups() -> dict[str, list[str]]:
@@ -151,6 +155,8 @@ def report(seed_sets: dict[str, list[Record]]) -> str:
     met = dict.fromkeys(by_set, 0)
     cells = dict.fromkeys(by_set, 0)
     below = dict.fromkeys(by_set, 0)
+    above = dict.fromkeys(by_set, 0)
+    log_means: dict[str, list[float]] = {label: [] for label in by_set}
     for group, names in groups().items():
         for name in names:
             for reverse in (False, True):
@@ -161,7 +167,10 @@ def report(seed_sets: dict[str, list[Record]]) -> str:
                     if values:
                         cells[label] += 1
                         met[label] += rd.meets_targets(values)
-                        below[label] += statistics.fmean(values) < BELOW
+                        mean = statistics.fmean(values)
+                        below[label] += mean < BELOW
+                        above[label] += mean > ABOVE
+                        log_means[label].append(math.log(mean))
                 direction = "reversed" if reverse else "forward"
                 lines.append(
                     f"| {group} | {name} | {tasks.get(name, '')} | {direction} | "
@@ -170,10 +179,16 @@ def report(seed_sets: dict[str, list[Record]]) -> str:
                 )
     totals = "; ".join(f"{label}: **{met[label]} of {cells[label]}**" for label in by_set)
     wins = "; ".join(f"{label}: {below[label]} of {cells[label]}" for label in by_set)
+    losses = "; ".join(f"{label}: {above[label]} of {cells[label]}" for label in by_set)
+    geometric = "; ".join(
+        f"{label}: {math.exp(statistics.fmean(log_means[label])):.4f}" for label in by_set if log_means[label]
+    )
     return (
         "\n".join(lines)
         + f"\n\nTable-directions meeting the targets (mean ≤ 1.01, no seed above 1.05): {totals}. "
-        + f"SAL more than 1% below ERM on average: {wins}.\n"
+        + f"SAL more than 1% below ERM on average: {wins}. "
+        + f"More than 1% above: {losses}. "
+        + f"Geometric mean of SAL/ERM over the table-directions' means: {geometric}.\n"
     )
 
 

@@ -32,6 +32,9 @@ def test_the_report_bolds_a_miss_counts_each_seed_set_and_skips_what_was_not_run
     assert "| dev | cps1988 | regression | reversed | 0.9800 (0.9900) | — |" in text
     assert "development seeds: **2 of 2**; unseen seeds: **0 of 1**" in text
     assert "SAL more than 1% below ERM on average: development seeds: 1 of 2; unseen seeds: 0 of 1" in text
+    assert "More than 1% above: development seeds: 0 of 2; unseen seeds: 1 of 1" in text
+    # √(1.00667 × 0.98) over the development rows; the one unseen row's mean
+    assert "over the table-directions' means: development seeds: 0.9932; unseen seeds: 1.0200." in text
     assert text.count("| dev |") == 2  # tables with no record have no row
 
 
