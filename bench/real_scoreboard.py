@@ -57,6 +57,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "thirteenth": (110, 111, 112, 113, 114),
     "fourteenth": (115, 116, 117, 118, 119),
     "fifteenth": (120, 121, 122, 123, 124),
+    "sixteenth": (125, 126, 127, 128, 129),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99

@@ -21,6 +21,7 @@ from bench import (
     real_fourth,
     real_ninth,
     real_seventh,
+    real_sixteenth,
     real_sixth,
     real_tenth,
     real_third,
@@ -636,5 +637,55 @@ BATCHES = (
             "market_direction": "WEEKLY",
         },
         spec_sha256="f3845e4c2d47597cc6c72e4071d6aecbc086d94012f96eebbf66c1491b673144",  # 6e0f513
+    ),
+    Batch(
+        flag="sixteenth",
+        module=real_sixteenth,
+        sizes={
+            "coursework": ([231, 393], [764, 135]),
+            "inspection_score": ([3615, 5269], [6361, 11933]),
+            "commute_time": ([500, 500], [500, 500]),
+            "treatment_stay": ([198, 202], [91, 84]),
+            "labour_vote": ([161, 155], [120, 82]),
+            "train_route": ([727, 728], [744, 730]),
+            "soup_test": ([269, 270], [360, 360]),
+            "political_information": ([640, 514], [399, 237]),
+            "marijuana_legal": ([72, 316], [155, 90]),
+            "ketchup_choice": ([689, 686], [740, 683]),
+        },
+        covariates={
+            "coursework": 2,
+            "inspection_score": 2,
+            "commute_time": 1,
+            "treatment_stay": 6,
+            "labour_vote": 5,
+            "train_route": 4,
+            "soup_test": 9,
+            "political_information": 6,
+            "marijuana_legal": 3,
+            "ketchup_choice": 12,
+        },
+        classification=frozenset(
+            [
+                "ketchup_choice",
+                "marijuana_legal",
+                "political_information",
+                "soup_test",
+                "train_route",
+            ]
+        ),
+        pinned={
+            "coursework": "GCSEMV",
+            "inspection_score": "RESTAURANT_INSPECTIONS",
+            "commute_time": "METRO_COMMUTES",
+            "treatment_stay": "UIS",
+            "labour_vote": "COMMONS",
+            "train_route": "TRAIN",
+            "soup_test": "SOUP",
+            "political_information": "POLITICAL_INFORMATION",
+            "marijuana_legal": "GSS2010",
+            "ketchup_choice": "CATSUP",
+        },
+        spec_sha256="35aabf11d1d74d8c1bb07198ed5821cde7529cd0595441554ec12c558b8d8c18",  # 9bd323f
     ),
 )
