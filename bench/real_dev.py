@@ -20,6 +20,7 @@
     python -m bench.real_dev --fourteenth --methods erm sal --jobs 2  # ten more, a fourteenth held-out batch
     python -m bench.real_dev --fifteenth --methods erm sal --jobs 2  # ten more, a fifteenth held-out batch
     python -m bench.real_dev --sixteenth --methods erm sal --jobs 2  # ten more, a sixteenth held-out batch
+    python -m bench.real_dev --seventeenth --methods erm sal --jobs 2  # ten more, a seventeenth held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1624,8 +1625,9 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     (:mod:`bench.real_eighth`), ``--ninth`` (:mod:`bench.real_ninth`), ``--tenth``
     (:mod:`bench.real_tenth`), ``--eleventh`` (:mod:`bench.real_eleventh`), ``--twelfth``
     (:mod:`bench.real_twelfth`), ``--thirteenth`` (:mod:`bench.real_thirteenth`), ``--fourteenth``
-    (:mod:`bench.real_fourteenth`), ``--fifteenth`` (:mod:`bench.real_fifteenth`) and ``--sixteenth``
-    (:mod:`bench.real_sixteenth`); imported here, since they build on this module's helpers."""
+    (:mod:`bench.real_fourteenth`), ``--fifteenth`` (:mod:`bench.real_fifteenth`), ``--sixteenth``
+    (:mod:`bench.real_sixteenth`) and ``--seventeenth`` (:mod:`bench.real_seventeenth`); imported
+    here, since they build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_eighth import EIGHTH
     from bench.real_eleventh import ELEVENTH
@@ -1635,6 +1637,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     from bench.real_fourth import FOURTH
     from bench.real_fresh import FRESH
     from bench.real_ninth import NINTH
+    from bench.real_seventeenth import SEVENTEENTH
     from bench.real_seventh import SEVENTH
     from bench.real_sixteenth import SIXTEENTH
     from bench.real_sixth import SIXTH
@@ -1660,6 +1663,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
         "fourteenth": FOURTEENTH,
         "fifteenth": FIFTEENTH,
         "sixteenth": SIXTEENTH,
+        "seventeenth": SEVENTEENTH,
     }
 
 

@@ -58,6 +58,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "fourteenth": (115, 116, 117, 118, 119),
     "fifteenth": (120, 121, 122, 123, 124),
     "sixteenth": (125, 126, 127, 128, 129),
+    "seventeenth": (130, 131, 132, 133, 134),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99

@@ -20,6 +20,7 @@ from bench import (
     real_fourteenth,
     real_fourth,
     real_ninth,
+    real_seventeenth,
     real_seventh,
     real_sixteenth,
     real_sixth,
@@ -687,5 +688,55 @@ BATCHES = (
             "ketchup_choice": "CATSUP",
         },
         spec_sha256="35aabf11d1d74d8c1bb07198ed5821cde7529cd0595441554ec12c558b8d8c18",  # 9bd323f
+    ),
+    Batch(
+        flag="seventeenth",
+        module=real_seventeenth,
+        sizes={
+            "concrete_strength": ([262, 487], [167, 114]),
+            "voucher_maths": ([453, 203], [182, 152]),
+            "patent_counts": ([346, 346], [346, 346]),
+            "earnings_1978": ([10653, 4163], [729, 447]),
+            "plant_fruits": ([154, 138], [108, 109]),
+            "nafld_death": ([4192, 5381], [1377, 1612]),
+            "fringe_pension": ([121, 187], [214, 94]),
+            "arthritis_good": ([148, 151], [147, 146]),
+            "kakadu_pay": ([471, 436], [466, 452]),
+            "marital_affairs": ([216, 99], [214, 72]),
+        },
+        covariates={
+            "concrete_strength": 7,
+            "voucher_maths": 5,
+            "patent_counts": 12,
+            "earnings_1978": 5,
+            "plant_fruits": 4,
+            "nafld_death": 4,
+            "fringe_pension": 20,
+            "arthritis_good": 3,
+            "kakadu_pay": 17,
+            "marital_affairs": 6,
+        },
+        classification=frozenset(
+            [
+                "arthritis_good",
+                "fringe_pension",
+                "kakadu_pay",
+                "marital_affairs",
+                "nafld_death",
+            ]
+        ),
+        pinned={
+            "concrete_strength": "CONCRETE",
+            "voucher_maths": "VOUCHER",
+            "patent_counts": "PATENTS_HGH",
+            "earnings_1978": "CPS1",
+            "plant_fruits": "ARABIDOPSIS",
+            "nafld_death": "NAFLD1",
+            "fringe_pension": "FRINGE",
+            "arthritis_good": "ARTHRITIS",
+            "kakadu_pay": "KAKADU",
+            "marital_affairs": "AFFAIRS",
+        },
+        spec_sha256="bdb2bd777f7af17c9373f1e4db17972f1f85f989431df483d3e5e570d1bb0d0c",  # 43db0e0
     ),
 )
