@@ -21,6 +21,7 @@
     python -m bench.real_dev --fifteenth --methods erm sal --jobs 2  # ten more, a fifteenth held-out batch
     python -m bench.real_dev --sixteenth --methods erm sal --jobs 2  # ten more, a sixteenth held-out batch
     python -m bench.real_dev --seventeenth --methods erm sal --jobs 2  # ten more, a seventeenth held-out batch
+    python -m bench.real_dev --eighteenth --methods erm sal --jobs 2  # ten more, an eighteenth held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1626,9 +1627,11 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     (:mod:`bench.real_tenth`), ``--eleventh`` (:mod:`bench.real_eleventh`), ``--twelfth``
     (:mod:`bench.real_twelfth`), ``--thirteenth`` (:mod:`bench.real_thirteenth`), ``--fourteenth``
     (:mod:`bench.real_fourteenth`), ``--fifteenth`` (:mod:`bench.real_fifteenth`), ``--sixteenth``
-    (:mod:`bench.real_sixteenth`) and ``--seventeenth`` (:mod:`bench.real_seventeenth`); imported
-    here, since they build on this module's helpers."""
+    (:mod:`bench.real_sixteenth`), ``--seventeenth`` (:mod:`bench.real_seventeenth`) and
+    ``--eighteenth`` (:mod:`bench.real_eighteenth`); imported here, since they build on this
+    module's helpers."""
     from bench.real_blind import BLIND
+    from bench.real_eighteenth import EIGHTEENTH
     from bench.real_eighth import EIGHTH
     from bench.real_eleventh import ELEVENTH
     from bench.real_fifteenth import FIFTEENTH
@@ -1664,6 +1667,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
         "fifteenth": FIFTEENTH,
         "sixteenth": SIXTEENTH,
         "seventeenth": SEVENTEENTH,
+        "eighteenth": EIGHTEENTH,
     }
 
 

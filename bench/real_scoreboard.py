@@ -59,6 +59,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "fifteenth": (120, 121, 122, 123, 124),
     "sixteenth": (125, 126, 127, 128, 129),
     "seventeenth": (130, 131, 132, 133, 134),
+    "eighteenth": (135, 136, 137, 138, 139),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99

@@ -13,6 +13,7 @@ from types import ModuleType
 
 from bench import real_dev as rd
 from bench import (
+    real_eighteenth,
     real_eighth,
     real_eleventh,
     real_fifteenth,
@@ -738,5 +739,55 @@ BATCHES = (
             "marital_affairs": "AFFAIRS",
         },
         spec_sha256="bdb2bd777f7af17c9373f1e4db17972f1f85f989431df483d3e5e570d1bb0d0c",  # 43db0e0
+    ),
+    Batch(
+        flag="eighteenth",
+        module=real_eighteenth,
+        sizes={
+            "phd_articles": ([381, 113], [225, 196]),
+            "school_general": ([82, 74], [73, 72]),
+            "firm_patents_rd": ([362, 362], [362, 362]),
+            "econ_score": ([266, 252], [142, 154]),
+            "city_income": ([117, 95], [86, 89]),
+            "indomethacin_pancreatitis": ([207, 205], [87, 77]),
+            "transplant_death": ([374, 260], [636, 113]),
+            "help_linkage": ([96, 112], [74, 148]),
+            "pbc_death": ([326, 328], [295, 311]),
+            "retinopathy_vision": ([100, 97], [100, 97]),
+        },
+        covariates={
+            "phd_articles": 3,
+            "school_general": 23,
+            "firm_patents_rd": 18,
+            "econ_score": 13,
+            "city_income": 8,
+            "indomethacin_pancreatitis": 22,
+            "transplant_death": 3,
+            "help_linkage": 18,
+            "pbc_death": 13,
+            "retinopathy_vision": 4,
+        },
+        classification=frozenset(
+            [
+                "help_linkage",
+                "indomethacin_pancreatitis",
+                "pbc_death",
+                "retinopathy_vision",
+                "transplant_death",
+            ]
+        ),
+        pinned={
+            "phd_articles": "PHD_PUBLICATIONS",
+            "school_general": "HS_DATA",
+            "firm_patents_rd": "PATENTS_RD",
+            "econ_score": "ECONMATH",
+            "city_income": "CLE_SAC",
+            "indomethacin_pancreatitis": "INDO_RCT",
+            "transplant_death": "EBMT4",
+            "help_linkage": "HELP_RCT",
+            "pbc_death": "PBCSEQ",
+            "retinopathy_vision": "RETINOPATHY",
+        },
+        spec_sha256="fb9859db26eb125813d2092845eeae0e2d54cce165f8138fb176ffe676bcf724",  # 6b531a3
     ),
 )
