@@ -236,7 +236,7 @@ def favourite_wins() -> Dataset:
                     d["favwin"].astype(float), key, ["region 1", "region 2"], ["region 3", "region 4"])  # fmt: skip
 
 
-def wife_works() -> Dataset:
+def wife_labour_force() -> Dataset:
     """Whether a married woman of the March 1991 Current Population Survey was in the labour force,
     from her age and schooling, her children under 6 and aged 6-17, the family's income besides
     hers (thousands of dollars), and her husband's age, schooling and weekly hours, by her race and
@@ -254,7 +254,7 @@ def wife_works() -> Dataset:
     key = pd.Series(np.select([(d["black"] == 1) & (d["hispanic"] == 1), d["black"] == 1, d["hispanic"] == 1],
                               ["both", "Black", "Hispanic"], ""), index=d.index)  # fmt: skip
     key = key.where(key != "", neither)
-    return _dataset("wife_works", "classification", "race (train neither Black nor Hispanic, test Black, Hispanic)",
+    return _dataset("wife_labour_force", "classification", "race (train neither Black nor Hispanic, test Black, Hispanic)",
                     d, X, d["inlf"].astype(float), key,
                     ["neither, husband in a union", "neither, husband not in a union"], ["Black", "Hispanic"])  # fmt: skip
 
@@ -324,7 +324,7 @@ NINETEENTH: dict[str, Callable[[], Dataset]] = {
     "castle_homicide": castle_homicide,
     "rossi_arrest": rossi_arrest,
     "favourite_wins": favourite_wins,
-    "wife_works": wife_works,
+    "wife_labour_force": wife_labour_force,
     "breach_theft": breach_theft,
     "military_officer": military_officer,
 }
