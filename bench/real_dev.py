@@ -22,6 +22,7 @@
     python -m bench.real_dev --sixteenth --methods erm sal --jobs 2  # ten more, a sixteenth held-out batch
     python -m bench.real_dev --seventeenth --methods erm sal --jobs 2  # ten more, a seventeenth held-out batch
     python -m bench.real_dev --eighteenth --methods erm sal --jobs 2  # ten more, an eighteenth held-out batch
+    python -m bench.real_dev --nineteenth --methods erm sal --jobs 2  # ten more, a nineteenth held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1627,9 +1628,9 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     (:mod:`bench.real_tenth`), ``--eleventh`` (:mod:`bench.real_eleventh`), ``--twelfth``
     (:mod:`bench.real_twelfth`), ``--thirteenth`` (:mod:`bench.real_thirteenth`), ``--fourteenth``
     (:mod:`bench.real_fourteenth`), ``--fifteenth`` (:mod:`bench.real_fifteenth`), ``--sixteenth``
-    (:mod:`bench.real_sixteenth`), ``--seventeenth`` (:mod:`bench.real_seventeenth`) and
-    ``--eighteenth`` (:mod:`bench.real_eighteenth`); imported here, since they build on this
-    module's helpers."""
+    (:mod:`bench.real_sixteenth`), ``--seventeenth`` (:mod:`bench.real_seventeenth`),
+    ``--eighteenth`` (:mod:`bench.real_eighteenth`) and ``--nineteenth`` (:mod:`bench.real_nineteenth`);
+    imported here, since they build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_eighteenth import EIGHTEENTH
     from bench.real_eighth import EIGHTH
@@ -1639,6 +1640,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     from bench.real_fourteenth import FOURTEENTH
     from bench.real_fourth import FOURTH
     from bench.real_fresh import FRESH
+    from bench.real_nineteenth import NINETEENTH
     from bench.real_ninth import NINTH
     from bench.real_seventeenth import SEVENTEENTH
     from bench.real_seventh import SEVENTH
@@ -1668,6 +1670,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
         "sixteenth": SIXTEENTH,
         "seventeenth": SEVENTEENTH,
         "eighteenth": EIGHTEENTH,
+        "nineteenth": NINETEENTH,
     }
 
 

@@ -60,6 +60,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "sixteenth": (125, 126, 127, 128, 129),
     "seventeenth": (130, 131, 132, 133, 134),
     "eighteenth": (135, 136, 137, 138, 139),
+    "nineteenth": (140, 141, 142, 143, 144),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99

@@ -20,6 +20,7 @@ from bench import (
     real_fifth,
     real_fourteenth,
     real_fourth,
+    real_nineteenth,
     real_ninth,
     real_seventeenth,
     real_seventh,
@@ -789,5 +790,55 @@ BATCHES = (
             "retinopathy_vision": "RETINOPATHY",
         },
         spec_sha256="fb9859db26eb125813d2092845eeae0e2d54cce165f8138fb176ffe676bcf724",  # 6b531a3
+    ),
+    Batch(
+        flag="nineteenth",
+        module=real_nineteenth,
+        sizes={
+            "fries_rancid": ([144, 144], [141, 120]),
+            "psid_earnings": ([2294, 428], [476, 202]),
+            "disease_rate": ([2548, 3412], [4560, 3457]),
+            "black_prisoners": ([202, 204], [202, 194]),
+            "castle_homicide": ([150, 150], [150, 100]),
+            "rossi_arrest": ([135, 81], [132, 84]),
+            "favourite_wins": ([75, 118], [206, 152]),
+            "wife_labour_force": ([831, 2782], [316, 389]),
+            "breach_theft": ([211, 229], [227, 254]),
+            "military_officer": ([11117, 6485], [6629, 4061]),
+        },
+        covariates={
+            "fries_rancid": 4,
+            "psid_earnings": 4,
+            "disease_rate": 8,
+            "black_prisoners": 6,
+            "castle_homicide": 8,
+            "rossi_arrest": 6,
+            "favourite_wins": 5,
+            "wife_labour_force": 8,
+            "breach_theft": 9,
+            "military_officer": 8,
+        },
+        classification=frozenset(
+            [
+                "breach_theft",
+                "favourite_wins",
+                "military_officer",
+                "rossi_arrest",
+                "wife_labour_force",
+            ]
+        ),
+        pinned={
+            "fries_rancid": "FRENCH_FRIES",
+            "psid_earnings": "PSID1993",
+            "disease_rate": "CONTAGIOUS",
+            "black_prisoners": "TEXAS",
+            "castle_homicide": "CASTLE",
+            "rossi_arrest": "ROSSI",
+            "favourite_wins": "PNTSPRD",
+            "wife_labour_force": "CPS91",
+            "breach_theft": "BREACHES",
+            "military_officer": "MILITARY",
+        },
+        spec_sha256="e1adfbced63afb68b5b0babafef47e15b267a851fea5ea6628f7a76d074cfdbb",  # e476782: b1a08f4, one table renamed before any fit
     ),
 )
