@@ -169,15 +169,15 @@ def government_spending() -> Dataset:
 
 def cricketer_lifespan() -> Dataset:
     """Age at death of a British first-class cricketer who had died by the data's end (DAAG's
-    cricketer, born 1840-1960), from being left-handed and the cause of death (an accident, killed
-    in action, in bed; other causes the base), by birth cohort: trained on 1840-1864 and 1865-1889,
-    tested on 1890-1914 and 1915-1960. The year of birth is left out (it defines the
-    environments), and so is the cause in words (it repeats the flags); cricketers still alive are
-    dropped (their age is not a lifespan)."""
+    cricketer, born 1840-1960), from being left-handed and the cause of death (an accident, and
+    being killed in action, one kind of accident; dying in bed the base), by birth cohort: trained
+    on 1840-1864 and 1865-1889, tested on 1890-1914 and 1915-1960. The year of birth is left out
+    (it defines the environments), and so are the cause in words and the in-bed flag (they repeat
+    the accident flag: every death is one or the other); cricketers still alive are dropped (their
+    age is not a lifespan)."""
     d = frame_of(CRICKETER)
     d = d[d["dead"] == 1]
-    X = pd.DataFrame({"left": d["left"] == "left", "accident": d["acd"], "killed_in_action": d["kia"],
-                      "in_bed": d["inbed"]})  # fmt: skip
+    X = pd.DataFrame({"left": d["left"] == "left", "accident": d["acd"], "killed_in_action": d["kia"]})
     labels = ["1840-1864", "1865-1889", "1890-1914", "1915-1960"]
     key = _labelled(d["year"], [1840, 1865, 1890, 1915, 1961], labels)
     return _dataset("cricketer_lifespan", "regression", "birth cohort (train 1840-1889, test 1890-1960)", d, X,
