@@ -23,6 +23,7 @@
     python -m bench.real_dev --seventeenth --methods erm sal --jobs 2  # ten more, a seventeenth held-out batch
     python -m bench.real_dev --eighteenth --methods erm sal --jobs 2  # ten more, an eighteenth held-out batch
     python -m bench.real_dev --nineteenth --methods erm sal --jobs 2  # ten more, a nineteenth held-out batch
+    python -m bench.real_dev --twenty_first --methods erm sal --jobs 2  # eight more, a twenty-first held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -1629,8 +1630,9 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     (:mod:`bench.real_twelfth`), ``--thirteenth`` (:mod:`bench.real_thirteenth`), ``--fourteenth``
     (:mod:`bench.real_fourteenth`), ``--fifteenth`` (:mod:`bench.real_fifteenth`), ``--sixteenth``
     (:mod:`bench.real_sixteenth`), ``--seventeenth`` (:mod:`bench.real_seventeenth`),
-    ``--eighteenth`` (:mod:`bench.real_eighteenth`) and ``--nineteenth`` (:mod:`bench.real_nineteenth`);
-    imported here, since they build on this module's helpers."""
+    ``--eighteenth`` (:mod:`bench.real_eighteenth`), ``--nineteenth`` (:mod:`bench.real_nineteenth`) and
+    ``--twenty_first`` (:mod:`bench.real_twenty_first`); imported here, since they build on this
+    module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_eighteenth import EIGHTEENTH
     from bench.real_eighth import EIGHTH
@@ -1650,6 +1652,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     from bench.real_third import THIRD
     from bench.real_thirteenth import THIRTEENTH
     from bench.real_twelfth import TWELFTH
+    from bench.real_twenty_first import TWENTY_FIRST
 
     return {
         "fresh": FRESH,
@@ -1671,6 +1674,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
         "seventeenth": SEVENTEENTH,
         "eighteenth": EIGHTEENTH,
         "nineteenth": NINETEENTH,
+        "twenty_first": TWENTY_FIRST,
     }
 
 

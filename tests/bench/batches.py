@@ -30,6 +30,7 @@ from bench import (
     real_third,
     real_thirteenth,
     real_twelfth,
+    real_twenty_first,
 )
 
 
@@ -840,5 +841,43 @@ BATCHES = (
             "military_officer": "MILITARY",
         },
         spec_sha256="e1adfbced63afb68b5b0babafef47e15b267a851fea5ea6628f7a76d074cfdbb",  # e476782: b1a08f4, one table renamed before any fit
+    ),
+    Batch(
+        flag="twenty_first",
+        module=real_twenty_first,
+        sizes={
+            "newborn_weight": ([705, 729], [88, 93]),
+            "poll_margin": ([554, 700], [993, 684]),
+            "government_spending": ([255, 274], [204, 204]),
+            "cricketer_lifespan": ([856, 1179], [1115, 237]),
+            "course_success": ([196, 921], [344, 340]),
+            "prostate_death": ([3559, 4194], [934, 1726]),
+            "unprotected_session": ([348, 309], [359, 493]),
+            "myeloid_death": ([189, 128], [172, 157]),
+        },
+        covariates={
+            "newborn_weight": 8,
+            "poll_margin": 4,
+            "government_spending": 2,
+            "cricketer_lifespan": 3,
+            "course_success": 3,
+            "prostate_death": 3,
+            "unprotected_session": 22,
+            "myeloid_death": 2,
+        },
+        classification=frozenset(
+            ["course_success", "myeloid_death", "prostate_death", "unprotected_session"]
+        ),
+        pinned={
+            "newborn_weight": "BWGHT2",
+            "poll_margin": "POLLS2016",
+            "government_spending": "PPGE",
+            "cricketer_lifespan": "CRICKETER",
+            "course_success": "MATH_PLACEMENT",
+            "prostate_death": "PROSTATE",
+            "unprotected_session": "ADULT_SERVICES",
+            "myeloid_death": "MYELOID",
+        },
+        spec_sha256="013422a7390c361ccd49755cc1defd2aa1279067a759a18d47ada11e38c0100e",  # abff661: 5e25ec5, one covariate dropped before any fit
     ),
 )

@@ -1,4 +1,4 @@
-"""The held-out batches of real tables from the third on (``bench.real_third`` … ``bench.real_nineteenth``,
+"""The held-out batches of real tables from the third on (``bench.real_third`` … ``bench.real_twenty_first``,
 recorded in :mod:`tests.bench.batches`): each loads as documented, pinned by sha256, apart from every
 other group, and ``bench.real_dev --<batch>`` runs it both ways; from the ninth batch on, the module
 itself is the one committed before any fit (its sha256 is the spec commit's).
