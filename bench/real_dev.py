@@ -23,6 +23,7 @@
     python -m bench.real_dev --seventeenth --methods erm sal --jobs 2  # ten more, a seventeenth held-out batch
     python -m bench.real_dev --eighteenth --methods erm sal --jobs 2  # ten more, an eighteenth held-out batch
     python -m bench.real_dev --nineteenth --methods erm sal --jobs 2  # ten more, a nineteenth held-out batch
+    python -m bench.real_dev --twentieth --methods erm sal --jobs 2  # ten more, a twentieth held-out batch
     python -m bench.real_dev --twenty_first --methods erm sal --jobs 2  # eight more, a twenty-first held-out batch
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
@@ -1630,9 +1631,9 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     (:mod:`bench.real_twelfth`), ``--thirteenth`` (:mod:`bench.real_thirteenth`), ``--fourteenth``
     (:mod:`bench.real_fourteenth`), ``--fifteenth`` (:mod:`bench.real_fifteenth`), ``--sixteenth``
     (:mod:`bench.real_sixteenth`), ``--seventeenth`` (:mod:`bench.real_seventeenth`),
-    ``--eighteenth`` (:mod:`bench.real_eighteenth`), ``--nineteenth`` (:mod:`bench.real_nineteenth`) and
-    ``--twenty_first`` (:mod:`bench.real_twenty_first`); imported here, since they build on this
-    module's helpers."""
+    ``--eighteenth`` (:mod:`bench.real_eighteenth`), ``--nineteenth`` (:mod:`bench.real_nineteenth`),
+    ``--twentieth`` (:mod:`bench.real_twentieth`) and ``--twenty_first`` (:mod:`bench.real_twenty_first`);
+    imported here, since they build on this module's helpers."""
     from bench.real_blind import BLIND
     from bench.real_eighteenth import EIGHTEENTH
     from bench.real_eighth import EIGHTH
@@ -1652,6 +1653,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
     from bench.real_third import THIRD
     from bench.real_thirteenth import THIRTEENTH
     from bench.real_twelfth import TWELFTH
+    from bench.real_twentieth import TWENTIETH
     from bench.real_twenty_first import TWENTY_FIRST
 
     return {
@@ -1674,6 +1676,7 @@ def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
         "seventeenth": SEVENTEENTH,
         "eighteenth": EIGHTEENTH,
         "nineteenth": NINETEENTH,
+        "twentieth": TWENTIETH,
         "twenty_first": TWENTY_FIRST,
     }
 

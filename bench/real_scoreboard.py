@@ -61,6 +61,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "seventeenth": (130, 131, 132, 133, 134),
     "eighteenth": (135, 136, 137, 138, 139),
     "nineteenth": (140, 141, 142, 143, 144),
+    "twentieth": (145, 146, 147, 148, 149),
     "twenty_first": (150, 151, 152, 153, 154),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""

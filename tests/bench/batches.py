@@ -30,6 +30,7 @@ from bench import (
     real_third,
     real_thirteenth,
     real_twelfth,
+    real_twentieth,
     real_twenty_first,
 )
 
@@ -841,6 +842,56 @@ BATCHES = (
             "military_officer": "MILITARY",
         },
         spec_sha256="e1adfbced63afb68b5b0babafef47e15b267a851fea5ea6628f7a76d074cfdbb",  # e476782: b1a08f4, one table renamed before any fit
+    ),
+    Batch(
+        flag="twentieth",
+        module=real_twentieth,
+        sizes={
+            "seatbelt_fatalities": ([135, 180], [255, 195]),
+            "quarrel_deaths": ([161, 154], [183, 281]),
+            "teaching_score": ([177, 91], [76, 119]),
+            "dunn_run_time": ([277, 204], [305, 187]),
+            "birth_weight_nhis": ([527, 561], [137, 162]),
+            "std_reinfection": ([215, 181], [370, 111]),
+            "ahca_vote": ([78, 94], [159, 99]),
+            "aca_vote": ([83, 100], [154, 98]),
+            "trump_android": ([5616, 2319], [3007, 3428]),
+            "senate_democrat_win": ([325, 318], [375, 279]),
+        },
+        covariates={
+            "seatbelt_fatalities": 7,
+            "quarrel_deaths": 17,
+            "teaching_score": 9,
+            "dunn_run_time": 4,
+            "birth_weight_nhis": 5,
+            "std_reinfection": 21,
+            "ahca_vote": 4,
+            "aca_vote": 5,
+            "trump_android": 8,
+            "senate_democrat_win": 4,
+        },
+        classification=frozenset(
+            [
+                "aca_vote",
+                "ahca_vote",
+                "senate_democrat_win",
+                "std_reinfection",
+                "trump_android",
+            ]
+        ),
+        pinned={
+            "seatbelt_fatalities": "SEAT_BELTS",
+            "quarrel_deaths": "QUARRELS",
+            "teaching_score": "EVALS",
+            "dunn_run_time": "DUNN_RUN",
+            "birth_weight_nhis": "BWGHT",
+            "std_reinfection": "STD",
+            "ahca_vote": "AHCA",
+            "aca_vote": "ACA",
+            "trump_android": "TRUMP_TWEETS",
+            "senate_democrat_win": "CFT15",
+        },
+        spec_sha256="690d33d1571cc2f449bc6085a9d3f0e5c60a32cd2827fa138bc8847f9f6bca4c",  # 74a168b
     ),
     Batch(
         flag="twenty_first",
