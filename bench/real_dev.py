@@ -1818,10 +1818,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     group.add_argument("--fresh", action="store_true", help="the nine tables held out from every default")
     group.add_argument("--blind", action="store_true", help="the second nine held out from every default")
-    for flag in (f for f in late if f not in ("fresh", "blind")):  # the batches from the third on
-        article = "an" if flag[0] in "aeiou" else "a"
+    for flag, tables in late.items():
+        if flag in ("fresh", "blind"):
+            continue  # the batches from the third on
+        ordinal = flag.replace("_", "-")
+        article = "an" if ordinal[0] in "aeiou" else "a"
         group.add_argument(
-            f"--{flag}", action="store_true", help=f"{article} {flag} batch, ten held out from every default"
+            f"--{flag}",
+            action="store_true",
+            help=f"{article} {ordinal} batch, {len(tables)} tables held out from every default",
         )
     args = parser.parse_args(argv)
     names = []
