@@ -6,25 +6,7 @@
     python -m bench.real_dev --more --methods erm sal --jobs 2    # eight regression tables held out until bagging
     python -m bench.real_dev --fresh --methods erm sal --jobs 2   # nine tables held out from every default
     python -m bench.real_dev --blind --methods erm sal --jobs 2   # nine more, a second held-out batch
-    python -m bench.real_dev --third --methods erm sal --jobs 2   # ten more, a third held-out batch
-    python -m bench.real_dev --fourth --methods erm sal --jobs 2  # ten more, a fourth held-out batch
-    python -m bench.real_dev --fifth --methods erm sal --jobs 2   # ten more, a fifth held-out batch
-    python -m bench.real_dev --sixth --methods erm sal --jobs 2   # ten more, a sixth held-out batch
-    python -m bench.real_dev --seventh --methods erm sal --jobs 2 # ten more, a seventh held-out batch
-    python -m bench.real_dev --eighth --methods erm sal --jobs 2  # ten more, an eighth held-out batch
-    python -m bench.real_dev --ninth --methods erm sal --jobs 2   # ten more, a ninth held-out batch
-    python -m bench.real_dev --tenth --methods erm sal --jobs 2   # ten more, a tenth held-out batch
-    python -m bench.real_dev --eleventh --methods erm sal --jobs 2  # ten more, an eleventh held-out batch
-    python -m bench.real_dev --twelfth --methods erm sal --jobs 2  # ten more, a twelfth held-out batch
-    python -m bench.real_dev --thirteenth --methods erm sal --jobs 2  # ten more, a thirteenth held-out batch
-    python -m bench.real_dev --fourteenth --methods erm sal --jobs 2  # ten more, a fourteenth held-out batch
-    python -m bench.real_dev --fifteenth --methods erm sal --jobs 2  # ten more, a fifteenth held-out batch
-    python -m bench.real_dev --sixteenth --methods erm sal --jobs 2  # ten more, a sixteenth held-out batch
-    python -m bench.real_dev --seventeenth --methods erm sal --jobs 2  # ten more, a seventeenth held-out batch
-    python -m bench.real_dev --eighteenth --methods erm sal --jobs 2  # ten more, an eighteenth held-out batch
-    python -m bench.real_dev --nineteenth --methods erm sal --jobs 2  # ten more, a nineteenth held-out batch
-    python -m bench.real_dev --twentieth --methods erm sal --jobs 2  # ten more, a twentieth held-out batch
-    python -m bench.real_dev --twenty_first --methods erm sal --jobs 2  # eight more, a twenty-first held-out batch
+    python -m bench.real_dev --third --methods erm sal --jobs 2   # one later held-out batch: --third … --twenty_first (LATE_FLAGS)
 
 Beside the ratios, the report says how many paired standard errors (over the test rows) separate
 SAL from ERM, so a miss by two rows of a small test set reads differently from one the rows confirm.
@@ -71,6 +53,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import importlib
 import io
 import statistics
 import sys
@@ -1621,64 +1604,37 @@ def reversible(data: Dataset) -> bool:
     return len(data.test) >= 2
 
 
-def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
-    """The groups held out from every default, by their flag: ``--fresh`` (:mod:`bench.real_fresh`),
-    ``--blind`` (:mod:`bench.real_blind`), ``--third`` (:mod:`bench.real_third`), ``--fourth``
-    (:mod:`bench.real_fourth`), ``--fifth`` (:mod:`bench.real_fifth`), ``--sixth``
-    (:mod:`bench.real_sixth`), ``--seventh`` (:mod:`bench.real_seventh`), ``--eighth``
-    (:mod:`bench.real_eighth`), ``--ninth`` (:mod:`bench.real_ninth`), ``--tenth``
-    (:mod:`bench.real_tenth`), ``--eleventh`` (:mod:`bench.real_eleventh`), ``--twelfth``
-    (:mod:`bench.real_twelfth`), ``--thirteenth`` (:mod:`bench.real_thirteenth`), ``--fourteenth``
-    (:mod:`bench.real_fourteenth`), ``--fifteenth`` (:mod:`bench.real_fifteenth`), ``--sixteenth``
-    (:mod:`bench.real_sixteenth`), ``--seventeenth`` (:mod:`bench.real_seventeenth`),
-    ``--eighteenth`` (:mod:`bench.real_eighteenth`), ``--nineteenth`` (:mod:`bench.real_nineteenth`),
-    ``--twentieth`` (:mod:`bench.real_twentieth`) and ``--twenty_first`` (:mod:`bench.real_twenty_first`);
-    imported here, since they build on this module's helpers."""
-    from bench.real_blind import BLIND
-    from bench.real_eighteenth import EIGHTEENTH
-    from bench.real_eighth import EIGHTH
-    from bench.real_eleventh import ELEVENTH
-    from bench.real_fifteenth import FIFTEENTH
-    from bench.real_fifth import FIFTH
-    from bench.real_fourteenth import FOURTEENTH
-    from bench.real_fourth import FOURTH
-    from bench.real_fresh import FRESH
-    from bench.real_nineteenth import NINETEENTH
-    from bench.real_ninth import NINTH
-    from bench.real_seventeenth import SEVENTEENTH
-    from bench.real_seventh import SEVENTH
-    from bench.real_sixteenth import SIXTEENTH
-    from bench.real_sixth import SIXTH
-    from bench.real_tenth import TENTH
-    from bench.real_third import THIRD
-    from bench.real_thirteenth import THIRTEENTH
-    from bench.real_twelfth import TWELFTH
-    from bench.real_twentieth import TWENTIETH
-    from bench.real_twenty_first import TWENTY_FIRST
+LATE_FLAGS = (
+    "fresh",
+    "blind",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+    "twenty_first",
+)
+"""The groups held out from every default, in the order they were added: ``--<flag>`` runs the
+tables of ``bench.real_<flag>.<FLAG>`` (a new batch adds its flag here)."""
 
-    return {
-        "fresh": FRESH,
-        "blind": BLIND,
-        "third": THIRD,
-        "fourth": FOURTH,
-        "fifth": FIFTH,
-        "sixth": SIXTH,
-        "seventh": SEVENTH,
-        "eighth": EIGHTH,
-        "ninth": NINTH,
-        "tenth": TENTH,
-        "eleventh": ELEVENTH,
-        "twelfth": TWELFTH,
-        "thirteenth": THIRTEENTH,
-        "fourteenth": FOURTEENTH,
-        "fifteenth": FIFTEENTH,
-        "sixteenth": SIXTEENTH,
-        "seventeenth": SEVENTEENTH,
-        "eighteenth": EIGHTEENTH,
-        "nineteenth": NINETEENTH,
-        "twentieth": TWENTIETH,
-        "twenty_first": TWENTY_FIRST,
-    }
+
+def _late_groups() -> dict[str, dict[str, Callable[[], Dataset]]]:
+    """The groups held out from every default, by their flag (:data:`LATE_FLAGS`), each its module's
+    table of tables; imported here, since those modules build on this module's helpers."""
+    return {flag: getattr(importlib.import_module(f"bench.real_{flag}"), flag.upper()) for flag in LATE_FLAGS}
 
 
 def _loader(name: str) -> Callable[[], Dataset]:
