@@ -45,6 +45,14 @@ if [ ! -f "$REAL_DATA/xai-0.3.0-py3-none-any.whl" ]; then
   .venv/bin/python -m pip download --quiet --no-deps xai==0.3.0 -d "$REAL_DATA" \
     || echo "could not download xai==0.3.0; tests/bench/test_real_data.py will skip the Adult checks"
 fi
+if [ ! -f "$REAL_DATA/lifelines-0.30.3-py3-none-any.whl" ]; then  # the twenty-third batch (bench.real_twenty_third)
+  .venv/bin/python -m pip download --quiet --no-deps lifelines==0.30.3 -d "$REAL_DATA" \
+    || echo "could not download lifelines==0.30.3; tests/bench/test_held_out_batches.py will skip its tables"
+fi
+if [ ! -f "$REAL_DATA/vega_datasets-0.9.0-py3-none-any.whl" ]; then  # seattle-weather.csv (bench.real_twenty_third)
+  .venv/bin/python -m pip download --quiet --no-deps vega_datasets==0.9.0 -d "$REAL_DATA" \
+    || echo "could not download vega_datasets==0.9.0; tests/bench/test_held_out_batches.py will skip its tables"
+fi
 
 # ---- image test (issue 23) -------------------------------------------------------------------
 # scripts/image_test.sh builds the container image and drives the compose stack on a real engine.
