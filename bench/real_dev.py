@@ -1627,6 +1627,7 @@ LATE_FLAGS = (
     "twentieth",
     "twenty_first",
     "twenty_third",
+    "twenty_second",
 )
 """The groups held out from every default, in the order they were added: ``--<flag>`` runs the
 tables of ``bench.real_<flag>.<FLAG>`` (a new batch adds its flag here)."""

@@ -49,9 +49,17 @@ if [ ! -f "$REAL_DATA/lifelines-0.30.3-py3-none-any.whl" ]; then  # the twenty-t
   .venv/bin/python -m pip download --quiet --no-deps lifelines==0.30.3 -d "$REAL_DATA" \
     || echo "could not download lifelines==0.30.3; tests/bench/test_held_out_batches.py will skip its tables"
 fi
-if [ ! -f "$REAL_DATA/vega_datasets-0.9.0-py3-none-any.whl" ]; then  # seattle-weather.csv (bench.real_twenty_third)
+if [ ! -f "$REAL_DATA/vega_datasets-0.9.0-py3-none-any.whl" ]; then  # seattle-weather.csv (bench.real_twenty_third); seattle-temps, sf-temps and stocks (bench.real_twenty_second)
   .venv/bin/python -m pip download --quiet --no-deps vega_datasets==0.9.0 -d "$REAL_DATA" \
     || echo "could not download vega_datasets==0.9.0; tests/bench/test_held_out_batches.py will skip its tables"
+fi
+if [ ! -f "$REAL_DATA/islp-0.6.0-py3-none-any.whl" ]; then  # the twenty-second batch (bench.real_twenty_second)
+  .venv/bin/python -m pip download --quiet --no-deps ISLP==0.6.0 -d "$REAL_DATA" \
+    || echo "could not download ISLP==0.6.0; tests/bench/test_held_out_batches.py will skip its tables"
+fi
+if [ ! -f "$REAL_DATA/pingouin-0.7.0-py3-none-any.whl" ]; then  # chi2_independence.csv (bench.real_twenty_second)
+  .venv/bin/python -m pip download --quiet --no-deps pingouin==0.7.0 -d "$REAL_DATA" \
+    || echo "could not download pingouin==0.7.0; tests/bench/test_held_out_batches.py will skip its tables"
 fi
 
 # ---- image test (issue 23) -------------------------------------------------------------------
