@@ -1626,8 +1626,8 @@ LATE_FLAGS = (
     "nineteenth",
     "twentieth",
     "twenty_first",
-    "twenty_third",
     "twenty_second",
+    "twenty_third",
 )
 """The groups held out from every default, in the order they were added: ``--<flag>`` runs the
 tables of ``bench.real_<flag>.<FLAG>`` (a new batch adds its flag here)."""

@@ -63,8 +63,8 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "nineteenth": (140, 141, 142, 143, 144),
     "twentieth": (145, 146, 147, 148, 149),
     "twenty_first": (150, 151, 152, 153, 154),
-    "twenty_third": (160, 161, 162, 163, 164),
     "twenty_second": (155, 156, 157, 158, 159),
+    "twenty_third": (160, 161, 162, 163, 164),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99

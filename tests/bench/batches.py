@@ -939,34 +939,6 @@ BATCHES = (
         spec_sha256="013422a7390c361ccd49755cc1defd2aa1279067a759a18d47ada11e38c0100e",  # abff661: 5e25ec5, one covariate dropped before any fit
     ),
     Batch(
-        flag="twenty_third",
-        module=real_twenty_third,
-        sizes={
-            "aids_trial_cd4": ([532, 522], [524, 561]),
-            "leader_tenure": ([507, 356], [223, 294, 88]),
-            "seattle_high_temp": ([366, 365], [365, 365]),
-            "senator_death": ([220, 223], [206, 143]),
-            "marriage_divorce": ([2267, 359], [463, 282]),
-        },
-        covariates={
-            "aids_trial_cd4": 15,
-            "leader_tenure": 5,
-            "seattle_high_temp": 5,
-            "senator_death": 2,
-            "marriage_divorce": 2,
-        },
-        classification=frozenset(["marriage_divorce", "senator_death"]),
-        pinned={
-            "aids_trial_cd4": "ACTG175",
-            "leader_tenure": "DD",
-            "seattle_high_temp": "SEATTLE_WEATHER",
-            "senator_death": "SENATORS",
-            "marriage_divorce": "DIVORCE",
-        },
-        spec_sha256="ed66ad2f4bbcb01c824397dbce980a5e70ba7f1d96db5051fc2a775e19481ad0",  # 4f4d3c1
-        least=5,
-    ),
-    Batch(
         flag="twenty_second",
         module=real_twenty_second,
         sizes={
@@ -999,5 +971,33 @@ BATCHES = (
         },
         spec_sha256="77fe77e20f0e7f78d7197a2fa26ba9d8a57465d989d56b737d1824868b2d1ee0",  # 9e321b3: fe10e6f, one table dropped before any fit
         least=7,
+    ),
+    Batch(
+        flag="twenty_third",
+        module=real_twenty_third,
+        sizes={
+            "aids_trial_cd4": ([532, 522], [524, 561]),
+            "leader_tenure": ([507, 356], [223, 294, 88]),
+            "seattle_high_temp": ([366, 365], [365, 365]),
+            "senator_death": ([220, 223], [206, 143]),
+            "marriage_divorce": ([2267, 359], [463, 282]),
+        },
+        covariates={
+            "aids_trial_cd4": 15,
+            "leader_tenure": 5,
+            "seattle_high_temp": 5,
+            "senator_death": 2,
+            "marriage_divorce": 2,
+        },
+        classification=frozenset(["marriage_divorce", "senator_death"]),
+        pinned={
+            "aids_trial_cd4": "ACTG175",
+            "leader_tenure": "DD",
+            "seattle_high_temp": "SEATTLE_WEATHER",
+            "senator_death": "SENATORS",
+            "marriage_divorce": "DIVORCE",
+        },
+        spec_sha256="ed66ad2f4bbcb01c824397dbce980a5e70ba7f1d96db5051fc2a775e19481ad0",  # 4f4d3c1
+        least=5,
     ),
 )
