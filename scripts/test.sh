@@ -61,6 +61,18 @@ if [ ! -f "$REAL_DATA/pingouin-0.7.0-py3-none-any.whl" ]; then  # chi2_independe
   .venv/bin/python -m pip download --quiet --no-deps pingouin==0.7.0 -d "$REAL_DATA" \
     || echo "could not download pingouin==0.7.0; tests/bench/test_held_out_batches.py will skip its tables"
 fi
+if [ ! -f "$REAL_DATA/statsmodels-0.15.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl" ]; then  # fair.csv and anes96.csv (bench.real_twenty_fourth)
+  .venv/bin/python -m pip download --quiet --no-deps statsmodels==0.15.0 -d "$REAL_DATA" \
+    || echo "could not download statsmodels==0.15.0; tests/bench/test_held_out_batches.py will skip its tables"
+fi
+if [ ! -f "$REAL_DATA/scikit_survival-0.28.0-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl" ]; then  # actg320.arff and whas500.arff (bench.real_twenty_fourth)
+  .venv/bin/python -m pip download --quiet --no-deps scikit-survival==0.28.0 -d "$REAL_DATA" \
+    || echo "could not download scikit-survival==0.28.0; tests/bench/test_held_out_batches.py will skip its tables"
+fi
+if [ ! -f "$REAL_DATA/linearmodels-7.1-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl" ]; then  # meps and french (bench.real_twenty_fourth)
+  .venv/bin/python -m pip download --quiet --no-deps linearmodels==7.1 -d "$REAL_DATA" \
+    || echo "could not download linearmodels==7.1; tests/bench/test_held_out_batches.py will skip its tables"
+fi
 
 # ---- image test (issue 23) -------------------------------------------------------------------
 # scripts/image_test.sh builds the container image and drives the compose stack on a real engine.

