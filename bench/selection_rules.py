@@ -188,7 +188,7 @@ def erm_unless_separated(z: float) -> Rule:
 
 
 def erm_first_where_alike(z: float, alpha: float = 0.05) -> Rule:
-    """The library's rule since 2026-11-28 evening (``erm_first="where_alike"``): where the slopes test
+    """The library's rule from 2026-11-28 evening to 2026-12-02 (``erm_first="where_alike"``): where the slopes test
     finds no evidence of different slopes (p ≥ ``alpha``, or no test), ERM unless a candidate beats it
     by more than z standard errors; past that, and where the slopes differ, the robust-first rule."""
     robust_first, evidence = within_z(z), erm_unless_separated(z)
@@ -218,8 +218,26 @@ def within_z_capped(z: float, cap: float, alpha: float | None = None) -> Rule:
     return rule
 
 
+def erm_where_alike(z: float, alpha: float = 0.05) -> Rule:
+    """The library's rule since 2026-12-02 evening (``erm_first="keep_where_alike"``): ERM wherever
+    the slopes test ran and found no evidence of different slopes (p ≥ ``alpha``); where no test ran,
+    :func:`erm_first_where_alike`'s evidence rule; where they differ, the robust-first rule. (On the
+    gradient path the library keeps the evidence rule where ERM overfits, the ball's gate; the records
+    here do not say where it opened, and the replayed scenarios are linear regression.)"""
+    robust_first, evidence = within_z(z), erm_unless_separated(z)
+
+    def rule(unit: Record) -> int:
+        p = unit.get("slopes_p")
+        if p is None:
+            return evidence(unit)
+        return len(unit["candidates"]) - 1 if p >= alpha else robust_first(unit)
+
+    return rule
+
+
 RULES: dict[str, Rule] = {
-    "default: ERM first where slopes alike, z = 1": erm_first_where_alike(1.0),
+    "default: ERM where slopes alike, z = 1": erm_where_alike(1.0),
+    "ERM first where slopes alike, z = 1 (erm_first='where_alike')": erm_first_where_alike(1.0),
     "best (z = 0)": within_z(0.0),
     "z = 0.5": within_z(0.5),
     "z = 1, robust first (erm_first='never')": within_z(1.0),

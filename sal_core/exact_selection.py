@@ -40,7 +40,7 @@ from sal_core import lambda_selection as ls
 from sal_core import loss_stats as lstats
 from sal_core import robust_linear as rl
 from sal_core.exceptions import InvalidDataError
-from sal_core.homogeneity import SlopesTest, cap_where_alike, erm_first_here, slopes_test
+from sal_core.homogeneity import SlopesTest, cap_where_alike, erm_first_here, erm_kept_here, slopes_test
 from sal_core.loss_stats import LossStats
 from sal_core.problem import Problem
 from sal_core.robust_linear import Moments
@@ -332,13 +332,14 @@ def select_from_sums(
     homogeneity = _slopes_test(sums)
     cap = cap_where_alike(plan.cost_cap, homogeneity)
     first = erm_first_here(plan.erm_first, homogeneity)
+    kept = erm_kept_here(plan.erm_first, homogeneity)
     beats_erm = (
         lstats.beats_erm(stats, range(len(robust)), len(robust), plan.z, squared=True)
-        if first and robust and plan.erm_bar == "simultaneous"
+        if first and not kept and robust and plan.erm_bar == "simultaneous"
         else None
     )
     erm_se = (
-        lstats.paired_with_erm(candidates, stats, order) if first else None
+        lstats.paired_with_erm(candidates, stats, order) if first and not kept else None
     )  # read only where ERM came first
     chosen, best, reason = ls.choose(
         candidates,
@@ -349,6 +350,7 @@ def select_from_sums(
         beats_erm=beats_erm,
         homogeneity=homogeneity,
         erm_se=erm_se,
+        keep_erm=kept,
     )
     selection = ls.Selection(
         criterion="worst_env_out_of_fold_rmse",
@@ -365,6 +367,7 @@ def select_from_sums(
         cost_cap=cap,
         erm_first=first,
         beats_erm=beats_erm,
+        erm_kept=kept,
     )
 
     # 3. the chosen candidate on all rows

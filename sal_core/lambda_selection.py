@@ -120,6 +120,7 @@ class Selection:
     erm_first: bool = False  # ERM kept unless a candidate beats it by more than z standard errors
     null_score: float | None = None  # the constant prediction's score, where robust candidates must beat it
     beats_erm: ErmEvidence | None = None  # where ERM came first: the evidence against it and the bar it met
+    erm_kept: bool = False  # ERM kept outright: the slopes test finds the environments alike (erm_first)
 
     @property
     def chosen_candidate(self) -> Candidate:
@@ -131,6 +132,11 @@ class Selection:
 
     @property
     def rule(self) -> str:
+        if self.erm_kept:
+            return (
+                f"ERM, since {erm_first_because(self.homogeneity)} (erm_first='keep_where_alike'); the robust "
+                "candidates are scored and reported, not chosen"
+            )
         if self.prefer == "robust":
             rule = (
                 f"the most robust candidate whose score is within {self.z:g} standard errors of the best "
@@ -170,6 +176,7 @@ class Selection:
             "erm_first": self.erm_first,
             "null_score": self.null_score,
             "beats_erm": None if self.beats_erm is None else dataclasses.asdict(self.beats_erm),
+            "erm_kept": self.erm_kept,
         }
 
 
@@ -289,9 +296,13 @@ def choose(
     beats_erm: ErmEvidence | None = None,
     homogeneity: SlopesTest | None = None,
     erm_se: Sequence[float] | None = None,
+    keep_erm: bool = False,
 ) -> tuple[int, int, str]:
     """(chosen, best, reason) for candidates ordered most robust first (ERM last), each ``se`` paired
     with the best.
+
+    ``keep_erm``: ERM (the last candidate), whatever the scores (SAL's ``erm_first="keep_where_alike"``
+    where the slopes test finds the environments alike, ``homogeneity``); the reason names the best.
 
     ``prefer="robust"``: where ERM (the adversary switched off) scores best, a candidate that ERM beats
     on every training environment is not admitted by the band (the ERM veto, see the module's doc).
@@ -312,9 +323,36 @@ def choose(
         if flat and null is not None
         else ""
     )
+    if keep_erm:
+        return _kept(candidates, null, homogeneity)
     first_because = erm_first_because(homogeneity) if erm_first else None
     chosen, best, reason = _rule(candidates, z, prefer, cap, first_because, null, beats_erm, erm_se)
     return chosen, best, reason + note + _erm_no_better_than_constant(candidates, chosen, null)
+
+
+def _kept(
+    candidates: Sequence[Candidate], null: float | None, homogeneity: SlopesTest | None
+) -> tuple[int, int, str]:
+    """:func:`choose` where ERM is kept outright: ERM, the best admissible candidate, and why."""
+    erm = len(candidates) - 1
+    if candidates[erm].relative is not None:
+        raise ValueError("the last candidate must be ERM (the adversary switched off)")
+    finite = [i for i, c in enumerate(candidates) if np.isfinite(c.score) and admissible(c, null)] or [erm]
+    best = min(finite, key=lambda i: candidates[i].score)
+    top, off = candidates[best], candidates[erm]
+    p = "" if homogeneity is None else f" (p = {homogeneity.p_value:.3g})"
+    lead = (
+        f"ERM has {_lowest(candidates, off.score)} ({off.score:.4g})"
+        if best == erm
+        else f"best {_label(top)} {top.score:.4g} vs ERM {off.score:.4g} ± {off.se:.2g}"
+    )
+    return (
+        erm,
+        best,
+        f"ERM kept: {erm_first_because(homogeneity)}{p}, and there a robust candidate's out-of-fold lead "
+        f'is no evidence of robustness ({lead}; docs/sal.md, "ERM where the slopes look alike")'
+        + _erm_no_better_than_constant(candidates, erm, null),
+    )
 
 
 def _erm_no_better_than_constant(candidates: Sequence[Candidate], chosen: int, null: float | None) -> str:

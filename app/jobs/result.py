@@ -242,6 +242,12 @@ class Selection(_Stored):
         "comparison's level for the best of several (candidates). Null elsewhere and in results stored "
         "before it existed.",
     )
+    erm_kept: bool | None = Field(
+        default=None,
+        description="Whether ERM was kept outright because the slopes test found the training environments "
+        "alike (SAL's erm_first='keep_where_alike'): the robust candidates were scored and reported, not "
+        "chosen. Null in results stored before it existed.",
+    )
     refit_score: float | None = None
     final_model: str | None = Field(
         default=None,

@@ -24,9 +24,10 @@ Defaults (the measurements behind them are in docs/sal.md):
   paired standard errors, and the most robust candidate within one standard error of the best kept
   (:mod:`sal_core.lambda_selection`, :mod:`sal_core.exact_selection`). Where Chow's test of equal
   slopes across the environments (:mod:`sal_core.homogeneity`) finds no difference, ERM is kept
-  unless a robust candidate beats it beyond one standard error (``erm_first``); ``erm_bar``
-  (opt-in ``"simultaneous"``) reads that lead against the bar for the best of all candidates, and
-  ``cost_cap`` (opt-in) bounds what a robust candidate may cost there.
+  (``erm_first``; where no test ran, ERM unless a robust candidate beats it beyond one standard
+  error); ``erm_bar`` (opt-in ``"simultaneous"``) reads that lead against the bar for the best of
+  all candidates, and ``cost_cap`` (opt-in) bounds what a robust candidate may cost where the slopes
+  look alike under ``erm_first="where_alike"`` or ``"never"``.
 * On the exact path: ``w_update = "adam_log"`` with step 0.1 for 400 rounds, α = 0.5 and the std
   of environment losses as the spread; every λ candidate tried with both anchors of min w = 1.
   Elsewhere ``"auto"`` keeps the cheaper schedule: ``scaled_log``, step 0.3, 40 rounds.
@@ -95,14 +96,19 @@ class SALParams(WDRLParams):
         'one-standard-error rule (why, measured: docs/sal.md, "The paper\'s generators").',
     )
     erm_first: str = param(
-        "where_alike",
+        "keep_where_alike",
         choices=ERM_FIRST,
-        doc="lambda_='auto': where ERM is kept unless a robust candidate beats it by more than selection_se "
-        "standard errors out of fold (past that, the rule above). 'where_alike' (default): where the "
-        "training environments show no evidence of different slopes (Chow's F test; for classification the "
-        "likelihood ratio; p ≥ 0.05; `selection.homogeneity` reports it). 'always': everywhere. 'never': "
-        "the robust-first rule alone (the default before 2026-11-28 evening). What each costs and gains on "
-        'real tables and the paper\'s anti-causal cells: docs/sal.md, "ERM first where the slopes look alike".',
+        doc="lambda_='auto': where ERM is kept. 'keep_where_alike' (default): where the slopes test ran and "
+        "finds no evidence that the training environments' slopes differ (Chow's F test; for classification "
+        "the likelihood ratio; p ≥ 0.05; `selection.homogeneity` reports it), ERM outright (the robust "
+        "candidates are scored and reported, not chosen: a lead out of fold there is what shrinkage gains on "
+        "rows like the training rows, and on real tables it did not carry to shifted test environments); where "
+        "no test ran, ERM unless a robust candidate beats it by more than selection_se standard errors; where "
+        "the slopes differ, the rule above. 'where_alike' (the default before 2026-12-02 evening): ERM unless "
+        "beaten by more than selection_se standard errors where the slopes look alike or no test ran. "
+        "'always': that everywhere. 'never': the robust-first rule alone (the default before 2026-11-28 "
+        "evening). What each costs and gains on real tables and the paper's anti-causal cells: docs/sal.md, "
+        '"ERM where the slopes look alike" and "ERM first where the slopes look alike".',
     )
     erm_bar: str = param(
         "single",

@@ -29,7 +29,14 @@ from sal_core import lambda_selection as ls
 from sal_core import loss_stats as lstats
 from sal_core.algorithms.base import Algorithm, EnvTensors, Problem, Reporter, Solution
 from sal_core.exceptions import InvalidParameterError
-from sal_core.homogeneity import TEST_BUDGET, SlopesTest, cap_where_alike, erm_first_here, slopes_test_of
+from sal_core.homogeneity import (
+    TEST_BUDGET,
+    SlopesTest,
+    cap_where_alike,
+    erm_first_here,
+    erm_kept_here,
+    slopes_test_of,
+)
 from sal_core.models import ModelSpec
 from sal_core.params import AUTO, Params, param
 from sal_core.paths import PathName, deep, exact, gradient
@@ -535,18 +542,38 @@ class WDRL(Algorithm[WDRLParams]):
         homogeneity = _slopes_test(problem)
         cap = cap_where_alike(self.cost_cap(), homogeneity)
         first = erm_first_here(self.erm_first_mode(), homogeneity)
+        # ERM kept outright where the slopes look alike, unless it overfits (the ball's gate opened:
+        # ERM scored worse than the constant beyond the noise, so it is no fit to keep)
+        erm_kept = (
+            erm_kept_here(self.erm_first_mode(), homogeneity)
+            and crossed is None
+            and bool(candidates)
+            and candidates[-1].relative is None
+        )
         beats_erm = (
             _beats_erm(candidates, losses, p.selection_se, squared, null)
-            if first and self.erm_bar() == "simultaneous"
+            if first and not erm_kept and self.erm_bar() == "simultaneous"
             else None
         )
         erm_se = (
             [ls.paired_se(loss, losses[-1], squared) for loss in losses]
-            if first and candidates and candidates[-1].relative is None  # read only where ERM came first
+            if first
+            and not erm_kept
+            and candidates
+            and candidates[-1].relative is None  # read only where ERM came first
             else None
         )
         chosen, best, reason = ls.choose(
-            candidates, p.selection_se, self.prefer, cap, first, null, beats_erm, homogeneity, erm_se
+            candidates,
+            p.selection_se,
+            self.prefer,
+            cap,
+            first,
+            null,
+            beats_erm,
+            homogeneity,
+            erm_se,
+            erm_kept,
         )
         selection = ls.Selection(
             criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",
@@ -574,6 +601,7 @@ class WDRL(Algorithm[WDRLParams]):
             erm_first=first,
             null_score=null,
             beats_erm=beats_erm,
+            erm_kept=erm_kept,
         )
         return selection, solutions[chosen], held_out
 

@@ -54,6 +54,15 @@ def test_erm_first_applies_only_where_the_slopes_look_alike() -> None:
     assert library(_cands(*rows, slopes_p=0.01)) == 0  # the slopes differ: robust first
 
 
+def test_the_default_keeps_erm_where_a_test_found_the_slopes_alike() -> None:
+    rows = ((1.05, 0.1, 0.3), (0.9, 0.0, 0.5), (1.08, 0.1, 0.9))  # ERM trails the best by 1.8 SE
+    library = sr.erm_where_alike(1.0)
+    assert library(_cands(*rows, slopes_p=0.5)) == 2  # no evidence of a shift: ERM, whatever the lead
+    assert library(_cands(*rows, slopes_p=None)) == 1  # no test: ERM only comes first, and is beaten
+    assert library(_cands(*rows, slopes_p=0.01)) == 1  # the slopes differ: robust first (the best)
+    assert sr.erm_first_where_alike(1.0)(_cands(*rows, slopes_p=0.5)) == 1  # the evidence rule departs
+
+
 def test_the_opt_in_cap_applies_only_where_the_slopes_look_alike() -> None:
     rows = ((1.05, 0.1, 0.3), (1.0, 0.0, 0.5), (1.2, 0.1, 0.9))  # the most robust is 5% above the best
     library = sr.within_z_capped(1.0, 0.03, alpha=0.05)
@@ -70,7 +79,7 @@ def test_a_recorded_unit_replays_to_the_choice_the_library_made() -> None:
     record = sr.run_unit(("anti_causal", "1", 100))
     cands = record["candidates"]
     assert len(cands) >= 2 and cands[-1]["relative"] is None  # ERM last
-    library = sr.RULES["default: ERM first where slopes alike, z = 1"]
+    library = sr.RULES["default: ERM where slopes alike, z = 1"]
     assert library(record) == record["chosen"] and record["slopes_p"] is not None
     flat = sr.run_unit(("homogeneous", "e3_n30_p5", 1))
     assert library(flat) == flat["chosen"] and flat["slopes_p"] >= 0.05

@@ -121,20 +121,30 @@ def test_without_erm_first_the_rule_keeps_sal_at_erm_there() -> None:
 
 def test_the_selection_reports_the_test_and_whether_a_cap_applied() -> None:
     flat = homogeneous(seed=1, n_envs=3, n=30, p=5).train
-    chosen = get_algorithm("sal")(seed=1).fit(flat).selection.lambda_  # type: ignore[union-attr]
-    assert chosen is not None and chosen.homogeneity is not None
-    assert chosen.homogeneity.p_value >= 0.05 and chosen.cost_cap is None  # off by default
-    assert chosen.erm_first and chosen.rule.startswith("ERM unless a candidate beats it by more than 1")
-    capped = get_algorithm("sal")({"cost_cap": 0.03}, seed=1).fit(flat).selection.lambda_  # type: ignore[union-attr]
+    kept = get_algorithm("sal")(seed=1).fit(flat).selection.lambda_  # type: ignore[union-attr]
+    assert kept is not None and kept.homogeneity is not None
+    assert kept.homogeneity.p_value >= 0.05 and kept.cost_cap is None  # off by default
+    assert kept.erm_first and kept.erm_kept and kept.chosen_candidate.relative is None
+    assert kept.rule.startswith("ERM, since the training environments show no evidence of different slopes")
+    assert (
+        kept.reason.startswith("ERM kept: the training environments show no evidence")
+        and "p = " in kept.reason
+    )
+    assert kept.to_dict()["erm_kept"] is True
+    evidence = {"erm_first": "where_alike"}
+    chosen = get_algorithm("sal")(evidence, seed=1).fit(flat).selection.lambda_  # type: ignore[union-attr]
+    assert chosen is not None and chosen.erm_first and not chosen.erm_kept
+    assert chosen.rule.startswith("ERM unless a candidate beats it by more than 1")
+    capped = get_algorithm("sal")({**evidence, "cost_cap": 0.03}, seed=1).fit(flat).selection.lambda_  # type: ignore[union-attr]
     assert capped is not None and capped.cost_cap == 0.03 and "at most 3% above it" in capped.rule
     shifted = get_algorithm("sal")({"cost_cap": 0.03}, seed=110).fit(anti_causal(1, seed=110).train)
     selection = shifted.selection.lambda_  # type: ignore[union-attr]
     assert selection is not None and selection.homogeneity is not None
     assert selection.homogeneity.p_value < 0.05 and selection.cost_cap is None  # the slopes differ
-    assert not selection.erm_first  # ... and the robust-first rule runs
+    assert not selection.erm_first and not selection.erm_kept  # ... and the robust-first rule runs
     record = selection.to_dict()
     assert record["homogeneity"]["df1"] == selection.homogeneity.df1 and record["cost_cap"] is None
-    assert record["erm_first"] is False
+    assert record["erm_first"] is False and record["erm_kept"] is False
 
 
 # ------------------------------------------------------------------ binary y: the likelihood ratio

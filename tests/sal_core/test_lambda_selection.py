@@ -18,7 +18,7 @@ from sal_core.algorithms.wdrl import _moments
 from sal_core.cross_fit import fold_sums, folds_of, row_keys
 from sal_core.data import Environment, Standardizer, split_environments
 from sal_core.exceptions import InvalidParameterError
-from sal_core.homogeneity import SlopesTest, erm_first_here
+from sal_core.homogeneity import SlopesTest, erm_first_here, erm_kept_here
 from sal_core.lambda_selection import (
     OFF_LAMBDA,
     Candidate,
@@ -393,8 +393,44 @@ def test_erm_first_keeps_erm_unless_a_candidate_beats_it_beyond_the_noise() -> N
     assert chosen == 4 and reason.startswith("ERM kept: it has the lowest score (0.5)")
 
 
+def test_kept_erm_is_chosen_whatever_the_scores_and_the_reason_names_the_best() -> None:
+    """``keep_erm``: ERM, even where a robust candidate leads it by many standard errors (and the
+    band, or the evidence rule, would take that one); the reason gives the test's p and the lead."""
+    cands = _cands([0.60, 0.40, 0.41, 0.55, 0.50], [0.05, 0.0, 0.01, 0.02, 0.01])
+    alike_ = SlopesTest(0.5, 3, 100, 0.7)
+    assert choose(cands, 1.0, "robust", erm_first=True, homogeneity=alike_)[0] == 1
+    chosen, best, reason = choose(cands, 1.0, "robust", erm_first=True, homogeneity=alike_, keep_erm=True)
+    assert (chosen, best) == (4, 1)
+    assert reason.startswith(
+        "ERM kept: the training environments show no evidence of different slopes (p = 0.7)"
+    )
+    assert "best λ = 0.01·base 0.4 vs ERM 0.5" in reason
+    with pytest.raises(ValueError, match="must be ERM"):
+        choose(cands[:-1], 1.0, "robust", keep_erm=True)
+
+
+def test_where_nothing_shifts_the_default_returns_erms_fit_though_a_robust_candidate_leads() -> None:
+    """The default ``erm_first="keep_where_alike"``, seeds 700-704 of four environments of 150 rows
+    and 20 covariates where nothing shifts: the slopes test finds nothing on each, ERM is kept, and the
+    model is ERM's own fit, also on seed 703, where λ = 0.01 beats ERM out of fold by more than a
+    standard error (so the evidence rule, ``"where_alike"``, leaves ERM there)."""
+    led = 0
+    for seed in range(700, 705):
+        s = homogeneous(seed=seed, n_envs=4, n=150, p=20)
+        fit = get_algorithm("sal")(seed=seed).fit(s.train)
+        sel = fit.selection.lambda_  # type: ignore[union-attr]
+        assert sel is not None and sel.homogeneity is not None and sel.homogeneity.p_value >= 0.05
+        assert sel.erm_kept and sel.chosen_candidate.relative is None, (seed, sel.reason)
+        erm = get_algorithm("erm")(seed=seed).fit(s.train)
+        X = s.test[0].X
+        assert np.allclose(fit.model.predict(X), erm.model.predict(X), rtol=1e-9, atol=1e-9)
+        evidence = get_algorithm("sal")({"erm_first": "where_alike"}, seed=seed).fit(s.train)
+        led += evidence.selection.lambda_.chosen_candidate.relative is not None  # type: ignore[union-attr]
+    assert led >= 1  # the case the default is for occurs here
+
+
 def test_an_erm_first_departure_never_goes_to_a_candidate_that_scores_worse_than_erm() -> None:
-    """Where nothing shifts (four environments of 150 rows, 20 covariates, seeds 700-704) and the
+    """``erm_first="where_alike"`` (the default before 2026-12-02 evening). Where nothing shifts (four environments of 150 rows, 20 covariates, seeds 700-704) and the
     slopes test finds nothing, ERM comes first. On seed 703 λ = 0.01 beats ERM out of fold, and the
     robust-first band alone would then take λ = 0.001, the most robust candidate within a standard
     error of the best, though it scores worse than ERM itself (it did before 2026-12-02: 1.046 × ERM's
@@ -402,7 +438,7 @@ def test_an_erm_first_departure_never_goes_to_a_candidate_that_scores_worse_than
     departures = 0
     for seed in range(700, 705):
         s = homogeneous(seed=seed, n_envs=4, n=150, p=20)
-        selection = get_algorithm("sal")(seed=seed).fit(s.train).selection
+        selection = get_algorithm("sal")({"erm_first": "where_alike"}, seed=seed).fit(s.train).selection
         assert selection is not None and selection.lambda_ is not None
         sel = selection.lambda_
         chosen, erm = sel.candidates[sel.chosen], sel.candidates[-1]
@@ -498,6 +534,12 @@ def test_the_constant_prediction_is_fitted_on_the_fitting_rows() -> None:
 
 def test_erm_first_modes_follow_the_slopes_test() -> None:
     differ, alike_ = SlopesTest(5.0, 3, 100, 0.001), SlopesTest(0.5, 3, 100, 0.7)
+    assert [erm_first_here("keep_where_alike", t) for t in (differ, alike_, None)] == [False, True, True]
+    # kept outright only where a test ran and found nothing; with no test, ERM only comes first
+    assert [erm_kept_here("keep_where_alike", t) for t in (differ, alike_, None)] == [False, True, False]
+    assert not any(
+        erm_kept_here(m, t) for m in ("where_alike", "always", "never") for t in (differ, alike_, None)
+    )
     assert [erm_first_here("where_alike", t) for t in (differ, alike_, None)] == [False, True, True]
     assert all(erm_first_here("always", t) for t in (differ, alike_, None))
     assert not any(erm_first_here("never", t) for t in (differ, alike_, None))

@@ -102,7 +102,8 @@ def test_the_held_out_path_reads_its_candidates_against_the_bar_too() -> None:
     kept = []
     for seed in (0, 1):  # seed 0: a robust candidate's lead clears the bar; seed 1: it does not
         s = homogeneous(seed=seed, n_envs=3, n=40, p=4, task="classification")
-        fit = get_algorithm("sal")({"erm_bar": "simultaneous"}, task="classification", seed=seed).fit(s.train)
+        params = {"erm_bar": "simultaneous", "erm_first": "where_alike"}  # the bar reads departures from ERM
+        fit = get_algorithm("sal")(params, task="classification", seed=seed).fit(s.train)
         selection = fit.selection.lambda_  # type: ignore[union-attr]
         assert selection is not None and selection.erm_first and selection.beats_erm is not None
         robust = [c for c in selection.candidates if c.relative is not None]

@@ -41,6 +41,9 @@ class Selection:
             erm_first (bool | None | Unset): Whether ERM was kept unless a candidate beat it by more than z standard errors
                 (SAL's erm_first: by default where the slopes test found no evidence of a difference); null in results stored
                 before it existed.
+            erm_kept (bool | None | Unset): Whether ERM was kept outright because the slopes test found the training
+                environments alike (SAL's erm_first='keep_where_alike'): the robust candidates were scored and reported, not
+                chosen. Null in results stored before it existed.
             final_model (None | str | Unset): What the model returned is, where not simply the chosen candidate refitted on
                 all rows: linear SAL returns the mean of the chosen candidate's fold fits ('bagged: ...'; its w and rounds are
                 the refit's); the held-out path says whether it kept its refit.
@@ -66,6 +69,7 @@ class Selection:
     covariate_weights: None | SeededW | Unset | WEvidence = UNSET
     criterion: None | str | Unset = UNSET
     erm_first: bool | None | Unset = UNSET
+    erm_kept: bool | None | Unset = UNSET
     final_model: None | str | Unset = UNSET
     homogeneity: Homogeneity | None | Unset = UNSET
     null_score: float | None | Unset = UNSET
@@ -155,6 +159,12 @@ class Selection:
         else:
             erm_first = self.erm_first
 
+        erm_kept: bool | None | Unset
+        if isinstance(self.erm_kept, Unset):
+            erm_kept = UNSET
+        else:
+            erm_kept = self.erm_kept
+
         final_model: None | str | Unset
         if isinstance(self.final_model, Unset):
             final_model = UNSET
@@ -238,6 +248,8 @@ class Selection:
             field_dict["criterion"] = criterion
         if erm_first is not UNSET:
             field_dict["erm_first"] = erm_first
+        if erm_kept is not UNSET:
+            field_dict["erm_kept"] = erm_kept
         if final_model is not UNSET:
             field_dict["final_model"] = final_model
         if homogeneity is not UNSET:
@@ -405,6 +417,15 @@ class Selection:
 
         erm_first = _parse_erm_first(d.pop("erm_first", UNSET))
 
+        def _parse_erm_kept(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        erm_kept = _parse_erm_kept(d.pop("erm_kept", UNSET))
+
         def _parse_final_model(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -513,6 +534,7 @@ class Selection:
             covariate_weights=covariate_weights,
             criterion=criterion,
             erm_first=erm_first,
+            erm_kept=erm_kept,
             final_model=final_model,
             homogeneity=homogeneity,
             null_score=null_score,
