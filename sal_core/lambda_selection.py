@@ -19,9 +19,12 @@ or on the exact path from their sums (:mod:`sal_core.loss_stats`), which chunks 
 through :mod:`sal_core.score_noise` (the environments' means drawn jointly: the worst environment is
 a maximum, and the delta method misreads it where two environments are close).
 
-**Rule** (:func:`choose`). ``erm_first`` (SAL where the slopes test finds no evidence that the
-training environments differ, docs/sal.md "ERM first where the slopes look alike"): ERM while no
-candidate beats it by more than ``z`` standard errors; past that, the rule below. ``prefer="robust"``
+**Rule** (:func:`choose`). ``keep_erm`` (SAL's default where the slopes test finds no evidence
+that the training environments differ, docs/sal.md "ERM where the slopes look alike"): ERM, the
+others scored and reported. ``erm_first`` (SAL where no slopes test ran, and with
+``erm_first="where_alike"`` wherever the environments look alike, docs/sal.md "ERM first where the
+slopes look alike"): ERM while no candidate beats it by more than ``z`` standard errors; past that,
+the rule below. ``prefer="robust"``
 (SAL): the most robust candidate whose score is within
 ``z`` standard errors of the best score; when the data separate the candidates (ERM clearly best, as
 on a table with no shift that robustness could fix), the best one wins, ERM included. Where ERM

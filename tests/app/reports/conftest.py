@@ -17,7 +17,8 @@ from worker.runner import build_result
 
 @cache
 def job_document(algorithm: str, seed: int = 0) -> dict[str, Any]:
-    s = synthetic.selection_bias(n=300, n_test=100, p=6, seed=11, test_rs=(-3.0, -1.5, 1.5, 3.0))
+    # 400 rows: the slopes test tells the environments apart, so SAL keeps a robust candidate (and w)
+    s = synthetic.selection_bias(n=400, n_test=100, p=6, seed=11, test_rs=(-3.0, -1.5, 1.5, 3.0))
     fit = get_algorithm(algorithm)(task="regression", seed=seed).fit(s.train, feature_names=s.feature_names)
     result = build_result(fit, s.feature_names, s.train, s.test).to_json()
     return {
