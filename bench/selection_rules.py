@@ -224,13 +224,11 @@ def erm_where_alike(z: float, alpha: float = 0.05) -> Rule:
     :func:`erm_first_where_alike`'s evidence rule; where they differ, the robust-first rule. (On the
     gradient path the library keeps the evidence rule where ERM overfits, the ball's gate; the records
     here do not say where it opened, and the replayed scenarios are linear regression.)"""
-    robust_first, evidence = within_z(z), erm_unless_separated(z)
+    before = erm_first_where_alike(z, alpha)
 
     def rule(unit: Record) -> int:
         p = unit.get("slopes_p")
-        if p is None:
-            return evidence(unit)
-        return len(unit["candidates"]) - 1 if p >= alpha else robust_first(unit)
+        return len(unit["candidates"]) - 1 if p is not None and p >= alpha else before(unit)
 
     return rule
 

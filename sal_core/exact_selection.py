@@ -333,13 +333,14 @@ def select_from_sums(
     cap = cap_where_alike(plan.cost_cap, homogeneity)
     first = erm_first_here(plan.erm_first, homogeneity)
     kept = erm_kept_here(plan.erm_first, homogeneity)
+    weighed = first and not kept  # ERM came first and the candidates' evidence against it is read
     beats_erm = (
         lstats.beats_erm(stats, range(len(robust)), len(robust), plan.z, squared=True)
-        if first and not kept and robust and plan.erm_bar == "simultaneous"
+        if weighed and robust and plan.erm_bar == "simultaneous"
         else None
     )
     erm_se = (
-        lstats.paired_with_erm(candidates, stats, order) if first and not kept else None
+        lstats.paired_with_erm(candidates, stats, order) if weighed else None
     )  # read only where ERM came first
     chosen, best, reason = ls.choose(
         candidates,

@@ -320,14 +320,14 @@ def choose(
     ``cap``: a candidate must also score at most this fraction above the best.
     Where rows are few, z standard errors can be a wide band, and "within the noise" would accept any
     estimated cost of robustness."""
+    if keep_erm:
+        return _kept(candidates, null, homogeneity)
     flat = [c for c in candidates if np.isfinite(c.score) and not admissible(c, null)]
     note = (
         f"; {', '.join(_label(c) for c in flat)} scored no better than a constant prediction ({null:.4g})"
         if flat and null is not None
         else ""
     )
-    if keep_erm:
-        return _kept(candidates, null, homogeneity)
     first_because = erm_first_because(homogeneity) if erm_first else None
     chosen, best, reason = _rule(candidates, z, prefer, cap, first_because, null, beats_erm, erm_se)
     return chosen, best, reason + note + _erm_no_better_than_constant(candidates, chosen, null)

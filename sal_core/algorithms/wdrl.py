@@ -550,17 +550,15 @@ class WDRL(Algorithm[WDRLParams]):
             and bool(candidates)
             and candidates[-1].relative is None
         )
+        weighed = first and not erm_kept  # ERM came first and the candidates' evidence against it is read
         beats_erm = (
             _beats_erm(candidates, losses, p.selection_se, squared, null)
-            if first and not erm_kept and self.erm_bar() == "simultaneous"
+            if weighed and self.erm_bar() == "simultaneous"
             else None
         )
         erm_se = (
             [ls.paired_se(loss, losses[-1], squared) for loss in losses]
-            if first
-            and not erm_kept
-            and candidates
-            and candidates[-1].relative is None  # read only where ERM came first
+            if weighed and candidates and candidates[-1].relative is None  # read only where ERM came first
             else None
         )
         chosen, best, reason = ls.choose(
