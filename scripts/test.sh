@@ -4,7 +4,10 @@
 # The suite uses PostgreSQL database sal_service_test (127.0.0.1:5432, user postgres) and Redis
 # DB 5; it never stops or restarts the shared servers, only starts them when they are down.
 set -euo pipefail
+# Each phase prints how far into the run it ended, so a slow CI run says where its time went.
+phase() { echo "[scripts/test.sh] $1 done at ${SECONDS} s"; }
 source "$(dirname "${BASH_SOURCE[0]}")/_install.sh"
+phase "install (.venv)"
 
 PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
 export PGHOST PGPORT PGUSER
@@ -53,6 +56,7 @@ fetch_wheel lifelines==0.30.3 lifelines-0.30.3              # bench.real_twenty_
 fetch_wheel statsmodels==0.15.0 statsmodels-0.15.0          # bench.real_twenty_fourth
 fetch_wheel scikit-survival==0.28.0 scikit_survival-0.28.0  # bench.real_twenty_fourth
 fetch_wheel linearmodels==7.1 linearmodels-7.1              # bench.real_twenty_fourth
+phase "services, chromium, jq and the real-data wheels"
 
 # ---- image test (issue 23) -------------------------------------------------------------------
 # scripts/image_test.sh builds the container image and drives the compose stack on a real engine.
@@ -69,6 +73,7 @@ fi
 image_test_result() {
   local rc=$? irc=0
   if [ -n "$image_pid" ]; then wait "$image_pid" || irc=$?; fi
+  phase "the image test (waited for)"
   echo "---- image test (scripts/image_test.sh) ----"
   if [ "$irc" -ne 0 ]; then cat "$image_log"; echo "image test failed (exit $irc)"; else tail -n 15 "$image_log"; fi
   rm -f "$image_log"
@@ -96,11 +101,14 @@ lint=0
 .venv/bin/mypy sal_core app worker sal_cli || lint=$?
 # sal_core ships py.typed: strict (its own cache, so the two runs do not invalidate each other).
 .venv/bin/mypy --strict --cache-dir .mypy_cache/strict sal_core || lint=$?
+phase "ruff and mypy"
 tests=0
 if [ -n "$pure_pid" ]; then
   echo "---- pytest -m services (the tests not marked services run alongside; their output follows) ----"
   .venv/bin/python -m pytest tests -m services --durations=10 || tests=$?
+  phase "pytest -m services"
   wait "$pure_pid" || pure=$?
+  phase "pytest -m 'not services' (started with the install done)"
   echo "---- pytest -m 'not services' ----"
   cat "$pure_log"
   rm -f "$pure_log"
