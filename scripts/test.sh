@@ -108,7 +108,7 @@ if [ -n "$pure_pid" ]; then
   .venv/bin/python -m pytest tests -m services --durations=10 || tests=$?
   phase "pytest -m services"
   wait "$pure_pid" || pure=$?
-  phase "pytest -m 'not services' (started with the install done)"
+  phase "pytest -m 'not services' (it started before the lint)"
   echo "---- pytest -m 'not services' ----"
   cat "$pure_log"
   rm -f "$pure_log"
