@@ -4,9 +4,10 @@
     python -m bench.peers --p1000 [--peer-limit 300]   # n = 10⁵, p = 1,000: SAL projected
 
 The peers are not dependencies of the service; install them beside torch 2.13 (CPU) in a separate
-environment, with the project on PYTHONPATH (``sal_core`` needs only torch and numpy)::
+environment, with the project on PYTHONPATH (``sal_core`` needs torch, numpy and, for the compiled
+w-paths this bench times through :mod:`bench.solver`, numba at the project's pin)::
 
-    python3 -m venv /tmp/peers && /tmp/peers/bin/pip install torch==2.13.0 numpy
+    python3 -m venv /tmp/peers && /tmp/peers/bin/pip install torch==2.13.0 numpy 'numba>=0.68,<0.69'
     /tmp/peers/bin/pip install -c <(echo torch==2.13.0) skwdro dro
     PYTHONPATH=. /tmp/peers/bin/python -m bench.peers
 
