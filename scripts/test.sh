@@ -108,7 +108,7 @@ if [ -n "$pure_pid" ]; then
   .venv/bin/python -m pytest tests -m services --durations=10 || tests=$?
   phase "pytest -m services"
   wait "$pure_pid" || pure=$?
-  phase "pytest -m 'not services' (it started before the lint)"
+  phase "pytest -m 'not services' (waited for: it started before the lint, and pytest's summary gives its own time)"
   echo "---- pytest -m 'not services' ----"
   cat "$pure_log"
   rm -f "$pure_log"
