@@ -25,7 +25,10 @@ def test_watch_phases_run_and_render(pg_url: str, redis_url: str, tmp_path: Path
         log_dir=tmp_path,
         extra_env={"SAL_CPU_QUEUE": queue},
     )
-    config = load_watch.WatchConfig(jobs=3, sse_clients=6, pollers=3, poll_hz=2, duration=1.0)
+    # each phase spans several of the API watcher's passes (SAL_EVENTS_POLL_S, 0.5 s) and of the
+    # pretend workers' progress steps (0.5 s): one second could end between two passes on a loaded
+    # host (the image build and the other pytest half share the CI machine's cores) and see no event
+    config = load_watch.WatchConfig(jobs=3, sse_clients=6, pollers=3, poll_hz=2, duration=4.0)
     try:
         stack.start()
         phases = load_watch.run(stack.base_url, pg_url, stack.pids(), config)
