@@ -8,8 +8,10 @@
 :mod:`bench.real_dev`'s development set and of every held-out batch (``real_dev._late_groups``), the
 way ``bench.real_dev --methods erm sal`` does, and appends one JSON line per unit: both test
 Mean_Errors and what SAL's ``lambda_="auto"`` chose (every candidate's out-of-fold score, its paired
-standard error and its score per training environment, the slopes test's p, the rule's reason), so
-that other selection rules can be replayed on the record. A table runs reversed (trained on its test
+standard error and its score per training environment, the slopes test's p, the rule's reason) and
+SAL's w with its range over the fold fits, so that other selection rules can be replayed on the
+record (``bench.departure_evidence`` reads them). ``--sal-param folds=3`` records SAL with a parameter
+changed instead, a what-if run. A table runs reversed (trained on its test
 environments) where it has more than one test environment. A file already holding some units is
 resumed. ``--seeds dev`` is the seeds the defaults were chosen on (0-4 forward, 10-14 reversed);
 ``--seeds unseen`` gives each group the seeds it was first checked on and no default was chosen on
@@ -24,6 +26,7 @@ the geometric mean of SAL/ERM over the table-directions' means.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -93,8 +96,9 @@ def units(seeds: str) -> list[Unit]:
     return out
 
 
-def run_unit(unit: Unit) -> Record:
-    """ERM and SAL at defaults on one (table, direction, seed); both test errors and SAL's selection."""
+def run_unit(unit: Unit, sal_params: dict[str, Any] | None = None) -> Record:
+    """ERM and SAL at defaults (or with ``sal_params`` changed) on one (table, direction, seed); both
+    test errors, SAL's selection and its w with the fold fits' range (``w_evidence``)."""
     from bench.common import set_threads
     from sal_core import get_algorithm
 
@@ -102,7 +106,7 @@ def run_unit(unit: Unit) -> Record:
     set_threads(1)
     data = rd.dataset(name, reverse)
     train = rd.training_rows(data, seed)
-    sal = get_algorithm("sal")(task=data.task, seed=seed).fit(train)
+    sal = get_algorithm("sal")(sal_params, task=data.task, seed=seed).fit(train)
     erm = get_algorithm("erm")(task=data.task, seed=seed).fit(train)
     assert sal.selection is not None and sal.selection.lambda_ is not None
     selection = sal.selection.lambda_
@@ -122,10 +126,12 @@ def run_unit(unit: Unit) -> Record:
             {"relative": c.relative, "score": c.score, "se": c.se, "env_scores": c.env_scores}
             for c in selection.candidates
         ],
+        "w": None if sal.covariate_weights is None else [float(v) for v in sal.covariate_weights],
+        "w_evidence": sal.selection.to_dict().get("covariate_weights"),
     }
 
 
-def run(out: str, todo: Sequence[Unit], jobs: int) -> None:
+def run(out: str, todo: Sequence[Unit], jobs: int, sal_params: dict[str, Any] | None = None) -> None:
     """Append a record per unit of ``todo`` not already in ``out``."""
     done: set[Unit] = set()
     if os.path.exists(out):
@@ -134,7 +140,7 @@ def run(out: str, todo: Sequence[Unit], jobs: int) -> None:
     left = [u for u in todo if u not in done]
     print(f"{len(left)} of {len(todo)} units to run", file=sys.stderr, flush=True)
     with ProcessPoolExecutor(jobs) as pool, open(out, "a") as f:
-        for record in pool.map(run_unit, left, chunksize=1):
+        for record in pool.map(functools.partial(run_unit, sal_params=sal_params), left, chunksize=1):
             f.write(json.dumps(record, default=float) + "\n")
             f.flush()
 
@@ -212,19 +218,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     go.add_argument("--seeds", choices=("dev", "unseen"), default="dev")
     go.add_argument("--only", nargs="+", help="these tables only")
     go.add_argument("--jobs", type=int, default=1)
+    go.add_argument(
+        "--sal-param", action="append", default=[], metavar="NAME=VALUE",
+        help="fit SAL with this parameter changed (a what-if run, e.g. folds=3; the value is read as JSON)",
+    )  # fmt: skip
     show = sub.add_parser("report", help="the markdown scoreboard of one or two recorded seed sets")
     show.add_argument("dev")
     show.add_argument("unseen", nargs="?")
     args = parser.parse_args(argv)
     if args.command == "run":
         todo = [u for u in units(args.seeds) if not args.only or u[0] in args.only]
-        run(args.out, todo, args.jobs)
+        run(args.out, todo, args.jobs, _sal_params(args.sal_param) or None)
         return 0
     seed_sets = {"development seeds": _read(args.dev)}
     if args.unseen:
         seed_sets["unseen seeds"] = _read(args.unseen)
     print(report(seed_sets))
     return 0
+
+
+def _sal_params(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["folds=3"]`` -> ``{"folds": 3}``: each value read as JSON, else kept as a string."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name] = value
+    return out
 
 
 def _read(path: str) -> list[Record]:

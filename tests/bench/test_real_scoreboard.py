@@ -68,5 +68,24 @@ def test_a_unit_records_both_errors_and_the_selection_and_a_rerun_resumes(tmp_pa
     candidates = record["candidates"]
     assert candidates[-1]["relative"] is None and 0 <= record["chosen"] < len(candidates)
     assert all(set(c["env_scores"]) == {"1901-1930", "1931-1960"} for c in candidates), candidates[0]
+    assert min(record["w"]) == pytest.approx(1.0) and "w_evidence" in record
     text = sb.report({"development seeds": [record]})
     assert "| fifth | mlb_teams | regression | forward |" in text
+
+
+def test_a_what_if_run_fits_sal_with_the_parameter_changed(tmp_path: Path) -> None:
+    assert sb._sal_params(["folds=3", "erm_first=never"]) == {"folds": 3, "erm_first": "never"}
+    try:
+        rd.dataset("storms")
+    except rd.DataUnavailable as err:
+        pytest.skip(str(err))
+    unit = ("storms", False, 0)  # a unit where SAL leaves ERM, so w's range over the fold fits is recorded
+    records = []
+    for folds in (5, 3):
+        out = tmp_path / f"folds{folds}.jsonl"
+        sb.run(str(out), [unit], jobs=1, sal_params={"folds": folds})
+        (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+        records.append(record)
+        assert f"the {folds} fold fits" in record["w_evidence"]["note"]
+        assert len(record["w"]) == len(record["w_evidence"]["low"]) == len(record["w_evidence"]["high"])
+    assert records[0]["candidates"] != records[1]["candidates"]  # other folds, other out-of-fold scores
