@@ -62,7 +62,7 @@ def departed(record: Record) -> bool:
     return (
         chosen["relative"] is not None
         and record.get("w") is not None
-        and record.get("w_evidence") is not None
+        and "low" in (record.get("w_evidence") or {})  # the exact path's fold range, not an MLP's seeded w
     )
 
 

@@ -66,3 +66,6 @@ def test_a_departure_needs_a_robust_choice_and_a_recorded_w() -> None:
     assert de.departed(record)
     assert not de.departed({**record, "chosen": 1})
     assert not de.departed({**record, "w": None})
+    assert not de.departed(
+        {**record, "w_evidence": {"source": "linear SAL", "w": [1.0]}}
+    )  # an MLP's seeded w
