@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bench.common import set_threads
+from bench.path_robustness import parse_seeds
 from bench.real_dev import mean_error
 from sal_core import Environment, get_algorithm
 from sal_core.homogeneity import f_survival
@@ -208,11 +209,6 @@ def _readings(records: Sequence[Record], jobs: int) -> list[Reading]:
         return list(pool.map(read, [r for r in records if departed(r)], chunksize=8))
 
 
-def _seeds(text: str) -> list[int]:
-    first, _, last = text.partition("-")
-    return list(range(int(first), int(last or first) + 1))
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.departure_evidence", description=(__doc__ or "").split("\n\n")[0]
@@ -228,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(path) as f:
             groups[path] = _readings([json.loads(line) for line in f if line.strip()], args.jobs)
     if args.anti_causal:
-        units = [(scenario, seed) for scenario in (1, 2) for seed in _seeds(args.anti_causal)]
+        units = [(scenario, seed) for scenario in (1, 2) for seed in parse_seeds(args.anti_causal)]
         with ProcessPoolExecutor(args.jobs) as pool:
             records = list(pool.map(anti_causal_record, units))
         groups[f"anti-causal S1 and S2, seeds {args.anti_causal}"] = _readings(records, args.jobs)
