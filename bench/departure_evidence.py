@@ -5,7 +5,7 @@
 
 Reads every unit where ``lambda_="auto"`` left ERM for a robust candidate and SAL's w was recorded
 with its range over the fold fits (the exact path: linear regression), and bins SAL/ERM at test by
-three readings of that w:
+three readings of that w and one of ERM's fit:
 
 - **agreement**: the covariates the data determine (pooled |t| ≥ 2) split at the widest gap in the
   refit's log w; log₁₀ of the smallest fold-fit w above the gap over the largest below it. Positive
@@ -15,6 +15,10 @@ three readings of that w:
   (w < 10): each training environment its own slopes for those covariates only, shared slopes for
   the rest, an intercept per environment. Small p: the data confirm that how y depends on the
   covariates SAL treats as unstable differs between the training environments.
+- **calibration slopes test**: ERM's out-of-fold predictions (pooled least squares, five folds per
+  training environment), and within each environment the slope of y on them; Chow's F for one slope
+  across the environments. Small p: ERM's predictions are not equally reliable in every training
+  environment, the one direction of the slopes' difference that decides ERM's worst environment.
 
 The anti-causal scenarios' departures (``--anti-causal`` seeds of Scenarios 1 and 2) are fitted here
 and binned the same way: the shift SAL is built for, against which any rule read off these bins
@@ -40,7 +44,7 @@ from bench.common import set_threads
 from bench.path_robustness import parse_seeds
 from bench.real_dev import mean_error
 from sal_core import Environment, get_algorithm
-from sal_core.homogeneity import f_survival
+from sal_core.homogeneity import f_survival, slopes_test_of
 
 Record = dict[str, Any]
 UNSTABLE_BELOW = 10.0
@@ -56,6 +60,7 @@ class Reading:
     gap: float | None
     partial_p: float | None
     lead: float  # (ERM's out-of-fold score − the chosen candidate's) / ERM's
+    calibration_p: float | None = None
 
 
 def departed(record: Record) -> bool:
@@ -107,6 +112,28 @@ def partial_slopes_p(envs: Sequence[Environment], unstable: Sequence[int]) -> fl
     return f_survival(max(rss0 - rss1, 0.0) / df1 / (rss1 / df2), df1, df2)
 
 
+CALIBRATION_FOLDS = 5
+
+
+def calibration_slopes_p(envs: Sequence[Environment], folds: int = CALIBRATION_FOLDS) -> float | None:
+    """Chow's F for one slope of y on ERM's out-of-fold prediction across the training environments
+    (an intercept each): are ERM's predictions equally reliable in every environment? Folds are drawn
+    per environment from a fixed seed; None without degrees of freedom."""
+    rng = np.random.default_rng(0)
+    fold = np.concatenate([rng.permutation(len(e.y)) % folds for e in envs])
+    design = np.column_stack([np.ones(len(fold)), np.vstack([e.X for e in envs])])
+    y = np.concatenate([e.y for e in envs])
+    predicted = np.empty_like(y)
+    for k in range(folds):
+        held = fold == k
+        coef = np.linalg.lstsq(design[~held], y[~held], rcond=None)[0]
+        predicted[held] = design[held] @ coef
+    starts = np.cumsum([0] + [len(e.y) for e in envs])
+    rows = [slice(a, b) for a, b in zip(starts[:-1], starts[1:], strict=True)]
+    test = slopes_test_of([(predicted[r, None], y[r]) for r in rows], False)
+    return None if test is None else test.p_value
+
+
 def _least_squares(design: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[float, int]:
     coef, _, rank, _ = np.linalg.lstsq(design, y, rcond=None)
     residual = y - design @ coef
@@ -130,12 +157,14 @@ def read(record: Record) -> Reading:
     w, evidence = record["w"], record["w_evidence"]
     split = split_at_widest_gap(w, evidence["determined"])
     unstable = [j for j in range(len(w)) if w[j] < UNSTABLE_BELOW]
+    envs = training_rows(record)
     return Reading(
         ratio=record["sal"] / record["erm"],
         agreement=None if split is None else agreement(evidence, split[0], split[1]),
         gap=None if split is None else split[2],
-        partial_p=partial_slopes_p(training_rows(record), unstable),
+        partial_p=partial_slopes_p(envs, unstable),
         lead=(erm - candidates[record["chosen"]]["score"]) / erm,
+        calibration_p=calibration_slopes_p(envs),
     )
 
 
@@ -179,6 +208,10 @@ BINS: dict[str, list[Bin]] = {
     f"partial slopes test on w < {UNSTABLE_BELOW:g}": [
         ("p < 0.05: the slopes of the covariates SAL moves differ", lambda r: r.partial_p is not None and r.partial_p < 0.05),
         ("p ≥ 0.05 (or no test)", lambda r: r.partial_p is None or r.partial_p >= 0.05),
+    ],
+    "calibration slopes test of ERM's out-of-fold predictions": [
+        ("p < 0.05: ERM is not equally reliable in every training environment", lambda r: r.calibration_p is not None and r.calibration_p < 0.05),
+        ("p ≥ 0.05 (or no test)", lambda r: r.calibration_p is None or r.calibration_p >= 0.05),
     ],
 }  # fmt: skip
 

@@ -228,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "run":
         todo = [u for u in units(args.seeds) if not args.only or u[0] in args.only]
-        run(args.out, todo, args.jobs, _sal_params(args.sal_param) or None)
+        run(args.out, todo, args.jobs, parse_sal_params(args.sal_param) or None)
         return 0
     seed_sets = {"development seeds": _read(args.dev)}
     if args.unseen:
@@ -237,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _sal_params(pairs: Sequence[str]) -> dict[str, Any]:
+def parse_sal_params(pairs: Sequence[str]) -> dict[str, Any]:
     """``["folds=3"]`` -> ``{"folds": 3}``: each value read as JSON, else kept as a string."""
     out: dict[str, Any] = {}
     for pair in pairs:

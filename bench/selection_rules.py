@@ -67,7 +67,7 @@ HOMOGENEOUS: dict[str, dict[str, Any]] = {
 per environment, where the out-of-fold scores cannot tell the candidates apart."""
 
 
-def _mean_error(model: object, envs: Sequence[Environment]) -> float:
+def mean_test_error(model: object, envs: Sequence[Environment]) -> float:
     return float(evaluate(model, envs)[1].mean_error)  # type: ignore[arg-type]
 
 
@@ -80,27 +80,29 @@ def candidates_of(
     sal = get_algorithm("sal")(task=task, seed=seed).fit(train)
     assert sal.selection is not None and sal.selection.lambda_ is not None
     selection = sal.selection.lambda_
-    erm = _mean_error(get_algorithm("erm")(task=task, seed=seed).fit(train).model, test)
+    erm = mean_test_error(get_algorithm("erm")(task=task, seed=seed).fit(train).model, test)
     out = []
     for i, c in enumerate(selection.candidates):
         if c.relative is None:
             error = erm
         elif i == selection.chosen:
-            error = _mean_error(sal.model, test)
+            error = mean_test_error(sal.model, test)
         else:
             params: dict[str, Any] = {"lambda_": c.lambda_}
             if c.variant:
                 params["anchor"] = ANCHOR_OF[c.variant]
-            error = _mean_error(get_algorithm("sal")(params, task=task, seed=seed).fit(train).model, test)
+            error = mean_test_error(get_algorithm("sal")(params, task=task, seed=seed).fit(train).model, test)
         out.append({"relative": c.relative, "anchor": ANCHOR_OF.get(c.variant, ""), "score": c.score,
                     "se": c.se, "env_scores": c.env_scores, "test": error})  # fmt: skip
     slopes = None if selection.homogeneity is None else selection.homogeneity.p_value
     return out, selection.chosen, erm, slopes
 
 
-def _oracle(train: list[Environment], test: list[Environment], stable: Sequence[int], seed: int) -> float:
+def oracle_error(
+    train: list[Environment], test: list[Environment], stable: Sequence[int], seed: int
+) -> float:
     only = lambda envs: [Environment(e.name, e.X[:, stable], e.y) for e in envs]  # noqa: E731
-    return _mean_error(get_algorithm("erm")(seed=seed).fit(only(train)).model, only(test))
+    return mean_test_error(get_algorithm("erm")(seed=seed).fit(only(train)).model, only(test))
 
 
 def run_unit(unit: tuple[str, str, int]) -> Record:
@@ -123,7 +125,7 @@ def run_unit(unit: tuple[str, str, int]) -> Record:
             s = selection_bias(seed=seed, **SELECTION_BIAS[name])
         train, test = s.train, s.test
         task = "classification" if s.task == "classification" else "regression"
-        oracle = _oracle(train, test, s.stable, seed) if kind != "homogeneous" else None
+        oracle = oracle_error(train, test, s.stable, seed) if kind != "homogeneous" else None
     cands, chosen, erm, slopes = candidates_of(train, test, task, seed)
     return {"kind": kind, "name": name, "seed": seed, "chosen": chosen, "erm": erm, "oracle": oracle,
             "slopes_p": slopes, "candidates": cands}  # fmt: skip

@@ -69,3 +69,16 @@ def test_a_departure_needs_a_robust_choice_and_a_recorded_w() -> None:
     assert not de.departed(
         {**record, "w_evidence": {"source": "linear SAL", "w": [1.0]}}
     )  # an MLP's seeded w
+
+
+def test_the_calibration_test_sees_erm_less_reliable_in_one_environment() -> None:
+    # y drives x (anti-causal): where x is noisier, ERM's prediction from x tracks y less closely
+    rng = np.random.default_rng(1)
+
+    def env(name: str, noise: float) -> Environment:
+        y = rng.normal(size=600)
+        x = np.column_stack([y + rng.normal(scale=noise, size=600), rng.normal(size=600)])
+        return Environment(name, x, y)
+
+    assert (de.calibration_slopes_p([env("a", 0.3), env("b", 1.5)]) or 1.0) < 1e-6
+    assert (de.calibration_slopes_p([env("c", 0.7), env("d", 0.7)]) or 0.0) > 1e-3

@@ -74,7 +74,7 @@ def test_a_unit_records_both_errors_and_the_selection_and_a_rerun_resumes(tmp_pa
 
 
 def test_a_what_if_run_fits_sal_with_the_parameter_changed(tmp_path: Path) -> None:
-    assert sb._sal_params(["folds=3", "erm_first=never"]) == {"folds": 3, "erm_first": "never"}
+    assert sb.parse_sal_params(["folds=3", "erm_first=never"]) == {"folds": 3, "erm_first": "never"}
     try:
         rd.dataset("storms")
     except rd.DataUnavailable as err:
