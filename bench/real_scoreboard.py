@@ -70,6 +70,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "twenty_third": (160, 161, 162, 163, 164),
     "twenty_fourth": (165, 166, 167, 168, 169),
     "twenty_fifth": (170, 171, 172, 173, 174),
+    "twenty_sixth": (175, 176, 177, 178, 179),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99

