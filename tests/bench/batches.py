@@ -1089,7 +1089,7 @@ BATCHES = (
             "tokyo_mortality": "TOKYO_MORTALITY",
             "georgia_bachelors": "GEORGIA",
         },
-        spec_sha256="729201a4f211aa620b23c6f5e90d29ea4062563dcff9cdc4007341665714c8c9",
+        spec_sha256="729201a4f211aa620b23c6f5e90d29ea4062563dcff9cdc4007341665714c8c9",  # 8ae5dc8
         least=5,
     ),
 )
