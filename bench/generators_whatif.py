@@ -26,11 +26,17 @@ from typing import Any
 from bench.common import set_threads
 from bench.path_robustness import parse_seeds
 from bench.real_scoreboard import parse_sal_params
-from bench.selection_rules import HOMOGENEOUS, SELECTION_BIAS, mean_test_error, oracle_error
+from bench.selection_rules import (
+    HOMOGENEOUS,
+    SELECTION_BIAS,
+    mean_test_error,
+    oracle_error,
+    synthetic_setting,
+)
 from sal_core import get_algorithm
 
 Unit = tuple[str, str, int]
-"""(kind, setting, seed): kind "anti_causal" (setting "1" or "2"), "selection_bias" or "no_shift"."""
+"""(kind, setting, seed): kind "anti_causal" (setting "1" or "2"), "selection_bias" or "homogeneous" (no shift)."""
 WITHIN_ORACLE = 1.10
 
 
@@ -38,24 +44,17 @@ def units(anti_causal_seeds: Sequence[int], other_seeds: Sequence[int]) -> list[
     out: list[Unit] = [("anti_causal", s, seed) for s in ("1", "2") for seed in anti_causal_seeds]
     out += [("selection_bias", name, seed) for name in SELECTION_BIAS for seed in other_seeds]
     regression = [name for name, spec in HOMOGENEOUS.items() if spec.get("task") != "classification"]
-    return out + [("no_shift", name, seed) for name in regression for seed in other_seeds]
+    return out + [("homogeneous", name, seed) for name in regression for seed in other_seeds]
 
 
 def run_unit(unit: Unit, sal_params: dict[str, Any] | None = None) -> dict[str, Any]:
     """SAL (``sal_params`` changed), ERM and, under a shift, the oracle's test Mean_Error on one unit."""
-    from sal_core.synthetic import anti_causal, homogeneous, selection_bias
-
     kind, name, seed = unit
     set_threads(1)
-    if kind == "anti_causal":
-        s = anti_causal(int(name), seed=seed)
-    elif kind == "selection_bias":
-        s = selection_bias(seed=seed, **SELECTION_BIAS[name])
-    else:
-        s = homogeneous(seed=seed, **HOMOGENEOUS[name])
+    s = synthetic_setting(kind, name, seed)
     sal = get_algorithm("sal")(sal_params, seed=seed).fit(s.train)
     erm = get_algorithm("erm")(seed=seed).fit(s.train)
-    oracle = None if kind == "no_shift" else oracle_error(s.train, s.test, s.stable, seed)
+    oracle = None if kind == "homogeneous" else oracle_error(s.train, s.test, s.stable, seed)
     return {"kind": kind, "name": name, "seed": seed, "sal": mean_test_error(sal.model, s.test),
             "erm": mean_test_error(erm.model, s.test), "oracle": oracle}  # fmt: skip
 
@@ -70,7 +69,7 @@ def report(records: Sequence[dict[str, Any]]) -> str:
         groups.setdefault((r["kind"], r["name"]), []).append(r)
     for (kind, name), rs in groups.items():
         sal, erm = statistics.fmean(r["sal"] for r in rs), statistics.fmean(r["erm"] for r in rs)
-        if kind == "no_shift":
+        if kind == "homogeneous":
             worst = max(r["sal"] / r["erm"] for r in rs)
             lines.append(
                 f"| no shift {name} | {len(rs)} | {sal:.4f} | {erm:.4f} | | worst seed SAL/ERM {worst:.4f} |"
@@ -85,7 +84,7 @@ def report(records: Sequence[dict[str, Any]]) -> str:
             judged = f"**{100 * (sal / oracle - 1):+.2f}%** over the oracle"
             label = f"selection bias {name}"
         lines.append(f"| {label} | {len(rs)} | {sal:.4f} | {erm:.4f} | {oracle:.4f} | {judged} |")
-    no_shift = [math.log(r["sal"] / r["erm"]) for r in records if r["kind"] == "no_shift"]
+    no_shift = [math.log(r["sal"] / r["erm"]) for r in records if r["kind"] == "homogeneous"]
     if no_shift:
         lines.append(f"\nNo shift: geometric mean SAL/ERM {math.exp(statistics.fmean(no_shift)):.4f}.")
     return "\n".join(lines)

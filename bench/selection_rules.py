@@ -37,6 +37,7 @@ from sal_core import lambda_selection as ls
 from sal_core.exact_selection import VARIANT_NAMES
 from sal_core.losses import Task
 from sal_core.metrics import evaluate
+from sal_core.synthetic import Setting
 
 Record = dict[str, Any]
 Rule = Callable[[Record], int]
@@ -105,6 +106,18 @@ def oracle_error(
     return mean_test_error(get_algorithm("erm")(seed=seed).fit(only(train)).model, only(test))
 
 
+def synthetic_setting(kind: str, name: str, seed: int) -> Setting:
+    """The generator's setting for a synthetic unit: kind "anti_causal" (``name`` the scenario),
+    "homogeneous" (:data:`HOMOGENEOUS`) or "selection_bias" (:data:`SELECTION_BIAS`)."""
+    from sal_core.synthetic import anti_causal, homogeneous, selection_bias
+
+    if kind == "anti_causal":
+        return anti_causal(int(name), seed=seed)
+    if kind == "homogeneous":
+        return homogeneous(seed=seed, **HOMOGENEOUS[name])
+    return selection_bias(seed=seed, **SELECTION_BIAS[name])
+
+
 def run_unit(unit: tuple[str, str, int]) -> Record:
     """One (kind, name, seed): its candidates, SAL's choice, ERM's and (synthetic) the oracle's error."""
     kind, name, seed = unit
@@ -115,14 +128,7 @@ def run_unit(unit: tuple[str, str, int]) -> Record:
         data = real_dev.dataset(name)
         train, test, task = real_dev.training_rows(data, seed), data.test, data.task
     else:
-        from sal_core.synthetic import anti_causal, homogeneous, selection_bias
-
-        if kind == "anti_causal":
-            s = anti_causal(int(name), seed=seed)
-        elif kind == "homogeneous":
-            s = homogeneous(seed=seed, **HOMOGENEOUS[name])
-        else:
-            s = selection_bias(seed=seed, **SELECTION_BIAS[name])
+        s = synthetic_setting(kind, name, seed)
         train, test = s.train, s.test
         task = "classification" if s.task == "classification" else "regression"
         oracle = oracle_error(train, test, s.stable, seed) if kind != "homogeneous" else None

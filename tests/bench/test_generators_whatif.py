@@ -12,7 +12,7 @@ def test_the_units_cover_both_scenarios_every_selection_bias_setting_and_no_shif
         ("anti_causal", "1", 100), ("anti_causal", "1", 101), ("anti_causal", "2", 100), ("anti_causal", "2", 101)
     ]  # fmt: skip
     assert len([u for u in todo if u[0] == "selection_bias"]) == 9
-    assert all(u[0] != "no_shift" or "logistic" not in u[1] for u in todo)
+    assert all(u[0] != "homogeneous" or "logistic" not in u[1] for u in todo)
 
 
 def test_a_what_if_unit_fits_sal_with_the_parameter_changed() -> None:
@@ -28,7 +28,7 @@ def test_the_report_counts_seeds_at_the_oracle_and_the_excess_over_it() -> None:
         {"kind": "anti_causal", "name": "1", "seed": 1, "sal": 0.33, "erm": 0.7, "oracle": 0.32},
         {"kind": "anti_causal", "name": "1", "seed": 2, "sal": 0.60, "erm": 0.7, "oracle": 0.32},
         {"kind": "selection_bias", "name": "s2_n500", "seed": 0, "sal": 1.01, "erm": 1.1, "oracle": 1.0},
-        {"kind": "no_shift", "name": "e3_n30_p5", "seed": 0, "sal": 1.02, "erm": 1.0, "oracle": None},
+        {"kind": "homogeneous", "name": "e3_n30_p5", "seed": 0, "sal": 1.02, "erm": 1.0, "oracle": None},
     ]
     text = gw.report(records)
     assert "| anti-causal S1 | 2 | 0.4650 | 0.7000 | 0.3200 | **1/2** within 10% of the oracle |" in text
