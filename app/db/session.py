@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -27,6 +28,10 @@ def engine_for(settings: Settings) -> Engine:
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
+    return _closing_late_returns(_create(url, **kwargs))
+
+
+def _create(url: str, **kwargs: Any) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs)
 
@@ -49,6 +54,33 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         kwargs.setdefault("pool_size", Settings.model_fields["db_pool_size"].default)
         kwargs.setdefault("max_overflow", Settings.model_fields["db_max_overflow"].default)
     return create_engine(url, pool_pre_ping=True, **kwargs)
+
+
+def _closing_late_returns(engine: Engine) -> Engine:
+    """``engine``, closing each connection that comes back after a ``dispose()`` it was checked out
+    across (a request thread still finishing when the app shuts down, say). SQLAlchemy returns such a
+    connection to the pool that dispose replaced, where it stays open until the garbage collector
+    finds that pool, and psycopg then warns that an open connection was deleted. Each connection is
+    stamped with the engine's generation and the process when it opens; a connection of an older
+    generation is invalidated (closed) as it returns, unless another process opened it (a forked
+    child must not close its parent's connection)."""
+    generation = [0]
+
+    @event.listens_for(engine, "connect")
+    def _stamp(_dbapi_connection: Any, record: Any) -> None:
+        record.info["engine_generation"] = (os.getpid(), generation[0])
+
+    @event.listens_for(engine, "engine_disposed")
+    def _next_generation(_engine: Engine) -> None:
+        generation[0] += 1
+
+    @event.listens_for(engine, "checkin")
+    def _close_if_disposed(dbapi_connection: Any, record: Any) -> None:
+        pid, opened_in = record.info.get("engine_generation", (None, None))
+        if dbapi_connection is not None and pid == os.getpid() and opened_in != generation[0]:
+            record.invalidate()
+
+    return engine
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
