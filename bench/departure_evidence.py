@@ -5,7 +5,7 @@
 
 Reads every unit where ``lambda_="auto"`` left ERM for a robust candidate and SAL's w was recorded
 with its range over the fold fits (the exact path: linear regression), and bins SAL/ERM at test by
-three readings of that w and one of ERM's fit:
+three readings of that w, one of ERM's fit and one of the slopes test's:
 
 - **agreement**: the covariates the data determine (pooled |t| ≥ 2) split at the widest gap in the
   refit's log w; log₁₀ of the smallest fold-fit w above the gap over the largest below it. Positive
@@ -19,6 +19,10 @@ three readings of that w and one of ERM's fit:
   training environment), and within each environment the slope of y on them; Chow's F for one slope
   across the environments. Small p: ERM's predictions are not equally reliable in every training
   environment, the one direction of the slopes' difference that decides ERM's worst environment.
+- **how much the slopes differ**: the effect size beside Chow's p that the selection's own slopes
+  test reads (``bench.real_scoreboard.slopes_excess``, recorded with each unit): the share of ERM's
+  residual sum of squares that environment-specific slopes remove beyond chance, (F − 1)·df1/df2.
+  A large table's test rejects at differences too small to matter; this says how large they are.
 
 The anti-causal scenarios' departures (``--anti-causal`` seeds of Scenarios 1 and 2) are fitted here
 and binned the same way: the shift SAL is built for, against which any rule read off these bins
@@ -43,6 +47,7 @@ from numpy.typing import NDArray
 from bench.common import set_threads
 from bench.path_robustness import parse_seeds
 from bench.real_dev import mean_error
+from bench.real_scoreboard import slopes_excess
 from sal_core import Environment, get_algorithm
 from sal_core.homogeneity import f_survival, slopes_test_of
 
@@ -61,6 +66,7 @@ class Reading:
     partial_p: float | None
     lead: float  # (ERM's out-of-fold score − the chosen candidate's) / ERM's
     calibration_p: float | None = None
+    slopes_excess: float | None = None
 
 
 def departed(record: Record) -> bool:
@@ -165,6 +171,7 @@ def read(record: Record) -> Reading:
         partial_p=partial_slopes_p(envs, unstable),
         lead=(erm - candidates[record["chosen"]]["score"]) / erm,
         calibration_p=calibration_slopes_p(envs),
+        slopes_excess=record.get("slopes_excess"),
     )
 
 
@@ -188,6 +195,7 @@ def anti_causal_record(unit: tuple[int, int]) -> Record:
         "candidates": [{"relative": c.relative, "score": c.score} for c in selection.lambda_.candidates],
         "w": [float(v) for v in sal.covariate_weights],
         "w_evidence": selection.to_dict().get("covariate_weights"),
+        "slopes_excess": slopes_excess(selection.lambda_.homogeneity),
     }  # fmt: skip
 
 
@@ -208,6 +216,14 @@ BINS: dict[str, list[Bin]] = {
     f"partial slopes test on w < {UNSTABLE_BELOW:g}": [
         ("p < 0.05: the slopes of the covariates SAL moves differ", lambda r: r.partial_p is not None and r.partial_p < 0.05),
         ("p ≥ 0.05 (or no test)", lambda r: r.partial_p is None or r.partial_p >= 0.05),
+    ],
+    "how much the slopes differ: Chow's (F − 1)·df1/df2, the share of ERM's residual removed beyond chance": [
+        ("under 0.5%", lambda r: r.slopes_excess is not None and r.slopes_excess < 0.005),
+        ("0.5-2%", lambda r: r.slopes_excess is not None and 0.005 <= r.slopes_excess < 0.02),
+        ("2-5%", lambda r: r.slopes_excess is not None and 0.02 <= r.slopes_excess < 0.05),
+        ("5-20%", lambda r: r.slopes_excess is not None and 0.05 <= r.slopes_excess < 0.2),
+        ("20% or more", lambda r: r.slopes_excess is not None and r.slopes_excess >= 0.2),
+        ("no test recorded", lambda r: r.slopes_excess is None),
     ],
     "calibration slopes test of ERM's out-of-fold predictions": [
         ("p < 0.05: ERM is not equally reliable in every training environment", lambda r: r.calibration_p is not None and r.calibration_p < 0.05),

@@ -82,3 +82,29 @@ def test_the_calibration_test_sees_erm_less_reliable_in_one_environment() -> Non
 
     assert (de.calibration_slopes_p([env("a", 0.3), env("b", 1.5)]) or 1.0) < 1e-6
     assert (de.calibration_slopes_p([env("c", 0.7), env("d", 0.7)]) or 0.0) > 1e-3
+
+
+def test_the_slopes_excess_is_the_residual_share_removed_beyond_chance() -> None:
+    from bench.real_scoreboard import slopes_excess
+    from sal_core.homogeneity import SlopesTest, slopes_test_of
+
+    def excess(envs: list[Environment]) -> float:
+        test = slopes_test_of([(e.X, e.y) for e in envs], False)
+        assert test is not None and test.df2 is not None
+        # by hand: each environment its own slopes and intercept against shared slopes and an
+        # intercept per environment, (RSS_shared − RSS_own) / RSS_own minus what chance removes
+        x = np.vstack([e.X for e in envs])
+        y = np.concatenate([e.y for e in envs])
+        dummies = np.repeat(np.eye(len(envs)), [len(e.y) for e in envs], axis=0)
+        own = np.hstack([dummies, *[dummies[:, [k]] * x for k in range(len(envs))]])
+        rss_shared = de._least_squares(np.hstack([dummies, x]), y)[0]
+        rss_own = de._least_squares(own, y)[0]
+        value = slopes_excess(test)
+        assert value is not None
+        assert math.isclose(value, (rss_shared - rss_own) / rss_own - test.df1 / test.df2, rel_tol=1e-6)
+        return value
+
+    assert excess(_two_environments(slope_b=1.5)) > 0.2  # slope 1 against 1.5 on unit noise 0.3
+    assert abs(excess(_two_environments(slope_b=1.0))) < 0.01  # the same slopes: chance only
+    assert slopes_excess(None) is None
+    assert slopes_excess(SlopesTest(statistic=9.0, df1=3, df2=None, p_value=0.03)) is None  # logistic
