@@ -20,7 +20,7 @@ three readings of that w, one of ERM's fit and one of the slopes test's:
   across the environments. Small p: ERM's predictions are not equally reliable in every training
   environment, the one direction of the slopes' difference that decides ERM's worst environment.
 - **how much the slopes differ**: the effect size beside Chow's p that the selection's own slopes
-  test reads (``bench.real_scoreboard.slopes_excess``, recorded with each unit): the share of ERM's
+  test reads (``SlopesTest.excess``, recorded with each unit): the share of ERM's
   residual sum of squares that environment-specific slopes remove beyond chance, (F − 1)·df1/df2.
   A large table's test rejects at differences too small to matter; this says how large they are.
 
@@ -47,7 +47,6 @@ from numpy.typing import NDArray
 from bench.common import set_threads
 from bench.path_robustness import parse_seeds
 from bench.real_dev import mean_error
-from bench.real_scoreboard import slopes_excess
 from sal_core import Environment, get_algorithm
 from sal_core.homogeneity import f_survival, slopes_test_of
 
@@ -195,7 +194,7 @@ def anti_causal_record(unit: tuple[int, int]) -> Record:
         "candidates": [{"relative": c.relative, "score": c.score} for c in selection.lambda_.candidates],
         "w": [float(v) for v in sal.covariate_weights],
         "w_evidence": selection.to_dict().get("covariate_weights"),
-        "slopes_excess": slopes_excess(selection.lambda_.homogeneity),
+        "slopes_excess": None if selection.lambda_.homogeneity is None else selection.lambda_.homogeneity.excess,
     }  # fmt: skip
 
 

@@ -34,12 +34,9 @@ import statistics
 import sys
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bench import real_dev as rd
-
-if TYPE_CHECKING:
-    from sal_core.homogeneity import SlopesTest
 
 Record = dict[str, Any]
 Unit = tuple[str, bool, int]
@@ -125,7 +122,7 @@ def run_unit(unit: Unit, sal_params: dict[str, Any] | None = None) -> Record:
         "best": selection.best,
         "erm_first": selection.erm_first,
         "slopes_p": None if selection.homogeneity is None else selection.homogeneity.p_value,
-        "slopes_excess": slopes_excess(selection.homogeneity),
+        "slopes_excess": None if selection.homogeneity is None else selection.homogeneity.excess,
         "reason": selection.reason,
         "candidates": [
             {"relative": c.relative, "score": c.score, "se": c.se, "env_scores": c.env_scores}
@@ -134,16 +131,6 @@ def run_unit(unit: Unit, sal_params: dict[str, Any] | None = None) -> Record:
         "w": None if sal.covariate_weights is None else [float(v) for v in sal.covariate_weights],
         "w_evidence": sal.selection.to_dict().get("covariate_weights"),
     }
-
-
-def slopes_excess(test: SlopesTest | None) -> float | None:
-    """How much of ERM's residual sum of squares letting each training environment have its own
-    slopes removes beyond what chance removes: (F − 1)·df1/df2 of Chow's test, where F·df1/df2 is
-    (RSS_shared − RSS_own)/RSS_own and F averages 1 where the slopes are equal. An effect size beside
-    the test's p (which every large table rejects); None for the logistic path's likelihood ratio."""
-    if test is None or test.df2 is None:
-        return None
-    return (test.statistic - 1.0) * test.df1 / test.df2
 
 
 def run(out: str, todo: Sequence[Unit], jobs: int, sal_params: dict[str, Any] | None = None) -> None:

@@ -49,6 +49,17 @@ class SlopesTest:
     p_value: float
 
     @property
+    def excess(self) -> float | None:
+        """How much of the shared-slopes fit's residual sum of squares letting each environment have
+        its own slopes removes beyond what chance removes: (F − 1)·df1/df2, where F·df1/df2 is
+        (RSS_shared − RSS_own)/RSS_own and F averages 1 where the slopes are equal. An effect size
+        beside the p-value, which a large table's test rejects at differences too small to matter;
+        None for the likelihood-ratio test."""
+        if self.df2 is None:
+            return None
+        return (self.statistic - 1.0) * self.df1 / self.df2
+
+    @property
     def name(self) -> str:
         if self.df2 is None:
             return "equal slopes across training environments (likelihood ratio, chi-squared)"

@@ -85,7 +85,6 @@ def test_the_calibration_test_sees_erm_less_reliable_in_one_environment() -> Non
 
 
 def test_the_slopes_excess_is_the_residual_share_removed_beyond_chance() -> None:
-    from bench.real_scoreboard import slopes_excess
     from sal_core.homogeneity import SlopesTest, slopes_test_of
 
     def excess(envs: list[Environment]) -> float:
@@ -99,12 +98,11 @@ def test_the_slopes_excess_is_the_residual_share_removed_beyond_chance() -> None
         own = np.hstack([dummies, *[dummies[:, [k]] * x for k in range(len(envs))]])
         rss_shared = de._least_squares(np.hstack([dummies, x]), y)[0]
         rss_own = de._least_squares(own, y)[0]
-        value = slopes_excess(test)
+        value = test.excess
         assert value is not None
         assert math.isclose(value, (rss_shared - rss_own) / rss_own - test.df1 / test.df2, rel_tol=1e-6)
         return value
 
     assert excess(_two_environments(slope_b=1.5)) > 0.2  # slope 1 against 1.5 on unit noise 0.3
     assert abs(excess(_two_environments(slope_b=1.0))) < 0.01  # the same slopes: chance only
-    assert slopes_excess(None) is None
-    assert slopes_excess(SlopesTest(statistic=9.0, df1=3, df2=None, p_value=0.03)) is None  # logistic
+    assert SlopesTest(statistic=9.0, df1=3, df2=None, p_value=0.03).excess is None  # logistic
