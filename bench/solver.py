@@ -23,6 +23,15 @@ its rate in GFLOP/s (p³/3 multiply-adds) beside the whole round, and the least 
 could cost if everything else in the round were free (40 paths + the refit, 400 rounds, one
 factorisation each). A kernel at a core's peak rate leaves only fewer path-rounds as a way to go
 faster.
+
+    python -m bench.solver --floor --cuda [--p 100 1000]
+
+``--cuda`` asks the same of an accelerator: the selection's 41 paths as one batch on the GPU in
+float64, a round's least work timed with CUDA's clock: form A = wGw + μI from G and each path's w,
+factorise all 41 at once (``torch.linalg.cholesky_ex``), and the θ-step's and the gradient's solves
+(``SOLVES_PER_ROUND`` two-sided triangular solves, one right-hand side per path). It projects a
+default selection from that (400 rounds) beside the one-thread CPU floor above, to say whether an
+exact path on the GPU could reach what one core cannot.
 """
 
 from __future__ import annotations
@@ -45,6 +54,7 @@ from sal_core.data import Standardizer
 
 SELECTION_PATHS = 40
 SELECTION_ROUNDS = 400
+SOLVES_PER_ROUND = 11  # the root search's series powers A⁻ᵏb and the implicit gradient's solves
 
 
 def _moments_of(p: int) -> rl.Moments:
@@ -191,6 +201,76 @@ def floor_report(ps: Sequence[int], rounds: int, command: str) -> str:
     return "\n".join(lines)
 
 
+def cuda_round_seconds(m: rl.Moments, paths: int, rounds: int) -> tuple[float, float]:
+    """Seconds per round on the GPU, float64, all ``paths`` at once: (factorisation alone, the round's
+    least work: form A, factorise, ``SOLVES_PER_ROUND`` two-sided triangular solves); best of three
+    runs of ``rounds`` rounds, timed by CUDA events. w moves a little every round, as on a path."""
+    import torch
+
+    device = torch.device("cuda")
+    p = m.gram.shape[0]
+    gram = torch.as_tensor(m.gram, device=device)
+    rng = np.random.default_rng(0)
+    log_w = torch.as_tensor(rng.uniform(0.0, 3.0, (paths, p)), device=device)
+    step = torch.as_tensor(rng.normal(0.0, 0.01, (paths, p)), device=device)
+    mu = 1e-3 * float(np.max(np.diag(m.gram))) * float(torch.exp(log_w).max()) ** 2
+    eye = mu * torch.eye(p, dtype=gram.dtype, device=device)
+    rhs = torch.as_tensor(rng.normal(size=(paths, p, 1)), device=device)
+
+    def one_round(k: int, solves: int) -> None:
+        w = torch.exp(log_w + k * step)
+        a = w[:, :, None] * gram * w[:, None, :] + eye
+        factor, _ = torch.linalg.cholesky_ex(a)
+        x = rhs
+        for _ in range(solves):
+            x = torch.cholesky_solve(x, factor)
+
+    def timed(solves: int) -> float:
+        one_round(0, solves)  # warm: kernels loaded, workspace allocated
+        best = float("inf")
+        for _ in range(3):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for k in range(rounds):
+                one_round(k, solves)
+            end.record()
+            torch.cuda.synchronize()
+            best = min(best, start.elapsed_time(end) / 1e3 / rounds)
+        return best
+
+    return timed(0), timed(SOLVES_PER_ROUND)
+
+
+def cuda_floor_report(ps: Sequence[int], rounds: int, command: str) -> str:
+    """The selection's least work per round on the GPU, projected over a default selection."""
+    import torch
+
+    if not torch.cuda.is_available():
+        raise SystemExit("--cuda needs a CUDA device")
+    paths = SELECTION_PATHS + 1
+    lines = [
+        f"# SAL's exact w-path on the GPU: a round's least work, {paths} paths at once, float64 ({now()})",
+        "",
+        f"`{command}`; {torch.cuda.get_device_name(0)}, torch {torch.__version__}",
+        "",
+        f"| p | factorisations, {paths} paths (ms per round) | GFLOP/s | + form A + {SOLVES_PER_ROUND} solves (ms) "
+        f"| floor of a default selection ({SELECTION_ROUNDS} rounds, s) |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for p in ps:
+        factor, whole = cuda_round_seconds(_moments_of(p), paths, rounds)
+        lines.append(
+            f"| {p} | {factor * 1e3:.3g} | {paths * p**3 / 3 / factor / 1e9:.3g} | {whole * 1e3:.3g} | "
+            f"{whole * SELECTION_ROUNDS:.3g} |"
+        )
+    lines += [
+        "",
+        "The floor leaves out the root search's scalar steps, the gradient's rank-one corrections, Adam and "
+        "the losses (each a few small kernels per round), and the O(n·p²) pass over the rows.",
+    ]
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.solver", description=__doc__.split("\n\n")[0])
     parser.add_argument("--p", type=int, nargs="+", default=[10, 40, 100, 300, 1000])
@@ -199,9 +279,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--floor", action="store_true", help="the factorisation's share of a round, and the floor"
     )
+    parser.add_argument(
+        "--cuda", action="store_true", help="with --floor: the floor of a batched round on the GPU"
+    )
     args = parser.parse_args(argv)
     set_threads(args.threads)
     command = "python -m bench.solver " + " ".join(sys.argv[1:] if argv is None else argv)
+    if args.floor and args.cuda:
+        print(cuda_floor_report(args.p, args.rounds, command.strip()))
+        return
     print((floor_report if args.floor else report)(args.p, args.rounds, command.strip()))
 
 

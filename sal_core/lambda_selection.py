@@ -597,7 +597,12 @@ def null_losses(fit_part: Problem, held_out: Sequence[EnvTensors]) -> list[Array
     else:
         rate = y.mean().clamp(1e-6, 1 - 1e-6)
         c = torch.log(rate / (1 - rate))
-    return scored_losses(fit_part, lambda Z: torch.full(Z.shape[:1], float(c), dtype=Z.dtype), held_out)
+    return scored_losses(fit_part, constant_model(float(c)), held_out)
+
+
+def constant_model(value: float) -> Callable[[torch.Tensor], torch.Tensor]:
+    """A model that predicts ``value`` for every row, on the rows' device and in their dtype."""
+    return lambda Z: torch.full(Z.shape[:1], value, dtype=Z.dtype, device=Z.device)
 
 
 def temperature_scale(logits: Array, y: Array, steps: int = 30) -> float:

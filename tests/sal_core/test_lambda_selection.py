@@ -26,6 +26,7 @@ from sal_core.lambda_selection import (
     Selection,
     best_variants,
     choose,
+    constant_model,
     dominated_by,
     fold_split,
     null_score,
@@ -507,6 +508,19 @@ def test_the_standard_errors_are_paired_with_the_best_admissible_candidate() -> 
     assert (
         paired[2].se == 0.0 and paired[1].se > 0.0
     )  # λ = 1 scores best but not below 0.75: ERM is the reference
+
+
+def test_the_constant_prediction_lies_where_the_rows_lie() -> None:
+    """The constant model predicts on the rows' device and in their dtype: on a GPU, scoring the
+    constant against held-out targets there failed with a device mismatch (SAL at defaults on the
+    held-out path, found by ``bench.gpu_check``). The meta device stands in for one here."""
+    rows = torch.empty(7, 3, dtype=torch.float32, device="meta")
+    out = constant_model(0.25)(rows)
+    assert (out.device, out.dtype, tuple(out.shape)) == (rows.device, torch.float32, (7,))
+    assert torch.equal(
+        constant_model(-1.5)(torch.zeros(2, 4, dtype=torch.float64)),
+        torch.full((2,), -1.5, dtype=torch.float64),
+    )
 
 
 def test_the_constant_prediction_is_fitted_on_the_fitting_rows() -> None:
