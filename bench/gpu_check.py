@@ -25,6 +25,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -52,10 +53,16 @@ def agreement(devices: tuple[str, str], *, n: int = 2000, rounds: int = 10) -> d
     learners = {name: {"kind": "linear"} for name in ("erm", "irm", "wdrl", "sal")}
     learners["sal mlp"] = MLP  # SAL at defaults with a network: w from the linear path, then the network
     for name, model in learners.items():
-        fits = [get_algorithm(name.split()[0])(model=model, seed=0, device=d).fit(envs) for d in devices]
-        out[f"{name} prediction"] = float(np.abs(fits[0].predict(X) - fits[1].predict(X)).max())
-        if fits[0].covariate_weights is not None and fits[1].covariate_weights is not None:
-            out[f"{name} w"] = float(np.abs(fits[0].covariate_weights - fits[1].covariate_weights).max())
+        out.update(_fit_agreement(name, name.split()[0], model, "regression", envs, devices))
+    # classification runs other code at defaults: the gradient path, the logistic adversary, the
+    # likelihood-ratio slopes test and the temperature every candidate is scored after
+    clf_envs = selection_bias(r=1.7, n=n, p=10, seed=0, n_test=2, test_rs=(2.0,), task="classification").train
+    for name in ("erm", "irm", "sal"):
+        out.update(
+            _fit_agreement(
+                f"{name} classification", name, {"kind": "linear"}, "classification", clf_envs, devices
+            )
+        )
     # λ = 1 (DEEP_GRID's robust candidate). At λ = 0.1 the supremum is unbounded on many rows, they
     # sit on the radius cap, and the cap / settle decisions amplify rounding: a 1e-15 relative change
     # of Z moved CPU predictions by 1.4 and w by 10, the size of the CPU-vs-CUDA gap once measured.
@@ -96,6 +103,29 @@ def agreement(devices: tuple[str, str], *, n: int = 2000, rounds: int = 10) -> d
         out[f"{label} prediction"] = float(np.abs(results[0][0] - results[1][0]).max())
         # w is compared in log: near the cap (10⁴) a float-level change is 1e-3 in w.
         out[f"{label} log w"] = float(np.abs(np.log(results[0][1]) - np.log(results[1][1])).max())
+    return out
+
+
+def _fit_agreement(
+    label: str,
+    algorithm: str,
+    model: dict[str, object],
+    task: str,
+    envs: Sequence[Any],
+    devices: tuple[str, str],
+) -> dict[str, float]:
+    """Fit one learner at defaults on each device; the largest |difference| in predictions on the
+    training rows (for classification in the decision function, the log-odds: labels would hide a
+    difference) and in w."""
+    from sal_core import get_algorithm
+
+    X = np.concatenate([e.X for e in envs])
+    fits = [get_algorithm(algorithm)(model=model, task=task, seed=0, device=d).fit(envs) for d in devices]
+    scores = [f.model.decision_function(X) for f in fits]
+    kind = "log-odds" if task == "classification" else "prediction"
+    out = {f"{label} {kind}": float(np.abs(scores[0] - scores[1]).max())}
+    if fits[0].covariate_weights is not None and fits[1].covariate_weights is not None:
+        out[f"{label} w"] = float(np.abs(fits[0].covariate_weights - fits[1].covariate_weights).max())
     return out
 
 
