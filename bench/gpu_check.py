@@ -12,6 +12,12 @@ Steps, each in its own process under its own timeout, everything printed also wr
    (log w for deep SAL) differences. CPU against CPU without CUDA.
 3. ``speed-cpu`` and ``speed-cuda``: ``python -m bench.speed`` (``--quick`` unless ``--full``) on
    each device (CUDA only where available).
+4. ``exact-device`` (CUDA only): SAL at defaults with its w-paths on the GPU
+   (:mod:`sal_core.exact_torch`, ``exact_batch.DEVICE_FROM_P`` lowered for the run) against the
+   default path on the CPU (the compiled kernel, one thread) on the same data: whole-fit seconds
+   and the largest differences in log w and in predictions, at p = 100 and 300 (n = 20·p), then the
+   GPU alone at p = 1,000, n = 10⁵ (one CPU thread took 245 s there). Where the GPU wins, and from
+   which p, is where ``DEVICE_FROM_P`` belongs.
 
 ``--smoke`` runs the agreement step alone on tiny sizes (CPU against CPU when there is no GPU): the
 test of this script. The whole default run stays well under 10 minutes.
@@ -37,6 +43,8 @@ TEST_FILES = (
     "tests/sal_core/test_purity.py",
 )
 MLP = {"kind": "mlp", "hidden": [64], "activation": "relu"}
+EXACT_DEVICE_SIZES = ((2000, 100, True), (6000, 300, True), (100_000, 1000, False))
+"""(n, p, beside the CPU) of the ``exact-device`` step."""
 
 
 def agreement(devices: tuple[str, str], *, n: int = 2000, rounds: int = 10) -> dict[str, float]:
@@ -129,6 +137,48 @@ def _fit_agreement(
     return out
 
 
+def exact_on_device(device: str, sizes: Sequence[tuple[int, int, bool]]) -> list[str]:
+    """Rows of the ``exact-device`` table: per (n, p, compare), a default SAL fit with the w-paths on
+    ``device`` and, where ``compare``, the default path on the CPU on one thread beside it."""
+    from bench.speed import gaussian_environments
+    from sal_core import exact_batch as eb
+    from sal_core import get_algorithm
+
+    rows = []
+    saved = eb.DEVICE_FROM_P
+    for n, p, compare in sizes:
+        envs = gaussian_environments(n, p, seed=0)
+        X = np.concatenate([e.X for e in envs[:1]])[:2000]
+        eb.DEVICE_FROM_P = 0
+        try:
+            started = time.perf_counter()
+            on_device = get_algorithm("sal")(seed=0, device=device).fit(envs)
+            device_s = time.perf_counter() - started
+        finally:
+            eb.DEVICE_FROM_P = saved
+        cells = [f"{p}", f"{n:,}", f"{device_s:.2f}"]
+        if compare:
+            threads = torch.get_num_threads()
+            torch.set_num_threads(1)
+            try:
+                started = time.perf_counter()
+                on_cpu = get_algorithm("sal")(seed=0, device="cpu").fit(envs)
+                cpu_s = time.perf_counter() - started
+            finally:
+                torch.set_num_threads(threads)
+            assert on_device.covariate_weights is not None and on_cpu.covariate_weights is not None
+            log_w = float(
+                np.abs(np.log(on_device.covariate_weights) - np.log(on_cpu.covariate_weights)).max()
+            )
+            pred = float(np.abs(on_device.predict(X) - on_cpu.predict(X)).max())
+            cells += [f"{cpu_s:.2f}", f"{cpu_s / device_s:.2f}", f"{log_w:.2g}", f"{pred:.2g}"]
+        else:
+            cells += ["—"] * 4
+        rows.append("| " + " | ".join(cells) + " |")
+        print(rows[-1], flush=True)
+    return rows
+
+
 def run_step(name: str, command: list[str], out_dir: Path, timeout_s: float) -> str:
     """Run one step in its own process; its output goes to ``out_dir/name.txt`` and is returned."""
     started = time.perf_counter()
@@ -156,8 +206,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--smoke", action="store_true", help="the agreement step only, tiny sizes")
     parser.add_argument("--agreement-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, default=2000, help=argparse.SUPPRESS)
+    parser.add_argument("--exact-device", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     cuda = torch.cuda.is_available()
+    if args.exact_device:
+        print(
+            "| p | n | SAL, w-paths on the device (s) | SAL, default path on one CPU thread (s) | ratio | "
+            "max Δ log w | max Δ prediction |\n|---:|---:|---:|---:|---:|---:|---:|",
+            flush=True,
+        )
+        exact_on_device("cuda" if cuda else "cpu", EXACT_DEVICE_SIZES)
+        return
     if args.agreement_only:
         devices = ("cpu", "cuda") if cuda else ("cpu", "cpu")
         for key, value in agreement(devices, n=args.n, rounds=2 if args.n < 1000 else 10).items():
@@ -184,6 +243,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         steps.append(("speed-cpu", [*speed, "--device", "cpu"], 600.0 if args.full else 240.0))
         if cuda:
             steps.append(("speed-cuda", [*speed, "--device", "cuda"], 600.0 if args.full else 240.0))
+            steps.append(("exact-device", [py, "-m", "bench.gpu_check", "--exact-device"], 420.0))
     header = f"GPU check: CUDA {'available: ' + torch.cuda.get_device_name(0) if cuda else 'not available'}\n"
     print(header)
     reports = [header] + [run_step(name, command, args.out, timeout) for name, command, timeout in steps]

@@ -505,6 +505,7 @@ def run_paths(
     *,
     record: bool = False,
     on_round: RoundHook | None = None,
+    device: torch.device | None = None,
 ) -> PathResult:
     """SAL's w-path (Adam on log w, then log w − min over the anchor, capped at w_max) for every
     problem, ``settings.rounds`` rounds. ``anchor`` (B, p) marks the covariates min w = 1 may pin
@@ -512,9 +513,17 @@ def run_paths(
     ``on_round(t, risk, losses, w)`` is called after round t with every path's R (B,), environment
     losses (B, E) and w at the start of the round (B, p), and stops the paths when it returns True.
 
-    Below :data:`COMPILED_BELOW_P` covariates the paths run compiled (:mod:`sal_core.exact_compiled`: the
+    ``device`` is where the fit's data lie. On an accelerator, from :data:`DEVICE_FROM_P` covariates,
+    the paths run there (:mod:`sal_core.exact_torch`: the same rounds as torch tensors). Otherwise,
+    below :data:`COMPILED_BELOW_P` covariates the paths run compiled (:mod:`sal_core.exact_compiled`: the
     same rounds, to rounding), on :func:`path_threads` threads; where a factorisation fails there,
     here, from round 1 (rounds already shown to ``on_round`` are not shown again)."""
+    if device is not None and runs_on_device(device, w0.shape[1]):
+        from sal_core import exact_torch  # it builds on this module
+
+        return exact_torch.run_paths(
+            m, lam, w0, settings, anchor, device=device, record=record, on_round=on_round
+        )
     if runs_compiled(w0.shape[1]):
         from sal_core import exact_compiled  # it builds on this module
 
@@ -550,6 +559,22 @@ COMPILED_BELOW_P: float = math.inf
 every p, since its factorisation and solves work on several rows at a time and it beats this
 module's path at every p measured, up to 1,000 (docs/sal.md, "The kernel, blocked, at every p"; 128
 before). The w-path runs on the CPU on every device. Tests set it to 0 to run this module's path."""
+
+
+DEVICE_FROM_P: float = math.inf
+"""From this many covariates a fit whose data lie on an accelerator runs its w-paths there
+(:mod:`sal_core.exact_torch`), not on the CPU. Off (∞) until whole fits are timed on a GPU: the floor
+of a round there (docs/benchmarks.md, "On a GPU machine at the 2026-12-04 defaults") says a batch of 41
+paths gains from a few hundred covariates (p = 300: 1.8 s against 5.6 s for one CPU thread's
+factorisations; p = 1,000: 9.9 against 242 s) and not at p = 100, but a whole round adds the root
+search's and Adam's small kernels, and nobody has timed those there yet. ``python -m bench.gpu_check``
+does, and says where to set it. Tests run that module on the CPU's tensors against this one."""
+
+
+def runs_on_device(device: torch.device, p: int) -> bool:
+    """Does :func:`run_paths` run the w-paths on ``device`` at p covariates? Only on an accelerator,
+    from :data:`DEVICE_FROM_P` covariates."""
+    return device.type != "cpu" and p >= DEVICE_FROM_P
 
 
 def runs_compiled(p: int) -> bool:

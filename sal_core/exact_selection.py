@@ -62,6 +62,9 @@ class Plan:
     cost_cap: float | None = None  # SAL: what a robust candidate may cost where the slopes look alike
     erm_first: str = "never"  # SAL: where ERM is kept unless beaten beyond the noise (homogeneity.ERM_FIRST)
     erm_bar: str = "single"  # SAL: what beating ERM there means (lambda_selection.ERM_BARS)
+    device: torch.device | None = (
+        None  # where the fit's data lie: the w-paths may run there (exact_batch.run_paths)
+    )
 
 
 @dataclass(frozen=True)
@@ -294,7 +297,9 @@ def select_from_sums(
             anchor = np.concatenate([anchor, *[_anchor([full], [full_rows], v) for _, v in robust]])
         w0 = np.ones((batch.size, n_features))
         shown = lambda t, risk, losses, w: on_round(t, float(risk[0]), losses[0], w[0])  # noqa: E731
-        fitted = eb.run_paths(batch, lam, w0, plan.settings, anchor, record=refits_in_batch, on_round=shown)
+        fitted = eb.run_paths(
+            batch, lam, w0, plan.settings, anchor, record=refits_in_batch, on_round=shown, device=plan.device
+        )
         if fitted.stopped:
             return _stopped(plan, base, full, full_rows, z_bar)
     else:
@@ -380,7 +385,9 @@ def select_from_sums(
         else:
             w0 = np.ones((1, n_features))
             anchor = _anchor([full], [full_rows], variant)
-            refit = eb.run_paths(_one(full), np.array([lam_final]), w0, plan.settings, anchor, record=True)
+            refit = eb.run_paths(
+                _one(full), np.array([lam_final]), w0, plan.settings, anchor, record=True, device=plan.device
+            )
         w_folds = ws[order[chosen]]
         w_low, w_high = w_folds.min(0), w_folds.max(0)
         theta, cert = bagged(thetas[order[chosen]], refit, lam_final, full)

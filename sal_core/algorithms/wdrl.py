@@ -419,6 +419,7 @@ class WDRL(Algorithm[WDRLParams]):
             cost_cap=self.cost_cap(),
             erm_first=self.erm_first_mode(),
             erm_bar=self.erm_bar(),
+            device=self.device_,
         )
 
     def cost_cap(self) -> float | None:

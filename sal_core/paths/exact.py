@@ -264,7 +264,7 @@ def linear_solution(
     set_linear(model, theta, bias)
     return Solution(
         model=model,
-        covariate_weights=torch.as_tensor(w),
+        covariate_weights=torch.as_tensor(w, dtype=torch.float64, device=problem.Z.device),
         history=history,
         certificate=Certificate(cert.rho_hat, cert.worst_case_risk * y_scale**2, lam),
         stopped=stopped,
