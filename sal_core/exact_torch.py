@@ -89,60 +89,58 @@ def _solve_theta_cholesky(
     powers = torch.empty((batch, p, eb.SHIFT_TERMS), dtype=b.dtype, device=b.device)
     exponents = torch.arange(eb.SHIFT_TERMS, dtype=b.dtype, device=b.device)[:, None]
     reuse = eb.shift_reuse(p)
-    state: dict[str, object] = {}
+    # the factorisation's state: its factor, μ there, how many powers are solved
+    chol: Tensor | None = None
+    mu_f = torch.zeros(0, dtype=b.dtype, device=b.device)
+    solved = 0
+    u = torch.zeros_like(b)
+    terms = 1  # the last evaluation's (the returned μ's) terms of the series
 
     def factor(mu: Tensor) -> None:
+        nonlocal chol, mu_f, solved
         diag.copy_(diagonal + mu[:, None])
         chol, info = torch.linalg.cholesky_ex(wg)
         if bool(info.any()):
             raise _NotPositiveDefinite
-        state.update(chol=chol, mu_f=mu.clone(), solved=1)
+        mu_f, solved = mu.clone(), 1
         powers[:, :, :1] = torch.cholesky_solve(b[:, :, None], chol)
 
     def path(mu: Tensor) -> tuple[Tensor, Tensor]:
-        ratio = math.inf
-        if state:
-            ratio = float(((mu - _t(state, "mu_f")).abs() / _t(state, "mu_f")).max())
+        nonlocal solved, u, terms
+        ratio = math.inf if chol is None else float(((mu - mu_f).abs() / mu_f).max())
         if ratio > reuse:
             factor(mu)
             ratio = 0.0
-        shift = mu - _t(state, "mu_f")
-        count = eb._terms_at(ratio)
-        state["terms"] = count
-        solved = int(state["solved"])  # type: ignore[call-overload]
+        assert chol is not None
+        terms = count = eb._terms_at(ratio)
         while solved < count:
-            powers[:, :, solved : solved + 1] = torch.cholesky_solve(
-                powers[:, :, solved - 1 : solved], _t(state, "chol")
-            )
+            powers[:, :, solved : solved + 1] = torch.cholesky_solve(powers[:, :, solved - 1 : solved], chol)
             solved += 1
-        state["solved"] = solved
         if count == 1:
             u = powers[:, :, 0].clone()
         else:
-            coefs = (-shift)[:, None, None] ** exponents[:count]  # (B, K, 1)
+            coefs = (mu_f - mu)[:, None, None] ** exponents[:count]  # (−δ)ᵏ, (B, K, 1)
             u = torch.matmul(powers[:, :, :count], coefs)[:, :, 0]
-        state["u"] = u
         kap = (u * u).sum(1)
         return m.yy - (b * u).sum(1) - mu * kap, kap
 
     mu, fit_mse, kap = _root(path, m.yy, lam, mu0, _mu_floor(diagonal))
-    chol, mu_f, terms = _t(state, "chol"), _t(state, "mu_f"), int(state["terms"])  # type: ignore[call-overload]
-    shift = (mu - mu_f)[:, None, None]
+    assert chol is not None
+    return ThetaStep(theta=w * u, mu=mu, mse=fit_mse, kappa=kap, solve=_series_solve(chol, mu - mu_f, terms))
+
+
+def _series_solve(chol: Tensor, shift: Tensor, terms: int) -> Solve:
+    """x ↦ (L Lᵀ + δ·I)⁻¹x by the shift's series over ``terms`` terms, summed by Horner's rule
+    (:meth:`sal_core.exact_batch.CholFactor.solve`)."""
+    delta = shift[:, None, None]
 
     def solve(x: Tensor) -> Tensor:
-        """(A + δ·I)⁻¹x by the shift's series, summed by Horner's rule (``CholFactor.solve``)."""
         y = torch.cholesky_solve(x, chol)
         for _ in range(terms - 1):
-            y = torch.cholesky_solve(x - shift * y, chol)
+            y = torch.cholesky_solve(x - delta * y, chol)
         return y
 
-    return ThetaStep(theta=w * _t(state, "u"), mu=mu, mse=fit_mse, kappa=kap, solve=solve)
-
-
-def _t(state: dict[str, object], key: str) -> Tensor:
-    value = state[key]
-    assert isinstance(value, Tensor)
-    return value
+    return solve
 
 
 def _solve_theta_eigh(
