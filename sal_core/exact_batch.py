@@ -558,7 +558,8 @@ COMPILED_BELOW_P: float = math.inf
 """Below this many covariates :func:`run_paths` runs :mod:`sal_core.exact_compiled`'s kernel: at
 every p, since its factorisation and solves work on several rows at a time and it beats this
 module's path at every p measured, up to 1,000 (docs/sal.md, "The kernel, blocked, at every p"; 128
-before). The w-path runs on the CPU on every device. Tests set it to 0 to run this module's path."""
+before). The w-path runs on the CPU on every device, except on an accelerator from
+:data:`DEVICE_FROM_P` covariates. Tests set it to 0 to run this module's path."""
 
 
 DEVICE_FROM_P: float = math.inf

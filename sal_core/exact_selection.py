@@ -62,9 +62,8 @@ class Plan:
     cost_cap: float | None = None  # SAL: what a robust candidate may cost where the slopes look alike
     erm_first: str = "never"  # SAL: where ERM is kept unless beaten beyond the noise (homogeneity.ERM_FIRST)
     erm_bar: str = "single"  # SAL: what beating ERM there means (lambda_selection.ERM_BARS)
-    device: torch.device | None = (
-        None  # where the fit's data lie: the w-paths may run there (exact_batch.run_paths)
-    )
+    # where the fit's data lie: the w-paths may run there (exact_batch.run_paths); None: the CPU
+    device: torch.device | None = None
 
 
 @dataclass(frozen=True)
