@@ -145,6 +145,8 @@ def exact_on_device(device: str, sizes: Sequence[tuple[int, int, bool]]) -> list
     from sal_core import get_algorithm
 
     rows = []
+    faster: list[int] = []
+    slower: list[int] = []
     saved = eb.DEVICE_FROM_P
     for n, p, compare in sizes:
         envs = gaussian_environments(n, p, seed=0)
@@ -172,10 +174,16 @@ def exact_on_device(device: str, sizes: Sequence[tuple[int, int, bool]]) -> list
             )
             pred = float(np.abs(on_device.predict(X) - on_cpu.predict(X)).max())
             cells += [f"{cpu_s:.2f}", f"{cpu_s / device_s:.2f}", f"{log_w:.2g}", f"{pred:.2g}"]
+            (faster if device_s < cpu_s else slower).append(p)
         else:
             cells += ["—"] * 4
         rows.append("| " + " | ".join(cells) + " |")
         print(rows[-1], flush=True)
+    print(
+        f"\nThe w-paths on {device} beat the default path on one CPU thread at p = {faster or 'none'}, "
+        f"and lost at p = {slower or 'none'}: exact_batch.DEVICE_FROM_P belongs between.",
+        flush=True,
+    )
     return rows
 
 
