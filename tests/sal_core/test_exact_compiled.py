@@ -18,7 +18,7 @@ from sal_core.algorithms.sal import LearnedW
 from sal_core.data import Environment
 from sal_core.paths import exact
 from sal_core.synthetic import anti_causal, selection_bias
-from tests.sal_core.exact_moments import moments_of, stack
+from tests.sal_core.exact_moments import assert_same_paths, moments_of, stack
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,16 +77,7 @@ def test_compiled_paths_equal_the_numpy_paths_round_by_round(case: str, stabilit
     want = eb._run_paths_numpy(batch, lam, np.ones((3, p)), settings, anchor, record=True)
     got = ec.run_paths(batch, lam, np.ones((3, p)), settings, anchor, record=True)
     assert got is not None and not got.stopped
-    # Rounding differs (one factorisation per μ here; numpy's reaches μ by a series, or by an
-    # eigendecomposition below 8 covariates), and Adam's normalised steps carry it along plateaus:
-    # over 400 rounds log w agreed to 7e-7 and R to 4e-7 in these 10 cases, θ to 1e-9 of its largest
-    # entry at the end and 1e-7 on the way (p = 5, where the numpy path uses the eigendecomposition).
-    np.testing.assert_allclose(np.log(got.ws), np.log(want.ws), rtol=0, atol=1e-5)
-    np.testing.assert_allclose(np.log(got.w), np.log(want.w), rtol=0, atol=1e-5)
-    np.testing.assert_allclose(got.theta, want.theta, rtol=0, atol=1e-6 * np.abs(want.theta).max())
-    for name in ("mu", "mse", "kappa", "risks", "env_losses"):
-        np.testing.assert_allclose(getattr(got, name), getattr(want, name), rtol=1e-5, err_msg=name)
-    assert np.log(got.w).max() > 0.1  # the paths left w = 1: the comparison is not of two starts
+    assert_same_paths(got, want)
 
 
 def test_on_round_sees_path_zero_and_a_stop_ends_the_paths() -> None:

@@ -12,7 +12,7 @@ import torch
 from sal_core import exact_batch as eb
 from sal_core import exact_selection as es
 from sal_core import exact_torch as et
-from tests.sal_core.exact_moments import moments_of, stack
+from tests.sal_core.exact_moments import assert_same_paths, moments_of, stack
 from tests.sal_core.test_exact_compiled import CASES
 
 CPU = torch.device("cpu")
@@ -37,15 +37,7 @@ def test_torch_paths_equal_the_numpy_paths_round_by_round(case: str, stability: 
     want = eb._run_paths_numpy(batch, lam, np.ones((3, p)), settings, anchor, record=True)
     got = et.run_paths(batch, lam, np.ones((3, p)), settings, anchor, device=CPU, record=True)
     assert not got.stopped
-    # The same arithmetic but for the order of sums, and a Cholesky factorisation where the numpy
-    # path decomposes A (below 8 covariates); Adam's normalised steps carry rounding along plateaus
-    # (9e-11 in log w over 400 rounds at p = 48; 1.5e-7 in θ at p = 5): the compiled path's bounds.
-    np.testing.assert_allclose(np.log(got.ws), np.log(want.ws), rtol=0, atol=1e-5)
-    np.testing.assert_allclose(np.log(got.w), np.log(want.w), rtol=0, atol=1e-5)
-    np.testing.assert_allclose(got.theta, want.theta, rtol=0, atol=1e-6 * np.abs(want.theta).max())
-    for name in ("mu", "mse", "kappa", "risks", "env_losses"):
-        np.testing.assert_allclose(getattr(got, name), getattr(want, name), rtol=1e-5, err_msg=name)
-    assert np.log(got.w).max() > 0.1  # the paths left w = 1: the comparison is not of two starts
+    assert_same_paths(got, want)
 
 
 def test_an_unrecorded_run_ends_where_a_recorded_one_does() -> None:
