@@ -10,6 +10,12 @@ a linear fit is one O(n·p²) pass and then p × p work per round in numpy on th
 paid off at 10⁹ cells (above the default upload bound); an MLP step on a GPU is launch-bound, so
 the threshold sits where the CPU's time, which grows with the cells, would pass it.
 
+The linear threshold predates :mod:`sal_core.exact_torch`, which can run the exact path's w-paths on
+the GPU (off until timed there, ``exact_batch.DEVICE_FROM_P``). A batch of them gains with p, not
+with n (a round's floor at p = 1,000 is 24× below one CPU thread's, at p = 100 no lower), so once
+it is on, the linear rule wants a bound on p beside the one on cells; ``python -m bench.gpu_check``
+measures both.
+
 No algorithm changes its model kind's threshold today: the measured gaps of SAL, ERM and IRM at
 the paper setting all fall under the same bound. ``choose_device`` takes the algorithm so the reason names it and a
 measured exception has one place to go.
