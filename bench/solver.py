@@ -19,7 +19,7 @@ environments with a spurious half (:func:`bench.speed.gaussian_environments`).
 
 ``--floor`` asks how much of the compiled round is the one factorisation it cannot skip (w moves every
 round, so A = wGw + μI is new): it times the kernel's factorisation alone on the same moments, prints
-its rate in GFLOP/s (p³/3 multiply-adds) beside the whole round, and the least a default selection
+its rate in GFLOP/s (p³/3 flops, p³/6 multiply-adds) beside the whole round, and the least a default selection
 could cost if everything else in the round were free (40 paths + the refit, 400 rounds, one
 factorisation each). A kernel at a core's peak rate leaves only fewer path-rounds as a way to go
 faster.
@@ -190,7 +190,7 @@ def floor_report(ps: Sequence[int], rounds: int, command: str) -> str:
         factor = factorisation_seconds(m)
         per_path = compiled_seconds_per_round(_batch(m, b), float(m.yy), rounds) / b
         lines.append(
-            f"| {p} | {factor * 1e3:.3g} | {2 * p**3 / 3 / factor / 1e9:.3g} | {per_path * 1e3:.3g} | "
+            f"| {p} | {factor * 1e3:.3g} | {p**3 / 3 / factor / 1e9:.3g} | {per_path * 1e3:.3g} | "
             f"{factor / per_path:.2f} | {per_path * path_rounds:.3g} | {factor * path_rounds:.3g} |"
         )
     lines += [
@@ -260,7 +260,7 @@ def cuda_floor_report(ps: Sequence[int], rounds: int, command: str) -> str:
     for p in ps:
         factor, whole = cuda_round_seconds(_moments_of(p), paths, rounds)
         lines.append(
-            f"| {p} | {factor * 1e3:.3g} | {2 * paths * p**3 / 3 / factor / 1e9:.3g} | {whole * 1e3:.3g} | "
+            f"| {p} | {factor * 1e3:.3g} | {paths * p**3 / 3 / factor / 1e9:.3g} | {whole * 1e3:.3g} | "
             f"{whole * SELECTION_ROUNDS:.3g} |"
         )
     lines += [
