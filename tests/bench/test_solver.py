@@ -35,7 +35,7 @@ def test_the_floor_report_prices_the_factorisation_against_the_round() -> None:
         factor, rate, round_, share, at_round, floor = (float(c) for c in row.strip("|").split("|")[1:])
         assert 0 < factor < round_  # the round holds a factorisation and more
         assert abs(share - factor / round_) <= 0.01 + 0.05 * share
-        assert abs(rate - 2 * p**3 / 3 / (factor * 1e-3) / 1e9) <= 0.05 * rate  # p³/3 multiply-adds
+        assert abs(rate - p**3 / 3 / (factor * 1e-3) / 1e9) <= 0.05 * rate  # p³/3 flops (p³/6 multiply-adds)
         path_rounds = (solver.SELECTION_PATHS + 1) * solver.SELECTION_ROUNDS
         assert abs(floor - factor * 1e-3 * path_rounds) <= 0.05 * floor
         assert abs(at_round - round_ * 1e-3 * path_rounds) <= 0.05 * at_round and floor < at_round
