@@ -144,18 +144,21 @@ def exact_on_device(device: str, sizes: Sequence[tuple[int, int, bool]]) -> list
     from sal_core import exact_batch as eb
     from sal_core import get_algorithm
 
+    def timed_fit(envs: Sequence[Any], on: str) -> tuple[Any, float]:
+        started = time.perf_counter()
+        fit = get_algorithm("sal")(seed=0, device=on).fit(envs)
+        return fit, time.perf_counter() - started
+
     rows = []
     faster: list[int] = []
     slower: list[int] = []
     saved = eb.DEVICE_FROM_P
     for n, p, compare in sizes:
         envs = gaussian_environments(n, p, seed=0)
-        X = np.concatenate([e.X for e in envs[:1]])[:2000]
+        X = envs[0].X[:2000]
         eb.DEVICE_FROM_P = 0
         try:
-            started = time.perf_counter()
-            on_device = get_algorithm("sal")(seed=0, device=device).fit(envs)
-            device_s = time.perf_counter() - started
+            on_device, device_s = timed_fit(envs, device)
         finally:
             eb.DEVICE_FROM_P = saved
         cells = [f"{p}", f"{n:,}", f"{device_s:.2f}"]
@@ -163,9 +166,7 @@ def exact_on_device(device: str, sizes: Sequence[tuple[int, int, bool]]) -> list
             threads = torch.get_num_threads()
             torch.set_num_threads(1)
             try:
-                started = time.perf_counter()
-                on_cpu = get_algorithm("sal")(seed=0, device="cpu").fit(envs)
-                cpu_s = time.perf_counter() - started
+                on_cpu, cpu_s = timed_fit(envs, "cpu")
             finally:
                 torch.set_num_threads(threads)
             assert on_device.covariate_weights is not None and on_cpu.covariate_weights is not None
