@@ -181,7 +181,7 @@ def anti_causal_record(unit: tuple[int, int]) -> Record:
     scenario, seed = unit
     set_threads(1)
     setting = anti_causal(scenario, seed=seed)
-    sal = get_algorithm("sal")(seed=seed).fit(setting.train)
+    sal = get_algorithm("sal")({"score_all": True}, seed=seed).fit(setting.train)  # every candidate recorded
     erm = get_algorithm("erm")(seed=seed).fit(setting.train)
     only_s = lambda envs: [Environment(e.name, e.X[:, setting.stable], e.y) for e in envs]  # noqa: E731
     oracle = get_algorithm("erm")(seed=seed).fit(only_s(setting.train))

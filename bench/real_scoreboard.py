@@ -107,7 +107,10 @@ def run_unit(unit: Unit, sal_params: dict[str, Any] | None = None) -> Record:
     set_threads(1)
     data = rd.dataset(name, reverse)
     train = rd.training_rows(data, seed)
-    sal = get_algorithm("sal")(sal_params, task=data.task, seed=seed).fit(train)
+    # score_all: the record holds every candidate also where ERM is kept outright (the same fit)
+    sal = get_algorithm("sal")({"score_all": True, **(sal_params or {})}, task=data.task, seed=seed).fit(
+        train
+    )
     erm = get_algorithm("erm")(task=data.task, seed=seed).fit(train)
     assert sal.selection is not None and sal.selection.lambda_ is not None
     selection = sal.selection.lambda_

@@ -40,6 +40,9 @@ from sal_core.metrics import evaluate
 from sal_core.synthetic import Setting
 
 Record = dict[str, Any]
+RECORD_ALL = {"score_all": True}
+"""SAL's parameters here: its defaults, every candidate fitted and scored where ERM is kept outright
+too, so that the record can replay other rules (the fit returned is the default's)."""
 Rule = Callable[[Record], int]
 """A rule reads one unit's record (its candidates, most robust first, and ``slopes_p``) and picks one."""
 ANCHOR_OF = {name: key for key, name in VARIANT_NAMES.items()}
@@ -78,7 +81,8 @@ def candidates_of(
     """(every candidate with its score, se and test error; the index SAL chose; ERM's test error;
     the p-value of the slopes test, None where the path has none)."""
     set_threads(1)
-    sal = get_algorithm("sal")(task=task, seed=seed).fit(train)
+    # score_all: the record holds every candidate also where ERM is kept outright (the same fit)
+    sal = get_algorithm("sal")(RECORD_ALL, task=task, seed=seed).fit(train)
     assert sal.selection is not None and sal.selection.lambda_ is not None
     selection = sal.selection.lambda_
     erm = mean_test_error(get_algorithm("erm")(task=task, seed=seed).fit(train).model, test)

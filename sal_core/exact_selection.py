@@ -62,6 +62,8 @@ class Plan:
     cost_cap: float | None = None  # SAL: what a robust candidate may cost where the slopes look alike
     erm_first: str = "never"  # SAL: where ERM is kept unless beaten beyond the noise (homogeneity.ERM_FIRST)
     erm_bar: str = "single"  # SAL: what beating ERM there means (lambda_selection.ERM_BARS)
+    # SAL: where ERM is kept outright, fit and score the robust candidates anyway (for the record)
+    score_all: bool = False
     # where the fit's data lie: the w-paths may run there (exact_batch.run_paths); None: the CPU
     device: torch.device | None = None
 
@@ -277,39 +279,39 @@ def select_from_sums(
     variants = plan.anchors if plan.learns_w else ("all",)
     fold_anchor = {v: _anchor(fold_moments, fold_rows, v) for v in variants}  # the same for every λ
     variants = distinct_variants(fold_anchor)
-    robust = [(r, v) for r in plan.relatives if r != ls.OFF for v in variants]
+    homogeneity = _slopes_test(sums)
+    kept = erm_kept_here(plan.erm_first, homogeneity)
+    robust = (
+        []
+        if kept and not plan.score_all
+        else [(r, v) for r in plan.relatives if r != ls.OFF for v in variants]
+    )
 
     # 1. every robust candidate on every fold: one batch (candidate-major), then ERM on every fold.
     # Where a round of the numpy path costs little per path (small p, not compiled), each
     # candidate's refit on all rows rides along at the end of the batch, so that step 3 only picks
-    # it out (identical to fitting it afterwards).
-    batch = _batch(fold_moments, len(robust))
-    lam = np.repeat([lam_of[r] for r, _ in robust], k)
+    # it out (identical to fitting it afterwards). Where the slopes test keeps ERM outright no robust
+    # candidate can be chosen, and none is fitted unless the plan asks for the record (score_all).
     refits_in_batch = (
         plan.learns_w and n_features < REFIT_IN_BATCH_BELOW_P and not eb.runs_compiled(n_features)
     )
-    if plan.learns_w:
-        anchor = np.concatenate([fold_anchor[v] for _, v in robust])
-        if refits_in_batch:
-            batch = _concat(batch, _batch([full], len(robust)))
-            lam = np.concatenate([lam, [lam_of[r] for r, _ in robust]])
-            anchor = np.concatenate([anchor, *[_anchor([full], [full_rows], v) for _, v in robust]])
-        w0 = np.ones((batch.size, n_features))
-        shown = lambda t, risk, losses, w: on_round(t, float(risk[0]), losses[0], w[0])  # noqa: E731
-        fitted = eb.run_paths(
-            batch, lam, w0, plan.settings, anchor, record=refits_in_batch, on_round=shown, device=plan.device
+    lams = [lam_of[r] for r, _ in robust]
+    fitted = None
+    if robust:
+        full_anchor = [_anchor([full], [full_rows], v) for _, v in robust] if refits_in_batch else None
+        fitted = _robust_fits(
+            plan, fold_moments, lams, [fold_anchor[v] for _, v in robust], full, full_anchor, on_round
         )
         if fitted.stopped:
             return _stopped(plan, base, full, full_rows, z_bar)
-    else:
-        fitted = fixed_w_step(batch, lam)
     erm = erm_step(fold_moments, fold_rows)
 
     # 2. out-of-fold losses of every candidate, summed per environment; within one λ the
     # better-scoring variant first
     keys_all = [*robust, (ls.OFF, "all")]
-    thetas = [fitted.theta[i * k : (i + 1) * k] for i in range(len(robust))] + [erm.theta]
-    ws = [fitted.w[i * k : (i + 1) * k] for i in range(len(robust))] + [erm.w]
+    robust_theta = [] if fitted is None else [fitted.theta[i * k : (i + 1) * k] for i in range(len(robust))]
+    robust_w = [] if fitted is None else [fitted.w[i * k : (i + 1) * k] for i in range(len(robust))]
+    thetas, ws = [*robust_theta, erm.theta], [*robust_w, erm.w]
     fits = FoldFits(
         theta=np.stack(thetas),
         z_bar=np.stack([zb for _, zb, _ in parts]),
@@ -333,10 +335,8 @@ def select_from_sums(
     standing = set(ls.best_variants(candidates))
     order = [i for i in ls.robustness_order(candidates) if i in standing]
     candidates = lstats.with_paired_se([candidates[i] for i in order], stats, order, squared=True)
-    homogeneity = _slopes_test(sums)
     cap = cap_where_alike(plan.cost_cap, homogeneity)
     first = erm_first_here(plan.erm_first, homogeneity)
-    kept = erm_kept_here(plan.erm_first, homogeneity)
     weighed = first and not kept  # ERM came first and the candidates' evidence against it is read
     beats_erm = (
         lstats.beats_erm(stats, range(len(robust)), len(robust), plan.z, squared=True)
@@ -380,6 +380,7 @@ def select_from_sums(
     lam_final = lam_of[relative]
     if relative != ls.OFF and plan.learns_w:
         if refits_in_batch:
+            assert fitted is not None  # a robust candidate was chosen, so the robust candidates ran
             refit = _take(fitted, len(robust) * k + robust.index((relative, variant)))
         else:
             w0 = np.ones((1, n_features))
@@ -408,6 +409,42 @@ def select_from_sums(
         selection, lam_final, refit.w[0], refit, theta, cert, final_model, z_bar, w_low, w_high, determined, k,
         stopped=False,
     )  # fmt: skip
+
+
+def _robust_fits(
+    plan: Plan,
+    fold_moments: list[Moments],
+    lams: list[float],
+    anchors: list[NDArray[np.bool_]],
+    full: Moments,
+    full_anchors: list[NDArray[np.bool_]] | None,
+    on_round: OnRound,
+) -> eb.PathResult:
+    """Every robust candidate (λ ``lams[i]``, w-path anchor ``anchors[i]``) on every fold's
+    complement: one batch, candidate-major. Where ``full_anchors`` is given, each candidate's refit on
+    all rows rides along at the end of the batch. With w fixed (WDRL), one stacked θ-step."""
+    k = len(fold_moments)
+    batch = _batch(fold_moments, len(lams))
+    lam = np.repeat(lams, k)
+    if not plan.learns_w:
+        return fixed_w_step(batch, lam)
+    anchor = np.concatenate(anchors)
+    if full_anchors is not None:
+        batch = _concat(batch, _batch([full], len(lams)))
+        lam = np.concatenate([lam, lams])
+        anchor = np.concatenate([anchor, *full_anchors])
+    w0 = np.ones((batch.size, batch.cross.shape[1]))
+    shown = lambda t, risk, losses, w: on_round(t, float(risk[0]), losses[0], w[0])  # noqa: E731
+    return eb.run_paths(
+        batch,
+        lam,
+        w0,
+        plan.settings,
+        anchor,
+        record=full_anchors is not None,
+        on_round=shown,
+        device=plan.device,
+    )
 
 
 BAGGED = (

@@ -333,6 +333,13 @@ def choose(
     return chosen, best, reason + note + _erm_no_better_than_constant(candidates, chosen, null)
 
 
+NOT_FITTED = (
+    "no robust candidate was fitted, as none could be chosen; SAL's score_all=true fits and scores them "
+    "for the record"
+)
+"""The reason's words where ERM is kept outright and the robust candidates were skipped."""
+
+
 def _kept(
     candidates: Sequence[Candidate], null: float | None, homogeneity: SlopesTest | None
 ) -> tuple[int, int, str]:
@@ -344,11 +351,12 @@ def _kept(
     best = min(finite, key=lambda i: candidates[i].score)
     top, off = candidates[best], candidates[erm]
     p = "" if homogeneity is None else f" (p = {homogeneity.p_value:.3g})"
-    lead = (
-        f"ERM has {_lowest(candidates, off.score)} ({off.score:.4g})"
-        if best == erm
-        else f"best {_label(top)} {top.score:.4g} vs ERM {off.score:.4g} ± {off.se:.2g}"
-    )
+    if len(candidates) == 1:
+        lead = NOT_FITTED
+    elif best == erm:
+        lead = f"ERM has {_lowest(candidates, off.score)} ({off.score:.4g})"
+    else:
+        lead = f"best {_label(top)} {top.score:.4g} vs ERM {off.score:.4g} ± {off.se:.2g}"
     return (
         erm,
         best,

@@ -245,8 +245,9 @@ class Selection(_Stored):
     erm_kept: bool | None = Field(
         default=None,
         description="Whether ERM was kept outright because the slopes test found the training environments "
-        "alike (SAL's erm_first='keep_where_alike'): the robust candidates were scored and reported, not "
-        "chosen. Null in results stored before it existed.",
+        "alike (SAL's erm_first='keep_where_alike'): no robust candidate could be chosen, so none was fitted and "
+        "candidates lists ERM alone (with SAL's score_all, or in results stored before 2026-12-04, they were "
+        "scored and reported, not chosen). Null in results stored before it existed.",
     )
     refit_score: float | None = None
     final_model: str | None = Field(

@@ -100,15 +100,22 @@ class SALParams(WDRLParams):
         choices=ERM_FIRST,
         doc="lambda_='auto': where ERM is kept. 'keep_where_alike' (default): where the slopes test ran and "
         "finds no evidence that the training environments' slopes differ (Chow's F test; for classification "
-        "the likelihood ratio; p ≥ 0.05; `selection.homogeneity` reports it), ERM outright (the robust "
-        "candidates are scored and reported, not chosen: a lead out of fold there is what shrinkage gains on "
-        "rows like the training rows, and on real tables it did not carry to shifted test environments); where "
+        "the likelihood ratio; p ≥ 0.05; `selection.homogeneity` reports it), ERM outright (no robust "
+        "candidate is chosen there, so none is fitted unless score_all: a lead out of fold there is what "
+        "shrinkage gains on rows like the training rows, and on real tables it did not carry to shifted test "
+        "environments); where "
         "no test ran, ERM unless a robust candidate beats it by more than selection_se standard errors; where "
         "the slopes differ, the rule above. 'where_alike' (the default before 2026-12-02 evening): ERM unless "
         "beaten by more than selection_se standard errors where the slopes look alike or no test ran. "
         "'always': that everywhere. 'never': the robust-first rule alone (the default before 2026-11-28 "
         "evening). What each costs and gains on real tables and the paper's anti-causal cells: docs/sal.md, "
         '"ERM where the slopes look alike" and "ERM first where the slopes look alike".',
+    )
+    score_all: bool = param(
+        False,
+        doc="lambda_='auto', where erm_first keeps ERM outright: also fit and score every robust candidate, "
+        "for the record (`selection.candidates`); ERM is still the fit returned. Off by default: those fits "
+        "cannot change the result, and they are nearly all of the fit's time.",
     )
     erm_bar: str = param(
         "single",

@@ -419,6 +419,7 @@ class WDRL(Algorithm[WDRLParams]):
             cost_cap=self.cost_cap(),
             erm_first=self.erm_first_mode(),
             erm_bar=self.erm_bar(),
+            score_all=self.scores_all(),
             device=self.device_,
         )
 
@@ -433,6 +434,11 @@ class WDRL(Algorithm[WDRLParams]):
         """SAL's ``erm_first`` (`homogeneity.ERM_FIRST`); "never" for WDRL, whose rule keeps ERM
         unless a ball beats it everywhere already."""
         return str(getattr(self.params, "erm_first", "never"))
+
+    def scores_all(self) -> bool:
+        """SAL's ``score_all``: fit the robust candidates where ERM is kept outright too. WDRL never
+        keeps ERM outright."""
+        return bool(getattr(self.params, "score_all", False))
 
     def erm_bar(self) -> str:
         """SAL's ``erm_bar`` (`lambda_selection.ERM_BARS`); "single" for WDRL."""
@@ -498,6 +504,9 @@ class WDRL(Algorithm[WDRLParams]):
         constant = ls.null_losses(fit_part, held_out)
         steps = self.steps_per_fit()
         keys = [key for key in self._candidate_keys() if key[1] != BALL_VARIANT]
+        homogeneity = _slopes_test(problem)
+        skipped = [key for key in keys if key[0] != ls.OFF] if self._skips_robust(homogeneity) else []
+        keys = [key for key in keys if key not in skipped]  # ERM alone, unless its gate opens below
         scored: list[Scored] = []
         crossed: HeldOutScores | None = None
         for key in keys:
@@ -510,8 +519,9 @@ class WDRL(Algorithm[WDRLParams]):
                 erm = HeldOutScores(problem, folds, scored[-1].losses, constant)
                 gate = self._ball_gate(erm, Offset(reporter, len(scored) * steps), y_scale)
                 if gate.opens:
-                    # ERM (the grid's last key) overfits: this loop goes on to the balls appended here
-                    keys += [key for key in self._candidate_keys() if key[1] == BALL_VARIANT]
+                    # ERM (the grid's last key) overfits: it is not kept outright, and this loop goes on
+                    # to any robust candidates skipped above and the balls appended here
+                    keys += skipped + [key for key in self._candidate_keys() if key[1] == BALL_VARIANT]
                     crossed = gate.crossed
         if crossed is not None:  # one fold could not tell ERM from the constant; every fold did
             rescored = self._cross_fitted(scored, crossed, Offset(reporter, len(scored) * steps), y_scale)
@@ -547,7 +557,6 @@ class WDRL(Algorithm[WDRLParams]):
         )
         null = ls.score_of(constant, squared)[0]  # ls.null_score
         candidates = ls.with_paired_se(candidates, losses, squared, null)
-        homogeneity = _slopes_test(problem)
         cap = cap_where_alike(self.cost_cap(), homogeneity)
         first = erm_first_here(self.erm_first_mode(), homogeneity)
         # ERM kept outright where the slopes look alike, unless it overfits (the ball's gate opened:
@@ -610,6 +619,12 @@ class WDRL(Algorithm[WDRLParams]):
             erm_kept=erm_kept,
         )
         return selection, solutions[chosen], held_out
+
+    def _skips_robust(self, homogeneity: SlopesTest | None) -> bool:
+        """Whether lambda_='auto' fits ERM alone first: where the slopes test keeps ERM outright, no
+        robust candidate can be chosen unless ERM overfits (its ball gate opens), and ``score_all``
+        does not ask for them for the record."""
+        return erm_kept_here(self.erm_first_mode(), homogeneity) and not self.scores_all()
 
     def lambda_base(self, problem: Problem, y_scale: float) -> float:
         """The unit of the relative λ grid: the noise variance (`exact_selection.noise_variance`) where the grid is relative to it (the
