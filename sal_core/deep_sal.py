@@ -64,8 +64,9 @@ import torch
 from sal_core import deep_implicit, losses
 from sal_core.deep_adversary import newton_update
 from sal_core.history import Round
+from sal_core.optim import FlatAdam, release_storage
 from sal_core.problem import Certificate, Problem, Reporter, Solution
-from sal_core.relu_net import FlatAdam, ReluNet, output_gradient, release_storage
+from sal_core.relu_net import ReluNet, output_gradient
 from sal_core.robust_linear import stability_risk
 
 WUpdate = Callable[[np.ndarray, np.ndarray], np.ndarray]

@@ -1,4 +1,4 @@
-"""Hand-written forward and backward passes for ReLU MLPs, and Adam on one flat parameter vector.
+"""Hand-written forward and backward passes for ReLU MLPs.
 
 The deep path (:mod:`sal_core.deep_sal`) spends its time in thousands of θ-steps, each one forward
 and one backward pass over every row of a small network (n = 2000, p = 10, one hidden layer of 64:
@@ -10,16 +10,11 @@ docs/sal.md, "Measured for the defaults").
 :class:`ReluNet` reads a model built by :class:`sal_core.models.ModelSpec` (Linear, ReLU, …, Linear,
 squeezed) and runs the same arithmetic feature-major: activations are (width, m), every product is
 a plain (or NT) GEMM, and ∇_θ and ∇_x come from one backward sweep with no graph. The results equal
-autograd's up to the order of floating-point sums (tests/sal_core/test_relu_net.py).
-
-:class:`FlatAdam` is ``torch.optim.Adam``'s single-tensor update (the CPU default) on the parameters
-viewed as slices of one flat vector: the same elementwise operations in the same order, so the same
-bits, in seven tensor calls a step instead of twenty-eight plus the optimiser's Python.
+autograd's up to the order of floating-point sums (tests/sal_core/test_relu_net.py). Adam on one flat
+parameter vector is :class:`sal_core.optim.FlatAdam`.
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 import torch
 from torch import nn
@@ -127,51 +122,4 @@ def output_gradient(loss_name: LossName, output: torch.Tensor, y: torch.Tensor) 
     return torch.where(output > SOFTPLUS_THRESHOLD, torch.ones_like(output), z / (z + 1.0)) - y
 
 
-class FlatAdam:
-    """``torch.optim.Adam(params, lr)`` (defaults otherwise, single-tensor update) on ``params``
-    re-pointed at slices of one flat vector, so one update touches every parameter at once."""
-
-    def __init__(
-        self, params: Sequence[torch.Tensor], lr: float, betas: tuple[float, float] = (0.9, 0.999)
-    ) -> None:
-        self.lr, (self.beta1, self.beta2), self.eps = lr, betas, 1e-8
-        with torch.no_grad():
-            self.flat = torch.cat([p.detach().reshape(-1) for p in params])
-            offset = 0
-            for p in params:
-                p.data = self.flat[offset : offset + p.numel()].view_as(p)
-                offset += p.numel()
-        self.sizes = [p.numel() for p in params]
-        self.exp_avg = torch.zeros_like(self.flat)
-        self.exp_avg_sq = torch.zeros_like(self.flat)
-        self.steps = 0
-
-    def state(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """(parameters, first moments, second moments), flat; ``steps`` is the step count."""
-        return self.flat, self.exp_avg, self.exp_avg_sq
-
-    def step(self, grads: list[torch.Tensor], divisor: float | None = None) -> None:
-        """One update with the gradients ``grads`` (the parameters' shapes, in their order), each
-        divided by ``divisor`` when given (elementwise, so the same bits as dividing each)."""
-        grad = torch.cat([g.reshape(-1) for g in grads])
-        if divisor is not None:
-            grad = grad / divisor
-        self.steps += 1
-        step = float(self.steps)
-        self.exp_avg.lerp_(grad, 1 - self.beta1)
-        self.exp_avg_sq.mul_(self.beta2).addcmul_(grad, grad, value=1 - self.beta2)
-        bias_correction1 = 1 - self.beta1**step
-        bias_correction2 = 1 - self.beta2**step
-        step_size = self.lr / bias_correction1
-        denom = (self.exp_avg_sq.sqrt() / bias_correction2**0.5).add_(self.eps)
-        self.flat.addcdiv_(self.exp_avg, denom, value=-step_size)
-
-
-def release_storage(params: Sequence[torch.Tensor]) -> None:
-    """Give every parameter its own storage again (after :class:`FlatAdam` shared one)."""
-    with torch.no_grad():
-        for p in params:
-            p.data = p.data.clone()
-
-
-__all__ = ["FlatAdam", "ReluNet", "release_storage", "output_gradient"]
+__all__ = ["ReluNet", "output_gradient"]

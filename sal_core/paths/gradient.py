@@ -14,7 +14,7 @@ import torch
 from sal_core import robust_gradient as rg
 from sal_core import robust_linear as rl
 from sal_core.history import Round
-from sal_core.optim import column_major, fit_plain_loss
+from sal_core.optim import FlatAdam, column_major, fit_plain_loss, release_storage
 from sal_core.params import Params
 from sal_core.paths.common import loss_scale, rescale_output, round_of
 from sal_core.paths.w_step import WStep
@@ -52,8 +52,9 @@ def fit_fixed_w(
     w = torch.ones(problem.n_features, dtype=Z.dtype, device=Z.device)
     state = rg.AdversaryState()
     if adversary:
-        optimizer = torch.optim.Adam(model.parameters(), lr=o.theta_lr)
-        _theta_steps(optimizer, problem, model, Z, y, w, lam, state, o)
+        params = list(model.parameters())
+        _theta_steps(FlatAdam(params, lr=o.theta_lr), problem, model, Z, y, w, lam, state, o)
+        release_storage(params)
     else:
         fit_plain_loss(
             model,
@@ -72,7 +73,7 @@ def fit_fixed_w(
 
 
 def _theta_steps(
-    optimizer: torch.optim.Optimizer,
+    optimizer: FlatAdam,
     problem: Problem,
     model: torch.nn.Module,
     Z: torch.Tensor,
@@ -87,7 +88,7 @@ def _theta_steps(
     closed-form adversary takes its gradient in closed form, everything else goes through autograd.
     ``trace`` collects (θ_t, X̃_t, ∂X̃_t/∂w) of the gradient adversary for the paper's ∂R/∂w."""
     for _ in range(o.theta_steps):
-        optimizer.zero_grad(set_to_none=True)
+        optimizer.zero_grad()
         if o.closed_form and problem.loss_name == "logistic":
             rg.logistic_theta_grad(model, Z, y, w, lam, state)
         else:
@@ -100,7 +101,7 @@ def _theta_steps(
                 params_now = {k: v.detach().clone() for k, v in model.named_parameters()}
                 trace.append((params_now, Z + delta, d_delta_dw))
             torch.autograd.backward(objective)
-        optimizer.step()
+        optimizer.step_from_grads()
 
 
 def fit_rounds(
@@ -117,7 +118,8 @@ def fit_rounds(
     Z, y = column_major(problem.Z), problem.y / y_scale
     model = problem.new_model()
     names = [n for n, _ in model.named_parameters()]
-    optimizer = torch.optim.Adam(model.parameters(), lr=o.theta_lr)
+    params = list(model.parameters())
+    optimizer = FlatAdam(params, lr=o.theta_lr)  # torch.optim.Adam's arithmetic, without its overhead
     w = torch.ones(problem.n_features, dtype=Z.dtype, device=Z.device)
     update = w_step.update()
     alpha, stability = w_step.alpha, w_step.stability
@@ -141,6 +143,7 @@ def fit_rounds(
         else:
             grad_w = rg.paper_grad_w(problem, model, y, trace, grad_r, o.theta_lr)
         w = torch.as_tensor(update(w_now, grad_w), dtype=Z.dtype, device=Z.device)
+    release_storage(params)
     return _solution(problem, model, w, lam, y_scale, o, state, history, stopped)
 
 

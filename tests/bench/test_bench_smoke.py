@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 from threadpoolctl import threadpool_limits
@@ -187,14 +188,33 @@ def test_classification_speed_times_both_layouts_and_restores_the_shipped_one() 
     from sal_core import optim
     from sal_core.paths import gradient
 
-    shipped = optim.column_major
+    shipped, adam = optim.column_major, optim.FlatAdam
     text = cs.report(150, 4, 1, "python -m bench.classification_speed --n 150 --p 4")
-    assert "| ERM |" in text and "| SAL |" in text and text.count("×") >= 2
+    assert "| ERM |" in text and "| SAL |" in text and text.count("×") >= 4
     assert optim.column_major is shipped and gradient.column_major is shipped
+    assert optim.FlatAdam is adam and gradient.FlatAdam is adam
     with cs.rows_contiguous():
         Z = torch.zeros(3, 2)
         assert gradient.column_major(Z).stride() == (2, 1)  # rows as they come
     assert gradient.column_major(torch.zeros(3, 2)).stride() == (1, 3)
+
+
+def test_the_torch_adam_stand_in_fits_what_flat_adam_fits_bit_for_bit() -> None:
+    """bench.classification_speed times the loops on torch.optim.Adam: the same fit, its overhead
+    aside (so the ratio it prints is the optimiser's cost, not another result)."""
+    from bench import classification_speed as cs
+    from sal_core import get_algorithm
+
+    envs = cs.environments(300, 5)
+    flat = get_algorithm("sal")(task="classification").fit(envs)
+    with cs.torch_adam():
+        torch_adam = get_algorithm("sal")(task="classification").fit(envs)
+    X = envs[0].X
+    assert np.array_equal(flat.model.decision_function(X), torch_adam.model.decision_function(X))
+    erm = get_algorithm("erm")(task="classification").fit(envs)
+    with cs.torch_adam():
+        erm_torch = get_algorithm("erm")(task="classification").fit(envs)
+    assert np.array_equal(erm.model.decision_function(X), erm_torch.model.decision_function(X))
 
 
 def test_threads_bench_times_one_thread_against_several_and_measures_how_far_apart() -> None:

@@ -14,7 +14,8 @@ from sal_core.deep_adversary import newton_update
 from sal_core.deep_sal import DeepSALOptions, fit_deep_sal
 from sal_core.losses import LossName, Task, pointwise_loss
 from sal_core.models import ModelSpec
-from sal_core.relu_net import FlatAdam, ReluNet, _through_relu, output_gradient, release_storage
+from sal_core.optim import FlatAdam, release_storage
+from sal_core.relu_net import ReluNet, _through_relu, output_gradient
 from tests.sal_core.deep_fits import deep_problem, short_fit
 
 D = torch.float64
