@@ -20,8 +20,8 @@ through :mod:`sal_core.score_noise` (the environments' means drawn jointly: the 
 a maximum, and the delta method misreads it where two environments are close).
 
 **Rule** (:func:`choose`). ``keep_erm`` (SAL's default where the slopes test finds no evidence
-that the training environments differ, docs/sal.md "ERM where the slopes look alike"): ERM, the
-others scored and reported. ``erm_first`` (SAL where no slopes test ran, and with
+that the training environments differ, docs/sal.md "ERM where the slopes look alike"): ERM; the
+others are not fitted, or with SAL's ``score_all`` scored and reported. ``erm_first`` (SAL where no slopes test ran, and with
 ``erm_first="where_alike"`` wherever the environments look alike, docs/sal.md "ERM first where the
 slopes look alike"): ERM while no candidate beats it by more than ``z`` standard errors; past that,
 the rule below. ``prefer="robust"``
@@ -138,7 +138,11 @@ class Selection:
         if self.erm_kept:
             return (
                 f"ERM, since {erm_first_because(self.homogeneity)} (erm_first='keep_where_alike'); the robust "
-                "candidates are scored and reported, not chosen"
+                + (
+                    "candidates are scored and reported, not chosen"
+                    if len(self.candidates) > 1
+                    else "candidates are not fitted, since none could be chosen"
+                )
             )
         if self.prefer == "robust":
             rule = (

@@ -18,7 +18,11 @@ from tests.conftest import _wait_for, bearer, make_api_key, start_worker
 from tests.e2e import scenario
 
 # A SAL fit of 150 short rounds: 30 of them are seconds of work on one worker.
-HEAVY = {"algorithm": "sal", "params": {"rounds": 150, "theta_steps": 5, "ascent_steps": 2}}
+# score_all: the robust candidates run even where the slopes look alike (as in these tables)
+HEAVY = {
+    "algorithm": "sal",
+    "params": {"rounds": 150, "theta_steps": 5, "ascent_steps": 2, "score_all": True},
+}
 
 
 def test_priorities_fall_with_the_backlog() -> None:

@@ -16,7 +16,11 @@ from tests.conftest import _wait_for, bearer, make_api_key, start_worker
 from tests.e2e import scenario
 
 # A SAL fit of 150 short rounds: 40 trials are well over 5 s of work first in, first out.
-TRIAL = {"model": {"kind": "linear"}, "params": {"rounds": 150, "theta_steps": 5, "ascent_steps": 2}}
+# score_all: the robust candidates run even where the slopes look alike (as in these tables)
+TRIAL = {
+    "model": {"kind": "linear"},
+    "params": {"rounds": 150, "theta_steps": 5, "ascent_steps": 2, "score_all": True},
+}
 
 
 def _queued_trials(engine: Engine, sweep_id: str) -> int:

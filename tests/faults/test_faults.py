@@ -30,7 +30,8 @@ pytestmark = [pytest.mark.services, pytest.mark.slow]
 LONG: dict[str, Any] = {
     "algorithm": "sal",
     "model": {"kind": "mlp", "hidden": [16]},
-    "params": {"rounds": 200, "theta_steps": 10, "ascent_steps": 5},
+    # score_all: the robust candidates run even where the slopes look alike (as in these tables)
+    "params": {"rounds": 200, "theta_steps": 10, "ascent_steps": 5, "score_all": True},
 }
 
 

@@ -60,6 +60,7 @@ def test_linear_regression_where_the_slopes_look_alike_runs_no_w_path(seed: int,
     assert skipped.erm_kept and scored.erm_kept
     assert [c.relative for c in skipped.candidates] == [None]
     assert NOT_FITTED in skipped.reason and NOT_FITTED not in scored.reason
+    assert "not fitted" in skipped.rule and "scored and reported" in scored.rule
     assert len(scored.candidates) > 1 and scored.candidates[scored.chosen].relative is None
     # the default ran no path; score_all ran the selection's batch (5 folds × every robust candidate)
     assert len(w_paths) == 1 and w_paths[0] >= 5 * (len(scored.candidates) - 1)

@@ -126,8 +126,11 @@ def test_submit_sal_from_the_form_and_watch_it_finish(
         field = page.locator(f"#param-{p['name']}")
         assert field.count() == 1, p["name"]
         shown = field.input_value()
-        numeric = p["type"] in ("number", "integer") or isinstance(p["default"], (int, float))
-        assert (float(shown) if numeric else shown) == p["default"], p["name"]
+        if isinstance(p["default"], bool):  # a select of "true" / "false"
+            assert p["type"] == "boolean" and shown == str(p["default"]).lower(), p["name"]
+        else:
+            numeric = p["type"] in ("number", "integer") or isinstance(p["default"], (int, float))
+            assert (float(shown) if numeric else shown) == p["default"], p["name"]
         assert p["doc"][:20] in (page.locator(f"#param-{p['name']}-hint").text_content() or "")
     # The few that matter are shown; the rest wait under "Advanced", closed, at their defaults.
     assert page.locator("#param-lambda_").is_visible() and page.locator("#param-rounds").is_visible()
