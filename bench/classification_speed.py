@@ -31,6 +31,7 @@ import torch
 
 from bench.common import machine_line, now, set_threads
 from sal_core import Environment, get_algorithm, optim
+from sal_core.algorithms import irm
 from sal_core.paths import gradient
 
 
@@ -84,11 +85,11 @@ class TorchAdam:
 def torch_adam() -> Iterator[None]:
     """The gradient loops on ``torch.optim.Adam``: the optimiser before 2026-12-04 evening."""
     saved = optim.FlatAdam
-    optim.FlatAdam = gradient.FlatAdam = TorchAdam  # type: ignore[assignment, misc]
+    optim.FlatAdam = gradient.FlatAdam = irm.FlatAdam = TorchAdam  # type: ignore[assignment, misc]
     try:
         yield
     finally:
-        optim.FlatAdam = gradient.FlatAdam = saved  # type: ignore[misc]
+        optim.FlatAdam = gradient.FlatAdam = irm.FlatAdam = saved  # type: ignore[misc]
 
 
 def cpu_best(fit: Callable[[], object], repeats: int) -> float:
@@ -104,7 +105,7 @@ def report(n: int, p: int, repeats: int, command: str) -> str:
     envs = environments(n, p)
     get_algorithm("erm")(task="classification").fit(environments(200, 5))  # first-use imports
     times: dict[str, dict[str, float]] = {}
-    for method in ("erm", "sal"):
+    for method in ("erm", "irm", "sal"):
 
         def fit(method: str = method) -> object:
             return get_algorithm(method)(task="classification").fit(envs)

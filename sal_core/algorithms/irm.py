@@ -25,7 +25,7 @@ import torch
 
 from sal_core.algorithms.base import Algorithm, Problem, Reporter, Solution
 from sal_core.history import Round
-from sal_core.optim import least_squares, set_linear
+from sal_core.optim import FlatAdam, least_squares, release_storage, set_linear
 from sal_core.params import Params, param
 
 PAPER_PENALTY_GRID = (1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4)
@@ -195,7 +195,8 @@ class IRM(Algorithm[IRMParams]):
         if newton:
             # Smooth and (p+1)-dimensional: solved to convergence, no Adam steps (ends = [0]).
             set_linear(model, *linear_irm_newton(problem, p.penalty_weight, anneal=p.anneal_steps > 0))
-        optimizer = torch.optim.Adam(model.parameters(), lr=p.lr)
+        params = list(model.parameters())
+        optimizer = FlatAdam(params, lr=p.lr)  # torch.optim.Adam's arithmetic, without its overhead
         rounds = self.total_steps()
         # Round k ends after step ends[k] - 1: the steps split as evenly as they can.
         ends = [0] if newton else [(k + 1) * p.steps // rounds for k in range(rounds)]
@@ -206,14 +207,14 @@ class IRM(Algorithm[IRMParams]):
                 weight = p.penalty_weight if step >= p.anneal_steps else 1.0
                 if step == p.anneal_steps and step > 0 and weight != 1.0:
                     # The objective's scale jumps; stale Adam moments would misdirect the next steps.
-                    optimizer = torch.optim.Adam(model.parameters(), lr=p.lr)
+                    optimizer = FlatAdam(params, lr=p.lr)
                 risks, penalties = irm_penalties(problem, model(problem.Z))
                 objective = (risks + weight * penalties).mean()
                 if weight > 1.0:
                     objective = objective / weight
-                optimizer.zero_grad(set_to_none=True)
+                optimizer.zero_grad()
                 objective.backward()  # type: ignore[no-untyped-call]  # torch's own annotation is missing
-                optimizer.step()
+                optimizer.step_from_grads()
                 step += 1
             risks, penalties = irm_penalties(problem, model(problem.Z), create_graph=False)
             risks, penalties = risks.detach(), penalties.detach()
@@ -230,6 +231,7 @@ class IRM(Algorithm[IRMParams]):
             if reporter(round_index, metrics):
                 stopped = True
                 break
+        release_storage(params)
         return Solution(model=model, history=history, stopped=stopped)
 
 

@@ -190,7 +190,7 @@ def test_classification_speed_times_both_layouts_and_restores_the_shipped_one() 
 
     shipped, adam = optim.column_major, optim.FlatAdam
     text = cs.report(150, 4, 1, "python -m bench.classification_speed --n 150 --p 4")
-    assert "| ERM |" in text and "| SAL |" in text and text.count("×") >= 4
+    assert "| ERM |" in text and "| IRM |" in text and "| SAL |" in text and text.count("×") >= 6
     assert optim.column_major is shipped and gradient.column_major is shipped
     assert optim.FlatAdam is adam and gradient.FlatAdam is adam
     with cs.rows_contiguous():
@@ -211,10 +211,11 @@ def test_the_torch_adam_stand_in_fits_what_flat_adam_fits_bit_for_bit() -> None:
         torch_adam = get_algorithm("sal")(task="classification").fit(envs)
     X = envs[0].X
     assert np.array_equal(flat.model.decision_function(X), torch_adam.model.decision_function(X))
-    erm = get_algorithm("erm")(task="classification").fit(envs)
-    with cs.torch_adam():
-        erm_torch = get_algorithm("erm")(task="classification").fit(envs)
-    assert np.array_equal(erm.model.decision_function(X), erm_torch.model.decision_function(X))
+    for name in ("erm", "irm"):
+        flat = get_algorithm(name)(task="classification").fit(envs)
+        with cs.torch_adam():
+            torch_adam = get_algorithm(name)(task="classification").fit(envs)
+        assert np.array_equal(flat.model.decision_function(X), torch_adam.model.decision_function(X)), name
 
 
 def test_threads_bench_times_one_thread_against_several_and_measures_how_far_apart() -> None:
