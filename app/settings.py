@@ -138,7 +138,7 @@ class Settings(BaseSettings):
     torch_threads: int | None = Field(
         default=None,
         ge=1,
-        description="torch intra-op threads in a worker; SAL's exact w-paths split over as many (unset: torch's default, one per core).",
+        description="torch intra-op threads and numpy BLAS threads in a worker; SAL's exact w-paths split over as many (unset: the libraries' defaults, one per core).",
     )
     max_sweep_jobs: int = Field(
         default=5000,

@@ -202,6 +202,21 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def hold_threads(threads: int) -> None:
+    """torch's intra-op threads and numpy's BLAS threads both held to ``threads`` in this process.
+
+    torch's setting alone left numpy's BLAS (OpenBLAS in numpy's wheel) one thread per core, and its
+    idle threads spin after every call: with ``SAL_TORCH_THREADS=1`` a default SAL fit at p = 100
+    took 0.75 s of CPU for 0.60 s of wall time, and N such workers on N cores oversubscribe them
+    (measured: docs/benchmarks.md, "Workers' BLAS threads").
+    """
+    import torch
+    from threadpoolctl import threadpool_limits
+
+    torch.set_num_threads(threads)
+    threadpool_limits(limits=threads)
+
+
 class Runner:
     def __init__(self, sessions: sessionmaker[Session], settings: Settings) -> None:
         self.sessions = sessions
@@ -214,9 +229,7 @@ class Runner:
     def from_settings(cls, settings: Settings | None = None) -> Runner:
         settings = settings or get_settings()
         if settings.torch_threads is not None:
-            import torch
-
-            torch.set_num_threads(settings.torch_threads)
+            hold_threads(settings.torch_threads)
         return cls(make_sessionmaker(engine_for(settings)), settings)
 
     def close(self) -> None:

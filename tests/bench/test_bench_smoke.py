@@ -233,3 +233,13 @@ def test_threads_bench_times_one_thread_against_several_and_measures_how_far_apa
     assert 0 <= row.apart < 1e-8
     text = bt.report([row], 2)
     assert "| p = 16 |" in text and "×" in text
+
+
+def test_worker_threads_bench_times_a_worker_process_both_ways() -> None:
+    """bench.worker_threads: a spawned worker process fits and reports CPU and wall seconds per fit,
+    its threads held as the worker holds them and as torch alone held them."""
+    from bench import worker_threads as wt
+
+    for held in (True, False):
+        cpu, wall = wt.run(held, workers=1, fits=1)
+        assert cpu > 0 and wall > 0
