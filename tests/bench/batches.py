@@ -35,8 +35,8 @@ from bench import (
     real_twenty_first,
     real_twenty_fourth,
     real_twenty_second,
-    real_twenty_sixth,
     real_twenty_seventh,
+    real_twenty_sixth,
     real_twenty_third,
 )
 
