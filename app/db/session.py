@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import weakref
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -28,7 +30,7 @@ def engine_for(settings: Settings) -> Engine:
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
-    return _closing_late_returns(_create(url, **kwargs))
+    return _closing_idle_when_collected(_closing_late_returns(_create(url, **kwargs)))
 
 
 def _create(url: str, **kwargs: Any) -> Engine:
@@ -81,6 +83,43 @@ def _closing_late_returns(engine: Engine) -> Engine:
             record.invalidate()
 
     return engine
+
+
+def _closing_idle_when_collected(engine: Engine) -> Engine:
+    """``engine``, whose open connections are closed when the engine itself is garbage-collected
+    without a ``dispose()`` (an app or runner dropped without being closed). Otherwise its pool goes
+    with it, the idle connections still open, and psycopg warns for each, in whichever code the
+    collector happens to run. The connections are tracked as they open and close (the pool refers
+    back to the engine, so holding the pool would keep the engine alive). Only the process that
+    opened them closes them: a forked child that drops an inherited engine must not close its
+    parent's connections."""
+    live: set[Any] = set()
+    owner = os.getpid()
+
+    @event.listens_for(engine, "connect")
+    def _opened(dbapi_connection: Any, _record: Any) -> None:
+        live.add(dbapi_connection)
+
+    @event.listens_for(engine, "close")
+    def _closed(dbapi_connection: Any, _record: Any) -> None:
+        live.discard(dbapi_connection)
+
+    @event.listens_for(engine, "close_detached")
+    def _closed_detached(dbapi_connection: Any) -> None:
+        live.discard(dbapi_connection)
+
+    finalizer = weakref.finalize(engine, _close_if_owner, live, owner)
+    finalizer.atexit = False  # at exit the process's sockets close with it
+    return engine
+
+
+def _close_if_owner(live: set[Any], owner: int) -> None:
+    if os.getpid() != owner:
+        return
+    for dbapi_connection in list(live):
+        with contextlib.suppress(Exception):  # a connection the server already dropped
+            dbapi_connection.close()
+    live.clear()
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

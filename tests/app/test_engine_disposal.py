@@ -5,11 +5,15 @@ and the suite turns that warning into a failure of whichever test happens to be 
 
 from __future__ import annotations
 
+import gc
+import os
+import weakref
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
+from app.db import session
 from app.db.session import make_engine
 
 
@@ -58,3 +62,35 @@ def test_connections_returned_before_dispose_stay_pooled(url: str) -> None:
         assert renewed is not raw and not _is_closed(renewed)
     finally:
         engine.dispose()
+
+
+def test_an_engine_dropped_without_dispose_closes_its_connections(url: str) -> None:
+    """An app or runner dropped without closing it: its idle connections are closed as the engine is
+    collected, not left for psycopg to warn about in whichever test the collector runs (a
+    ResourceWarning failed test_chunked at random in a fresh clone's run), and the engine is not
+    kept alive by what tracks them."""
+    engine = make_engine(url)
+    with engine.connect() as connection:
+        connection.execute(text("SELECT 1"))
+        raw = connection.connection.dbapi_connection
+    collected = weakref.ref(engine)
+    del engine, connection
+    gc.collect()
+    assert collected() is None
+    assert _is_closed(raw)
+
+
+def test_another_process_does_not_close_the_connections() -> None:
+    """A forked child that drops an engine it inherited leaves its parent's connections open."""
+
+    class Connection:
+        closed = False
+
+        def close(self) -> None:
+            self.closed = True
+
+    mine = Connection()
+    session._close_if_owner({mine}, os.getpid() + 1)
+    assert not mine.closed
+    session._close_if_owner({mine}, os.getpid())
+    assert mine.closed
