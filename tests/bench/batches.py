@@ -1117,7 +1117,7 @@ BATCHES = (
             "offutt_rain": "RAINFALL",
             "abalone_rings": "ABALONE",
             "trump_approval": "TRUMP_APPROVAL",
-            "heart_attack_deaths": "MIFEM",
+            "heart_attack_deaths": "MIFEM",  # the fifth batch's MONICA women (mifem is monica's): not held out
             "us_consumption": "USCHANGE",
         },
         spec_sha256="2c0d8984a21ffe4d1e99d1f67d8772da716ef46809a93b19a9a6b0deca39bc2d",  # aaf4fd1
