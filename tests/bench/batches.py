@@ -35,6 +35,7 @@ from bench import (
     real_twenty_fifth,
     real_twenty_first,
     real_twenty_fourth,
+    real_twenty_ninth,
     real_twenty_second,
     real_twenty_seventh,
     real_twenty_sixth,
@@ -1149,6 +1150,37 @@ BATCHES = (
             "uk_food_share": "BUDGET_UK",
         },
         spec_sha256="eace86e23dc8b3cbe3f118f01640a694bea7365e461bdc5d1f6090c65dc1e101",  # the spec commit (the second: the first's four tables were not held out)
+        least=5,
+    ),
+    Batch(
+        flag="twenty_ninth",
+        module=real_twenty_ninth,
+        sizes={
+            "diabetes_progression": ([111, 116], [112, 103]),
+            "graduate_admission": ([61, 151], [121, 67]),
+            "market_excess_return": ([282, 240], [240, 347]),
+            "baa_yield_change": ([310, 300], [300, 288]),
+            "restaurant_tips": ([87, 76], [62, 19]),
+            "late_card_payment": ([8013, 7683], [6854, 7450]),
+        },
+        covariates={
+            "diabetes_progression": 9,
+            "graduate_admission": 2,
+            "market_excess_return": 3,
+            "baa_yield_change": 4,
+            "restaurant_tips": 4,
+            "late_card_payment": 2,
+        },
+        classification=frozenset(["graduate_admission", "late_card_payment"]),
+        pinned={
+            "diabetes_progression": "DIABETES_X",
+            "graduate_admission": "ADMISSIONS",
+            "market_excess_return": "FACTORS",
+            "baa_yield_change": "YIELDS",
+            "restaurant_tips": "TIPS",
+            "late_card_payment": "CREDIT_CARDS",
+        },
+        spec_sha256="4ccf4610b980e77c3b3e0ca646cacb2d8efc04346288222135c65568f23663f6",  # the spec commit
         least=5,
     ),
 )
