@@ -136,3 +136,24 @@ def test_docs_sal_counts_the_misses_on_unseen_seeds_it_lists() -> None:
     assert match, "docs/sal.md no longer counts the misses on unseen seeds"
     unseen = [c for _, _, _, c in ROWS if not c["unseen"].meets]
     assert (int(match[1]), int(match[2])) == (len(unseen), sum(not c["dev"].meets for c in unseen))
+
+
+def test_readme_groups_of_batches_are_their_rows() -> None:
+    """README.md's rows of batches (``--first`` … ``--last``) count those batches' tables and cells."""
+    order = list(sb.groups())
+    rows = re.findall(
+        r"^\| (\d+) held-out tables [^|]*?\((\d+) table-directions; `--([a-z_]+)` … `--([a-z_]+)`[^|]*\) \| "
+        r"(\d+) of (\d+) \| (\d+) of (\d+) \|$",
+        (ROOT / "README.md").read_text(),
+        re.MULTILINE,
+    )
+    assert len(rows) == 3
+    covered: list[str] = []
+    for tables, directions, first, last, dev_met, dev_n, un_met, un_n in rows:
+        flags = order[order.index(first) : order.index(last) + 1]
+        covered += flags
+        cells = [c for g, _, _, c in ROWS if g in flags]
+        assert int(tables) == len({t for g, t, _, _ in ROWS if g in flags})
+        assert int(directions) == int(dev_n) == int(un_n) == len(cells)
+        assert (int(dev_met), int(un_met)) == tuple(sum(c[s].meets for c in cells) for s in SEED_SETS)
+    assert covered == order[1:]  # every held-out batch once, in order; the development set has its own row
