@@ -13,7 +13,11 @@ test finds no evidence that the environments differ, a robust candidate may cost
 
 For a binary y (:func:`logistic_slopes_test`) the same hypotheses are compared by the likelihood
 ratio of two logistic regressions, LR = 2(ℓ₁ − ℓ₀), χ²-distributed with r₁ − r₀ degrees of freedom
-under H₀ (asymptotically); where classes separate, each ℓ is the likelihood's supremum.
+under H₀ (asymptotically); where classes separate, each ℓ is the likelihood's supremum. At moderate
+sizes it rejects more often than its level (8.4% at 0.05 on three environments of 200 rows and six
+covariates with equal slopes); a test of the right size (Firth's penalised likelihood ratio, 3.5%)
+was measured in its place and costs the departures that win, docs/sal.md "Tried on 2026-12-05
+(second session)".
 """
 
 from __future__ import annotations
