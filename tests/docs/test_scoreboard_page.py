@@ -78,7 +78,7 @@ def test_a_cell_is_bold_exactly_where_it_misses_a_target(seed_set: str) -> None:
 
 def test_the_totals_under_the_table_are_the_rows_sums() -> None:
     line = next(line for line in PAGE.splitlines() if line.startswith("Table-directions meeting the targets"))
-    numbers = [int(n) for n in re.findall(r"(\d+) of (\d+)", line) for n in n]
+    numbers = [int(x) for pair in re.findall(r"(\d+) of (\d+)", line) for x in pair]
     geometric = [float(g) for g in re.findall(r"seeds: (\d\.\d{4})\.?", line)]
     n = len(ROWS)
     (dev_met, dev_below, dev_above, dev_gm), (un_met, un_below, un_above, un_gm) = (
