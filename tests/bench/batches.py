@@ -1210,7 +1210,7 @@ BATCHES = (
             "olive_linoleic": "OLIVE",
             "airport_low_visibility": "WEATHER",
         },
-        spec_sha256=None,
+        spec_sha256="f902d621e869c5b36e3cdd53aacc073c577fc9181009eeb8094f5720513363ac",  # a6f95e2, the spec commit
         least=5,
     ),
 )
