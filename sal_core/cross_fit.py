@@ -13,6 +13,7 @@ that part's own pooled mean, come from them in O(E·K·p²).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,6 +53,16 @@ def folds_of(keys: NDArray[np.uint64], seed: int, k: int) -> NDArray[np.int64]:
     """Fold in [0, k) per row: the row's key mixed with the seed (n,)."""
     salt = _splitmix(np.array([np.uint64(seed & 0xFFFFFFFFFFFFFFFF) ^ _MIX], dtype=np.uint64))[0]
     return (_splitmix(keys ^ salt) % np.uint64(k)).astype(np.int64)
+
+
+def split_seed(seed: int, split: int) -> int:
+    """The seed that decides split ``split`` of repeated cross-fitting: split 0 is ``seed`` itself
+    (one split is the folds as they always were), each later one a SplitMix64 hash of (seed, split)."""
+    if split == 0:
+        return seed
+    with np.errstate(over="ignore"):
+        mixed = np.array([np.uint64(seed & 0xFFFFFFFFFFFFFFFF) ^ (_MIX * np.uint64(split))], dtype=np.uint64)
+    return int(_splitmix(mixed)[0] >> np.uint64(1))
 
 
 def dealt_where_a_fold_is_empty(
@@ -94,6 +105,15 @@ class FoldSums:
     @property
     def n_folds(self) -> int:
         return int(self.n.shape[1])
+
+    def splits(self, repeats: int) -> list[FoldSums]:
+        """The sums of each split of repeated cross-fitting, where the columns hold ``repeats``
+        splits' K folds each, split-major (the chunked sums pass)."""
+        k = self.n_folds // repeats
+        names = [f.name for f in dataclasses.fields(self)]
+        return [
+            FoldSums(**{f: getattr(self, f)[:, j * k : (j + 1) * k] for f in names}) for j in range(repeats)
+        ]
 
     def part(self, folds: NDArray[np.bool_]) -> tuple[Moments, Array, float]:
         """Moments of the rows in the folds marked True (K,), centred on their pooled means, and

@@ -17,6 +17,14 @@ certified on (:func:`sal_core.robust_linear.certificate_at_radius`). The K fold 
 far w moves when the rows change (``w_low`` / ``w_high``). ERM and fixed-w (WDRL) candidates are
 refitted on all rows and returned as they are.
 
+**Repeated cross-fitting.** Which rows a fold holds out is one draw, and on a real table another
+draw can move the choice (docs/sal.md, "Every row rerun: what moves with the host"). Below
+:data:`REPEAT_BELOW_P` covariates the K folds are drawn :data:`AUTO_REPEATS` times (each split a
+hash of the rows' content with its own seed, :func:`sal_core.cross_fit.split_seed`): every candidate
+is fitted on every fold of every split, each row's out-of-fold loss is its mean over the splits,
+and the scores, standard errors and the rule read those means. The model returned is then the mean
+of all K × splits fold fits of the chosen candidate.
+
 The rows are read twice and only ever summed: once for the (environment, fold) sums, once for the
 sums of the candidates' out-of-fold losses (:class:`sal_core.loss_stats.LossStats`), given the
 K × C fold fits (:class:`FoldFits`). :func:`select` does both from a Problem in memory;
@@ -58,7 +66,10 @@ class Plan:
     z: float
     prefer: ls.Prefer
     folds: int
-    anchors: tuple[str, ...] = ("all",)  # w-path variants per λ: "all" (the paper's W), "significant"
+    anchors: tuple[str, ...] = ("all",)
+    repeats: int | None = (
+        None  # splits of repeated cross-fitting; None: by the covariates (splits_for)  # w-path variants per λ: "all" (the paper's W), "significant"
+    )
     cost_cap: float | None = None  # SAL: what a robust candidate may cost where the slopes look alike
     erm_first: str = "never"  # SAL: where ERM is kept unless beaten beyond the noise (homogeneity.ERM_FIRST)
     erm_bar: str = "single"  # SAL: what beating ERM there means (lambda_selection.ERM_BARS)
@@ -81,7 +92,7 @@ class Outcome:
     w_low: Array | None  # (p,) smallest w over the fold fits of the chosen candidate (None: w fixed)
     w_high: Array | None
     determined: NDArray[np.bool_]  # (p,) pooled least-squares |t| ≥ DETERMINED_T: the data say it matters
-    folds: int
+    folds: int  # fold fits behind w_low / w_high: K per split of repeated cross-fitting
     stopped: bool
 
     def fit_selection(self) -> ls.FitSelection | None:
@@ -102,7 +113,7 @@ class Outcome:
             high=tuple(float(v) for v in self.w_high),
             determined=tuple(bool(v) for v in self.determined),
             note=f"low/high: the smallest and largest w over the {self.folds} fold fits of the chosen λ "
-            "(each without a fifth of the rows); determined = false where the pooled least-squares "
+            "(each without one fold of the rows); determined = false where the pooled least-squares "
             "coefficient has |t| < 2: y does not depend on that covariate, so its w is not evidence of "
             "stability",
         )
@@ -203,6 +214,18 @@ class FoldFits:
     z_bar: Array  # (K, p) pooled mean of z over every fold but k
     y_bar: Array  # (K,) pooled mean of ỹ over every fold but k
 
+    def per_split(self, repeats: int) -> list[FoldFits]:
+        """The fits of each split of repeated cross-fitting (their K·repeats folds split-major)."""
+        k = self.theta.shape[1] // repeats
+        return [
+            FoldFits(
+                self.theta[:, j * k : (j + 1) * k],
+                self.z_bar[j * k : (j + 1) * k],
+                self.y_bar[j * k : (j + 1) * k],
+            )
+            for j in range(repeats)
+        ]
+
 
 LossStatsOf = Callable[[FoldFits], LossStats]
 """Given the fold fits, the sums of every candidate's out-of-fold losses over every training
@@ -223,24 +246,52 @@ def oof_losses(Z: Array, y_tilde: Array, folds: NDArray[np.int64], fits: FoldFit
     return out
 
 
+AUTO_REPEATS = 3
+"""Splits of repeated cross-fitting where ``repeats="auto"`` repeats (below :data:`REPEAT_BELOW_P`
+covariates): on the 170 regression tables of the scoreboard, three splits met the targets on 3 more
+table-directions of 172 that the splits touch on each seed set, and left fewer seeds more than 5%
+above ERM (docs/sal.md, "Repeated cross-fitting")."""
+REPEAT_BELOW_P = 32
+"""``repeats="auto"`` repeats the split below this many covariates: a split's w-paths cost like p³
+per round, 0.03 s at p = 10 and 0.7 s at p = 100 on a 2-core AMD EPYC; from 32 covariates on one
+split is kept (every scoreboard table but one has fewer)."""
+
+
+def splits_for(plan: Plan, n_features: int) -> int:
+    """How many splits of repeated cross-fitting the selection runs at ``n_features`` covariates."""
+    if plan.repeats is not None:
+        return plan.repeats
+    return AUTO_REPEATS if n_features < REPEAT_BELOW_P else 1
+
+
 def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> Outcome:
     """Fit every candidate on every fold, score out of fold, choose, refit on all rows (rows in memory)."""
     k = plan.folds
-    folds = ls.row_folds(problem, k)
-    sums = cross_fit.fold_sums(problem.Z, problem.y / y_scale, problem.env_index, folds, problem.n_envs, k)
+    repeats = splits_for(plan, int(problem.Z.shape[1]))
+    splits = [ls.row_folds(problem, k, split) for split in range(repeats)]
+    sums = [
+        cross_fit.fold_sums(problem.Z, problem.y / y_scale, problem.env_index, folds, problem.n_envs, k)
+        for folds in splits
+    ]
     names = [e.name for e in problem.envs]
-    return select_from_sums(sums, plan, on_round, _stats_in_memory(problem, y_scale, folds), names)
+    return select_from_sums(sums, plan, on_round, _stats_in_memory(problem, y_scale, splits), names)
 
 
-def _stats_in_memory(problem: Problem, y_scale: float, folds: torch.Tensor) -> LossStatsOf:
+def _stats_in_memory(problem: Problem, y_scale: float, splits: Sequence[torch.Tensor]) -> LossStatsOf:
+    """Each row's out-of-fold loss per candidate, averaged over the splits (repeated cross-fitting)."""
+
     def stats_of(fits: FoldFits) -> LossStats:
         losses, start = [], 0
+        per_split = fits.per_split(len(splits))
         for env in problem.envs:
             n = int(env.y.shape[0])
-            fold = folds[start : start + n].cpu().numpy()
-            start += n
             Z, y = env.Z.double().cpu().numpy(), env.y.double().cpu().numpy() / y_scale
-            losses.append(oof_losses(Z, y, fold, fits, y_scale))
+            mean = sum(
+                oof_losses(Z, y, folds[start : start + n].cpu().numpy(), split_fits, y_scale)
+                for folds, split_fits in zip(splits, per_split, strict=True)
+            )
+            start += n
+            losses.append(np.asarray(mean) / len(splits))
         return LossStats.of_rows(losses)
 
     return stats_of
@@ -262,19 +313,28 @@ def _check_every_fold_trains_on_every_environment(sums: cross_fit.FoldSums, env_
 
 
 def select_from_sums(
-    sums: cross_fit.FoldSums, plan: Plan, on_round: OnRound, loss_stats: LossStatsOf, env_names: Sequence[str]
+    split_sums: cross_fit.FoldSums | Sequence[cross_fit.FoldSums],
+    plan: Plan,
+    on_round: OnRound,
+    loss_stats: LossStatsOf,
+    env_names: Sequence[str],
 ) -> Outcome:
     """:func:`select` from the (environment, fold) sums of the training rows (``plan.folds`` folds,
-    targets in ỹ = y / y_scale) and a way to sum the candidates' out-of-fold losses over those rows."""
+    targets in ỹ = y / y_scale), one per split of repeated cross-fitting, and a way to sum the
+    candidates' out-of-fold losses over those rows (each row's mean over the splits)."""
     k = plan.folds
-    _check_every_fold_trains_on_every_environment(sums, env_names)
+    every = [split_sums] if isinstance(split_sums, cross_fit.FoldSums) else list(split_sums)
+    sums = every[0]
+    for one in every:
+        _check_every_fold_trains_on_every_environment(one, env_names)
     full, z_bar, _ = sums.part(np.ones(k, dtype=bool))
     n_features = int(sums.z.shape[-1])
     full_rows = int(sums.n.sum())
     base = noise_variance(full, full_rows)
-    parts = [sums.part(np.arange(k) != j) for j in range(k)]
+    parts = [one.part(np.arange(k) != j) for one in every for j in range(k)]
     fold_moments = [m for m, _, _ in parts]
-    fold_rows = [int(sums.n[:, np.arange(k) != j].sum()) for j in range(k)]
+    fold_rows = [int(one.n[:, np.arange(k) != j].sum()) for one in every for j in range(k)]
+    n_fits = len(parts)  # K fold fits per split
     lam_of = {r: ls.candidate_lambda(r, base) for r in plan.relatives}
     variants = plan.anchors if plan.learns_w else ("all",)
     fold_anchor = {v: _anchor(fold_moments, fold_rows, v) for v in variants}  # the same for every λ
@@ -309,8 +369,10 @@ def select_from_sums(
     # 2. out-of-fold losses of every candidate, summed per environment; within one λ the
     # better-scoring variant first
     keys_all = [*robust, (ls.OFF, "all")]
-    robust_theta = [] if fitted is None else [fitted.theta[i * k : (i + 1) * k] for i in range(len(robust))]
-    robust_w = [] if fitted is None else [fitted.w[i * k : (i + 1) * k] for i in range(len(robust))]
+    robust_theta = (
+        [] if fitted is None else [fitted.theta[i * n_fits : (i + 1) * n_fits] for i in range(len(robust))]
+    )
+    robust_w = [] if fitted is None else [fitted.w[i * n_fits : (i + 1) * n_fits] for i in range(len(robust))]
     thetas, ws = [*robust_theta, erm.theta], [*robust_w, erm.w]
     fits = FoldFits(
         theta=np.stack(thetas),
@@ -361,7 +423,12 @@ def select_from_sums(
         criterion="worst_env_out_of_fold_rmse",
         prefer=plan.prefer,
         z=plan.z,
-        scoring=f"{k}-fold cross-fitting within each training environment",
+        scoring=f"{k}-fold cross-fitting within each training environment"
+        + (
+            f", repeated on {len(every)} splits (each row's loss its mean over them)"
+            if len(every) > 1
+            else ""
+        ),
         rows_scored=int(sums.n.sum()),
         base=base,
         candidates=tuple(candidates),
@@ -381,7 +448,7 @@ def select_from_sums(
     if relative != ls.OFF and plan.learns_w:
         if refits_in_batch:
             assert fitted is not None  # a robust candidate was chosen, so the robust candidates ran
-            refit = _take(fitted, len(robust) * k + robust.index((relative, variant)))
+            refit = _take(fitted, len(robust) * n_fits + robust.index((relative, variant)))
         else:
             w0 = np.ones((1, n_features))
             anchor = _anchor([full], [full_rows], variant)
@@ -391,7 +458,7 @@ def select_from_sums(
         w_folds = ws[order[chosen]]
         w_low, w_high = w_folds.min(0), w_folds.max(0)
         theta, cert = bagged(thetas[order[chosen]], refit, lam_final, full)
-        final_model = BAGGED.format(k=k)
+        final_model = BAGGED.format(k=n_fits)
     else:
         refit = (
             erm_step([full], [full_rows])
@@ -406,7 +473,7 @@ def select_from_sums(
         )
     determined = rl.significant_covariates(full, full_rows, DETERMINED_T)
     return Outcome(
-        selection, lam_final, refit.w[0], refit, theta, cert, final_model, z_bar, w_low, w_high, determined, k,
+        selection, lam_final, refit.w[0], refit, theta, cert, final_model, z_bar, w_low, w_high, determined, n_fits,
         stopped=False,
     )  # fmt: skip
 

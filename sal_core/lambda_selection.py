@@ -544,18 +544,18 @@ def with_paired_se(
     ]
 
 
-def row_folds(problem: Problem, k: int) -> torch.Tensor:
+def row_folds(problem: Problem, k: int, split: int = 0) -> torch.Tensor:
     """Fold in [0, k) of every pooled row (n,), from the rows' content and the seed
     (:mod:`sal_core.cross_fit`): the same folds whatever order the rows come in. An environment
     that hashing leaves without rows in some fold is dealt round the folds instead
-    (:func:`sal_core.cross_fit.dealt_where_a_fold_is_empty`)."""
+    (:func:`sal_core.cross_fit.dealt_where_a_fold_is_empty`). ``split`` > 0: another split of the
+    same rows (repeated cross-fitting, :func:`sal_core.cross_fit.split_seed`)."""
     keys = problem.row_keys
     if keys is None:
         keys = cross_fit.row_keys(problem.Z.double().cpu().numpy(), problem.y.double().cpu().numpy())
     sizes = [int(env.y.shape[0]) for env in problem.envs]
-    folds = cross_fit.dealt_where_a_fold_is_empty(
-        keys, cross_fit.folds_of(keys, problem.seed, k), sizes, problem.seed, k
-    )
+    seed = cross_fit.split_seed(problem.seed, split)
+    folds = cross_fit.dealt_where_a_fold_is_empty(keys, cross_fit.folds_of(keys, seed, k), sizes, seed, k)
     return torch.as_tensor(folds, device=problem.Z.device)
 
 

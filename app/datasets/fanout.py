@@ -205,13 +205,17 @@ def merge_stats(a: Arrays, b: Arrays) -> Arrays:
     return out
 
 
-def _folds(chunk: ChunkRows, params: dict[str, Any]) -> NDArray[np.int64]:
-    """Each row's cross-fitting fold (n,), or all 0 without ``folds``: from the raw row's content
-    key and the seed, as ``lambda_selection.row_folds`` decides it for the rows in memory."""
+def _split_folds(chunk: ChunkRows, params: dict[str, Any]) -> list[NDArray[np.int64]]:
+    """Each row's cross-fitting fold (n,) under each of the ``repeats`` splits, or one split of all
+    0 without ``folds``: from the raw row's content key and the seed, as
+    ``lambda_selection.row_folds`` decides it for the rows in memory."""
     k = int(params.get("folds", 1))
     if k == 1:
-        return np.zeros(chunk.y.shape[0], dtype=np.int64)
-    return cross_fit.folds_of(cross_fit.row_keys(chunk.X, chunk.y), int(params["seed"]), k)
+        return [np.zeros(chunk.y.shape[0], dtype=np.int64)]
+    keys = cross_fit.row_keys(chunk.X, chunk.y)
+    seed = int(params["seed"])
+    repeats = int(params.get("repeats", 1))
+    return [cross_fit.folds_of(keys, cross_fit.split_seed(seed, j), k) for j in range(repeats)]
 
 
 def _scaled(chunk: ChunkRows, rows: NDArray[np.bool_], params: dict[str, Any]) -> tuple[Array, Array]:
@@ -222,50 +226,61 @@ def _scaled(chunk: ChunkRows, rows: NDArray[np.bool_], params: dict[str, Any]) -
 
 def _sums(chunk: ChunkRows, n_envs: int, params: dict[str, Any]) -> Arrays:
     """Per (environment, fold): n, Σz, Σzzᵀ, Σzỹ, Σỹ, Σỹ² of z and ỹ (:func:`_scaled`), the cells
-    of :class:`sal_core.cross_fit.FoldSums`. numpy's products per cell, not
-    ``cross_fit.fold_sums``: its torch ``index_add_`` took 0.4 s of a 20,000-row chunk on this CPU
-    (docs/scale.md), these take a few milliseconds."""
+    of :class:`sal_core.cross_fit.FoldSums`; with ``repeats`` splits, K columns per split,
+    split-major (``FoldSums.splits``). numpy's products per cell, not ``cross_fit.fold_sums``: its
+    torch ``index_add_`` took 0.4 s of a 20,000-row chunk on this CPU (docs/scale.md), these take a
+    few milliseconds."""
     k = int(params.get("folds", 1))
-    folds = _folds(chunk, params)
+    splits = _split_folds(chunk, params)
     p = chunk.X.shape[1]
+    cols = k * len(splits)
     out = {
-        "n": np.zeros((n_envs, k)),
-        "z": np.zeros((n_envs, k, p)),
-        "y": np.zeros((n_envs, k)),
-        "zz": np.zeros((n_envs, k, p, p)),
-        "zy": np.zeros((n_envs, k, p)),
-        "yy": np.zeros((n_envs, k)),
+        "n": np.zeros((n_envs, cols)),
+        "z": np.zeros((n_envs, cols, p)),
+        "y": np.zeros((n_envs, cols)),
+        "zz": np.zeros((n_envs, cols, p, p)),
+        "zy": np.zeros((n_envs, cols, p)),
+        "yy": np.zeros((n_envs, cols)),
     }
     for e in range(n_envs):
-        for j in range(k):
-            rows = (chunk.env == e) & (folds == j)
-            if not rows.any():
-                continue
-            Z, y = _scaled(chunk, rows, params)
-            out["n"][e, j] = Z.shape[0]
-            out["z"][e, j] = Z.sum(0)
-            out["y"][e, j] = y.sum()
-            out["zz"][e, j] = Z.T @ Z
-            out["zy"][e, j] = Z.T @ y
-            out["yy"][e, j] = y @ y
+        for split, folds in enumerate(splits):
+            for j in range(k):
+                rows = (chunk.env == e) & (folds == j)
+                if not rows.any():
+                    continue
+                Z, y = _scaled(chunk, rows, params)
+                c = split * k + j
+                out["n"][e, c] = Z.shape[0]
+                out["z"][e, c] = Z.sum(0)
+                out["y"][e, c] = y.sum()
+                out["zz"][e, c] = Z.T @ Z
+                out["zy"][e, c] = Z.T @ y
+                out["yy"][e, c] = y @ y
     return out
 
 
 def _oof(chunk: ChunkRows, params: dict[str, Any]) -> Arrays:
     """:class:`LossStats` of the rows of the training environments ``train`` (in that order): each
     row's squared error under each candidate's fit on the folds other than its own
-    (:func:`sal_core.exact_selection.oof_losses`, the arithmetic of the fit in memory)."""
+    (:func:`sal_core.exact_selection.oof_losses`, the arithmetic of the fit in memory), its mean
+    over the splits of repeated cross-fitting."""
     fits = FoldFits(
         theta=np.asarray(params["theta"], dtype=np.float64),
         z_bar=np.asarray(params["z_bar"], dtype=np.float64),
         y_bar=np.asarray(params["y_bar"], dtype=np.float64),
     )
-    folds = _folds(chunk, params)
+    splits = _split_folds(chunk, params)
+    per_split = fits.per_split(len(splits))
+    y_scale = float(params["y_scale"])
     losses = []
     for e in params["train"]:
         rows = chunk.env == int(e)
         Z, y = _scaled(chunk, rows, params)
-        losses.append(oof_losses(Z, y, folds[rows], fits, float(params["y_scale"])))
+        total = sum(
+            oof_losses(Z, y, folds[rows], split_fits, y_scale)
+            for folds, split_fits in zip(splits, per_split, strict=True)
+        )
+        losses.append(np.asarray(total) / len(splits))
     return _arrays_of(LossStats.of_rows(losses))
 
 

@@ -222,8 +222,14 @@ def fit_linear(
     standardizer, _, y_scale = _standardiser(timed(fanout.Pass("stats", {})), train)
     scaling = {"mean": standardizer.mean.tolist(), "scale": standardizer.scale.tolist(), "y_scale": y_scale}
     auto = algorithm in ("sal", "wdrl") and params.get("lambda_", AUTO) == AUTO
-    folds = {"folds": _robust(algorithm, params, seed).exact_plan().folds, "seed": seed} if auto else {}
-    sums = _rows_of(fanout.fold_sums_of(timed(fanout.Pass("sums", scaling | folds))), train)
+    plan = _robust(algorithm, params, seed).exact_plan() if auto else None
+    repeats = es.splits_for(plan, len(data.feature_names)) if plan is not None else 1
+    folds = {"folds": plan.folds, "repeats": repeats, "seed": seed} if plan is not None else {}
+    # K columns per split of repeated cross-fitting; one split gives every row once
+    split_sums = _rows_of(fanout.fold_sums_of(timed(fanout.Pass("sums", scaling | folds))), train).splits(
+        repeats
+    )
+    sums = split_sums[0]
     moments, z_bar, y_bar = sums.part(np.ones(sums.n_folds, dtype=bool))
     names = data.train
     selection = None
@@ -245,7 +251,7 @@ def fit_linear(
             )
 
         theta, bias, w, rounds, cert, stopped, selection = _exact_auto(
-            sums, y_bar, y_scale, _robust(algorithm, params, seed), names, loss_stats, progress
+            split_sums, y_bar, y_scale, _robust(algorithm, params, seed), names, loss_stats, progress
         )
     elif algorithm == "wdrl":
         theta, bias, w, rounds, cert, stopped = _wdrl_at(
@@ -407,7 +413,7 @@ def _rows_of(sums: FoldSums, envs: Sequence[int]) -> FoldSums:
 
 
 def _exact_auto(
-    sums: FoldSums,
+    split_sums: Sequence[FoldSums],
     y_bar: float,
     y_scale: float,
     sal: WDRL,
@@ -424,12 +430,12 @@ def _exact_auto(
         shown.append(_round(t, risk * y_scale**2, w, losses * y_scale**2, names))
         return progress is not None and bool(progress(t, {"risk": risk * y_scale**2, "w": w.tolist()}))
 
-    outcome = es.select_from_sums(sums, sal.exact_plan(), on_round, loss_stats, names)
+    outcome = es.select_from_sums(split_sums, sal.exact_plan(), on_round, loss_stats, names)
     step = outcome.step
     if outcome.stopped:
         history = shown
     elif step.risks.shape[0] == 0:  # w fixed: one round, the θ-step
-        full = sums.part(np.ones(sums.n_folds, dtype=bool))[0]
+        full = split_sums[0].part(np.ones(split_sums[0].n_folds, dtype=bool))[0]
         losses = rl.env_losses(step.theta[0], full)
         history = [_round(1, float(losses.mean()) * y_scale**2, None, losses * y_scale**2, names)]
     else:

@@ -130,6 +130,16 @@ class WDRLParams(Params):
         "loss) scores every candidate by K-fold cross-fitting; other paths hold one fold (1/K of each "
         "training environment's rows) out.",
     )
+    repeats: int | str = param(
+        AUTO,
+        low=1,
+        high=10,
+        doc="lambda_='auto' on the exact path: the K-fold cross-fitting is repeated on this many splits of "
+        "the rows (each decided by their content); a row's out-of-fold loss is its mean over the splits, "
+        "and SAL's returned θ the mean of all K × repeats fold fits of the chosen λ. Costs repeats × the "
+        "selection's fits. 'auto' (default): 3 below 32 covariates, where a split costs little, 1 from 32 "
+        "on (a split's cost grows like p³; docs/sal.md, 'Repeated cross-fitting').",
+    )
     adversary: str = param(
         AUTO,
         choices=(AUTO, "closed_form", "gradient"),
@@ -415,6 +425,7 @@ class WDRL(Algorithm[WDRLParams]):
             z=self.params.selection_se,
             prefer=self.prefer,
             folds=self.params.folds,
+            repeats=None if self.params.repeats == AUTO else int(self.params.repeats),
             anchors=ws.anchors(),
             cost_cap=self.cost_cap(),
             erm_first=self.erm_first_mode(),

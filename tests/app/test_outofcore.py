@@ -149,19 +149,24 @@ def test_the_folds_of_the_chunks_are_the_folds_in_memory(data: Any, store: Local
     np.testing.assert_allclose(got.zy[: len(train)], want.zy, rtol=1e-10, atol=1e-8)
 
 
-def test_sal_at_defaults_chunked_is_the_in_memory_fit(data: Any, store: LocalStore) -> None:
-    """Same choice, coefficients to 1e-8. The scores agree to ~1e-9, not 1e-15 as the sums do: a
-    fold fit whose w reaches its cap solves a system conditioned ~1e8, so the sums' last digits
-    (added in another order) move its θ by up to 3e-9 (measured; the out-of-fold pass itself,
-    given the same fold fits, agrees with the rows in memory to 5e-16)."""
+@pytest.mark.parametrize("params", [{}, {"repeats": 1}])
+def test_sal_at_defaults_chunked_is_the_in_memory_fit(
+    data: Any, store: LocalStore, params: dict[str, Any]
+) -> None:
+    """Same choice, coefficients to 1e-8, at the defaults (cross-fitting repeated on three splits at
+    p = 10) and with one split. The scores agree to ~1e-9, not 1e-15 as the sums do: a fold fit whose w reaches its cap
+    solves a system conditioned ~1e8, so the sums' last digits (added in another order) move its θ
+    by up to 3e-9 (measured; the out-of-fold pass itself, given the same fold fits, agrees with the
+    rows in memory to 5e-16)."""
     names, train, _ = data
-    memory = get_algorithm("sal")(seed=SEED).fit(train, feature_names=names)
-    chunked = _chunked(data, store, {})
+    memory = get_algorithm("sal")(params, seed=SEED).fit(train, feature_names=names)
+    chunked = _chunked(data, store, params)
     assert memory.selection is not None and chunked.selection is not None
     want, got = memory.selection.to_dict(), chunked.selection.to_dict()
     assert got["chosen"]["relative"] == want["chosen"]["relative"]
     assert got["chosen"]["variant"] == want["chosen"]["variant"]
     assert got["reason"] == want["reason"]
+    assert got["scoring"] == want["scoring"]
     assert got["rows_scored"] == want["rows_scored"]
     assert got["base"] == pytest.approx(want["base"], rel=1e-10)
     for a, b in zip(got["candidates"], want["candidates"], strict=True):

@@ -86,6 +86,8 @@ def test_a_what_if_run_fits_sal_with_the_parameter_changed(tmp_path: Path) -> No
         sb.run(str(out), [unit], jobs=1, sal_params={"folds": folds})
         (record,) = [json.loads(line) for line in out.read_text().splitlines()]
         records.append(record)
-        assert f"the {folds} fold fits" in record["w_evidence"]["note"]
+        assert (
+            f"the {3 * folds} fold fits" in record["w_evidence"]["note"]
+        )  # three splits below 32 covariates
         assert len(record["w"]) == len(record["w_evidence"]["low"]) == len(record["w_evidence"]["high"])
     assert records[0]["candidates"] != records[1]["candidates"]  # other folds, other out-of-fold scores

@@ -17,7 +17,9 @@ from sal_core.synthetic import anti_causal, homogeneous
 
 def _selected(seed: int) -> tuple[es.Outcome, cross_fit.FoldSums, es.Plan]:
     s = anti_causal(1, seed=seed)
-    sal = get_algorithm("sal")(seed=seed)
+    sal = get_algorithm("sal")(
+        {"repeats": 1}, seed=seed
+    )  # one split: K fold fits (several: test_repeated_cross_fitting)
     problem = sal._problem(s.train, sal.fit(s.train).model.standardizer)
     y_scale = float(problem.y.std())
     plan = sal.exact_plan()

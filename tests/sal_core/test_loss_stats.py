@@ -84,7 +84,7 @@ def test_selection_from_chunk_sums_is_the_in_memory_selection() -> None:
     """select_from_sums fed by sums of row chunks (as a table read in parts gives them) makes the
     choice :func:`es.select` makes from the rows in memory, with the same coefficients."""
     s = anti_causal(1, seed=101)
-    sal = get_algorithm("sal")(seed=101)
+    sal = get_algorithm("sal")({"repeats": 1}, seed=101)  # one split (several: tests/app/test_outofcore.py)
     memory = sal.fit(s.train)
     problem = sal._problem(s.train, memory.model.standardizer)
     y_scale = float(problem.y.std())
