@@ -66,10 +66,8 @@ class Plan:
     z: float
     prefer: ls.Prefer
     folds: int
-    anchors: tuple[str, ...] = ("all",)
-    repeats: int | None = (
-        None  # splits of repeated cross-fitting; None: by the covariates (splits_for)  # w-path variants per λ: "all" (the paper's W), "significant"
-    )
+    anchors: tuple[str, ...] = ("all",)  # w-path variants per λ: "all" (the paper's W), "significant"
+    repeats: int | None = None  # splits of repeated cross-fitting; None: by the covariates (splits_for)
     cost_cap: float | None = None  # SAL: what a robust candidate may cost where the slopes look alike
     erm_first: str = "never"  # SAL: where ERM is kept unless beaten beyond the noise (homogeneity.ERM_FIRST)
     erm_bar: str = "single"  # SAL: what beating ERM there means (lambda_selection.ERM_BARS)
@@ -248,13 +246,11 @@ def oof_losses(Z: Array, y_tilde: Array, folds: NDArray[np.int64], fits: FoldFit
 
 AUTO_REPEATS = 3
 """Splits of repeated cross-fitting where ``repeats="auto"`` repeats (below :data:`REPEAT_BELOW_P`
-covariates): on the 170 regression tables of the scoreboard, three splits met the targets on 3 more
-table-directions of 172 that the splits touch on each seed set, and left fewer seeds more than 5%
-above ERM (docs/sal.md, "Repeated cross-fitting")."""
+covariates); chosen on every real regression table of the scoreboard (docs/sal.md, "Repeated
+cross-fitting")."""
 REPEAT_BELOW_P = 32
-"""``repeats="auto"`` repeats the split below this many covariates: a split's w-paths cost like p³
-per round, 0.03 s at p = 10 and 0.7 s at p = 100 on a 2-core AMD EPYC; from 32 covariates on one
-split is kept (every scoreboard table but one has fewer)."""
+"""``repeats="auto"`` repeats the split below this many covariates. A split's w-paths cost like p³ per
+round, so from here on one split is kept (docs/sal.md, "Repeated cross-fitting", gives the times)."""
 
 
 def splits_for(plan: Plan, n_features: int) -> int:

@@ -215,7 +215,10 @@ def fit_network(
             return streams[-1]
 
         if algorithm == "sal" and params.get("lambda_", AUTO) == AUTO:
-            sums = _rows_of(fanout.fold_sums_of(kept["sums"]), train)
+            seeder_sums = _rows_of(fanout.fold_sums_of(kept["sums"]), train)
+            # the seeder's sums hold K columns per split of its repeated cross-fitting; the held-out
+            # path holds out fold 0 of the first split, as ls.row_folds(problem, K) does in memory
+            sums = seeder_sums.splits(seeder_sums.n_folds // SAL(params).params.folds)[0]
             held = _HeldOut(data, standardizer, spec, read, n_groups, seed)
             solution, chose = _seeded_auto(
                 SAL(params), sums, problem, y_scale, w, held, stream, progress, offset
