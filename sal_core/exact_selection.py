@@ -244,6 +244,19 @@ def oof_losses(Z: Array, y_tilde: Array, folds: NDArray[np.int64], fits: FoldFit
     return out
 
 
+def mean_oof_losses(
+    Z: Array, y_tilde: Array, split_folds: Sequence[NDArray[np.int64]], fits: FoldFits, y_scale: float
+) -> Array:
+    """Each row's out-of-fold squared error under each candidate (n, C), its mean over the splits of
+    repeated cross-fitting: ``split_folds`` holds the rows' folds under each split, ``fits`` the
+    K fold fits of every split, split-major (:meth:`FoldFits.per_split`)."""
+    per_split = fits.per_split(len(split_folds))
+    total = sum(
+        oof_losses(Z, y_tilde, folds, one, y_scale) for folds, one in zip(split_folds, per_split, strict=True)
+    )
+    return np.asarray(total) / len(split_folds)
+
+
 AUTO_REPEATS = 3
 """Splits of repeated cross-fitting where ``repeats="auto"`` repeats (below :data:`REPEAT_BELOW_P`
 covariates); chosen on every real regression table of the scoreboard (docs/sal.md, "Repeated
@@ -278,16 +291,12 @@ def _stats_in_memory(problem: Problem, y_scale: float, splits: Sequence[torch.Te
 
     def stats_of(fits: FoldFits) -> LossStats:
         losses, start = [], 0
-        per_split = fits.per_split(len(splits))
         for env in problem.envs:
             n = int(env.y.shape[0])
             Z, y = env.Z.double().cpu().numpy(), env.y.double().cpu().numpy() / y_scale
-            mean = sum(
-                oof_losses(Z, y, folds[start : start + n].cpu().numpy(), split_fits, y_scale)
-                for folds, split_fits in zip(splits, per_split, strict=True)
-            )
+            env_folds = [folds[start : start + n].cpu().numpy() for folds in splits]
             start += n
-            losses.append(np.asarray(mean) / len(splits))
+            losses.append(mean_oof_losses(Z, y, env_folds, fits, y_scale))
         return LossStats.of_rows(losses)
 
     return stats_of
@@ -309,7 +318,7 @@ def _check_every_fold_trains_on_every_environment(sums: cross_fit.FoldSums, env_
 
 
 def select_from_sums(
-    split_sums: cross_fit.FoldSums | Sequence[cross_fit.FoldSums],
+    split_sums: Sequence[cross_fit.FoldSums],
     plan: Plan,
     on_round: OnRound,
     loss_stats: LossStatsOf,
@@ -319,7 +328,7 @@ def select_from_sums(
     targets in ỹ = y / y_scale), one per split of repeated cross-fitting, and a way to sum the
     candidates' out-of-fold losses over those rows (each row's mean over the splits)."""
     k = plan.folds
-    every = [split_sums] if isinstance(split_sums, cross_fit.FoldSums) else list(split_sums)
+    every = list(split_sums)
     sums = every[0]
     for one in every:
         _check_every_fold_trains_on_every_environment(one, env_names)

@@ -50,7 +50,7 @@ from app.storage import ObjectNotFound, ObjectStore, check_key
 from sal_core import cross_fit
 from sal_core.cross_fit import FoldSums
 from sal_core.data import Standardizer
-from sal_core.exact_selection import FoldFits, oof_losses
+from sal_core.exact_selection import FoldFits, mean_oof_losses
 from sal_core.fitted import FittedModel
 from sal_core.loss_stats import LossStats
 from sal_core.minibatches import ChunkRows
@@ -262,7 +262,7 @@ def _sums(chunk: ChunkRows, n_envs: int, params: dict[str, Any]) -> Arrays:
 def _oof(chunk: ChunkRows, params: dict[str, Any]) -> Arrays:
     """:class:`LossStats` of the rows of the training environments ``train`` (in that order): each
     row's squared error under each candidate's fit on the folds other than its own
-    (:func:`sal_core.exact_selection.oof_losses`, the arithmetic of the fit in memory), its mean
+    (:func:`sal_core.exact_selection.mean_oof_losses`, the arithmetic of the fit in memory), its mean
     over the splits of repeated cross-fitting."""
     fits = FoldFits(
         theta=np.asarray(params["theta"], dtype=np.float64),
@@ -270,17 +270,13 @@ def _oof(chunk: ChunkRows, params: dict[str, Any]) -> Arrays:
         y_bar=np.asarray(params["y_bar"], dtype=np.float64),
     )
     splits = _split_folds(chunk, params)
-    per_split = fits.per_split(len(splits))
-    y_scale = float(params["y_scale"])
     losses = []
     for e in params["train"]:
         rows = chunk.env == int(e)
         Z, y = _scaled(chunk, rows, params)
-        total = sum(
-            oof_losses(Z, y, folds[rows], split_fits, y_scale)
-            for folds, split_fits in zip(splits, per_split, strict=True)
+        losses.append(
+            mean_oof_losses(Z, y, [folds[rows] for folds in splits], fits, float(params["y_scale"]))
         )
-        losses.append(np.asarray(total) / len(splits))
     return _arrays_of(LossStats.of_rows(losses))
 
 

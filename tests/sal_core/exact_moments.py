@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from sal_core import cross_fit, get_algorithm
 from sal_core import exact_batch as eb
-from sal_core import get_algorithm
+from sal_core import exact_selection as es
 from sal_core import robust_linear as rl
 from sal_core.algorithms.wdrl import _moments, _target_scale
 from sal_core.data import Environment, Standardizer
+from sal_core.lambda_selection import Candidate
 
 
 def moments_of(train: list[Environment]) -> rl.Moments:
@@ -38,3 +40,24 @@ def assert_same_paths(got: eb.PathResult, want: eb.PathResult) -> None:
     for name in ("mu", "mse", "kappa", "risks", "env_losses"):
         np.testing.assert_allclose(getattr(got, name), getattr(want, name), rtol=1e-5, err_msg=name)
     assert np.log(got.w).max() > 0.1  # the paths left w = 1: the comparison is not of two starts
+
+
+def chosen_fold_paths(sums: cross_fit.FoldSums, plan: es.Plan, chosen: Candidate) -> list[eb.PathResult]:
+    """The chosen robust candidate's w-path on every fold's complement of one split, fitted one by
+    one from the split's sums (what the selection's batch must reproduce)."""
+    variant = next(v for v, name in es.VARIANT_NAMES.items() if name == chosen.variant)
+    k = sums.n_folds
+    paths = []
+    for j in range(k):
+        m, _, _ = sums.part(np.arange(k) != j)
+        rows = int(sums.n[:, np.arange(k) != j].sum())
+        paths.append(
+            eb.run_paths(
+                es._one(m),
+                np.array([chosen.lambda_]),
+                np.ones((1, m.cross.size)),
+                plan.settings,
+                es._anchor([m], [rows], variant),
+            )  # fmt: skip
+        )
+    return paths

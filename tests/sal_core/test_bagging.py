@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 from sal_core import cross_fit, get_algorithm
-from sal_core import exact_batch as eb
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
 from sal_core.metrics import evaluate
 from sal_core.synthetic import anti_causal, homogeneous
+from tests.sal_core.exact_moments import chosen_fold_paths
 
 
 def _selected(seed: int) -> tuple[es.Outcome, cross_fit.FoldSums, es.Plan]:
@@ -35,17 +35,7 @@ def test_the_model_is_the_mean_of_the_chosen_candidates_fold_fits() -> None:
     outcome, sums, plan = _selected(101)
     chosen = outcome.selection.chosen_candidate
     assert chosen.relative is not None, "seed 101 chooses a robust candidate"
-    variant = next(v for v, name in es.VARIANT_NAMES.items() if name == chosen.variant)
-    k = plan.folds
-    thetas = []
-    for j in range(k):
-        m, _, _ = sums.part(np.arange(k) != j)
-        rows = int(sums.n[:, np.arange(k) != j].sum())
-        path = eb.run_paths(
-            es._one(m), np.array([chosen.lambda_]), np.ones((1, m.cross.size)), plan.settings,
-            es._anchor([m], [rows], variant),
-        )  # fmt: skip
-        thetas.append(path.theta[0])
+    thetas = [path.theta[0] for path in chosen_fold_paths(sums, plan, chosen)]
     np.testing.assert_allclose(outcome.theta, np.mean(thetas, axis=0), rtol=1e-9, atol=1e-12)
     assert not np.allclose(outcome.theta, outcome.step.theta[0]), "the refit's θ is not what is returned"
     assert outcome.final_model is not None and outcome.final_model.startswith("bagged")

@@ -126,7 +126,7 @@ def test_selection_from_chunk_sums_is_the_in_memory_selection() -> None:
         problem.n_envs,
         k,
     )
-    got = es.select_from_sums(sums, plan, lambda *_: False, chunk_stats, [e.name for e in problem.envs])
+    got = es.select_from_sums([sums], plan, lambda *_: False, chunk_stats, [e.name for e in problem.envs])
     assert got.selection.chosen == want.selection.chosen
     np.testing.assert_array_equal(got.w, want.w)
     np.testing.assert_array_equal(got.step.theta, want.step.theta)

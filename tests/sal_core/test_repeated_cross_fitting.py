@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from sal_core import cross_fit, get_algorithm
-from sal_core import exact_batch as eb
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core.data import Environment
 from sal_core.synthetic import anti_causal
+from tests.sal_core.exact_moments import chosen_fold_paths
 
 SEED = 101
 
@@ -95,19 +95,12 @@ def test_the_model_is_the_mean_of_every_fold_fit_of_every_split() -> None:
     outcome = es.select(problem, y_scale, plan, lambda *_: False)  # type: ignore[arg-type]
     chosen = outcome.selection.chosen_candidate
     assert chosen.relative is not None, "seed 101 chooses a robust candidate"
-    variant = next(v for v, name in es.VARIANT_NAMES.items() if name == chosen.variant)
-    k = plan.folds
-    thetas, ws = [], []
-    for sums in _split_sums(problem, y_scale, k, 2):
-        for f in range(k):
-            m, _, _ = sums.part(np.arange(k) != f)
-            rows = int(sums.n[:, np.arange(k) != f].sum())
-            path = eb.run_paths(
-                es._one(m), np.array([chosen.lambda_]), np.ones((1, m.cross.size)), plan.settings,
-                es._anchor([m], [rows], variant),
-            )  # fmt: skip
-            thetas.append(path.theta[0])
-            ws.append(path.w[0])
+    paths = [
+        p
+        for sums in _split_sums(problem, y_scale, plan.folds, 2)
+        for p in chosen_fold_paths(sums, plan, chosen)
+    ]
+    thetas, ws = [p.theta[0] for p in paths], [p.w[0] for p in paths]
     np.testing.assert_allclose(outcome.theta, np.mean(thetas, axis=0), rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(outcome.w_low, np.min(ws, axis=0), rtol=1e-9)  # type: ignore[arg-type]
     np.testing.assert_allclose(outcome.w_high, np.max(ws, axis=0), rtol=1e-9)  # type: ignore[arg-type]
