@@ -38,19 +38,15 @@ def _splitmix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
 
 
 def row_keys(X: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.uint64]:
-    """A 64-bit key per row from the values of (x, y) (n,): equal rows get equal keys.
-
-    The covariates' hashed values are summed (mod 2⁶⁴), so the key, and with it every fold, does not
-    depend on the order of the columns either: listing the covariates in another order gives the same
-    fit. One column at a time, so the memory is O(n) whatever p."""
-    X = np.asarray(X, np.float64).reshape(len(y), -1)
-    target = np.ascontiguousarray(np.asarray(y, np.float64)) + 0.0  # -0.0 and 0.0 are one value
-    total = np.zeros(target.shape[0], dtype=np.uint64)
+    """A 64-bit key per row from the bytes of (x, y) (n,): equal rows get equal keys."""
+    rows = np.ascontiguousarray(np.column_stack([np.asarray(X, np.float64), np.asarray(y, np.float64)]))
+    rows = rows + 0.0  # -0.0 and 0.0 are one value
+    words = rows.view(np.uint64)
+    key = np.full(rows.shape[0], np.uint64(0x5A1), dtype=np.uint64)
     with np.errstate(over="ignore"):
-        for j in range(X.shape[1]):
-            column = np.ascontiguousarray(X[:, j]) + 0.0
-            total += _splitmix(column.view(np.uint64) ^ _MIX)
-        return _splitmix(total ^ _splitmix(target.view(np.uint64) + np.uint64(0x5A1)))
+        for j in range(words.shape[1]):
+            key = _splitmix(key ^ (words[:, j] + _MIX * np.uint64(j + 1)))
+    return key
 
 
 def folds_of(keys: NDArray[np.uint64], seed: int, k: int) -> NDArray[np.int64]:

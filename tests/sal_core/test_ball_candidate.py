@@ -74,14 +74,12 @@ def cross_fitted(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return _spy(monkeypatch, "_cross_fitted_erm", finished)
 
 
-@pytest.mark.parametrize("seed", [2, 3, 10])
+@pytest.mark.parametrize("seed", [1, 3, 6])
 def test_where_erm_overfits_beyond_the_noise_the_ball_is_tried_and_wins(tried: list[bool], seed: int) -> None:
     """ERM's worst out-of-fold log-loss, every fold scored, is above the constant's by more than a
     standard error, and the ball beats the constant by more than one in turn; it is chosen. It is
     WDRL's fit at that λ, and it beats ERM on the test environment's log-loss and error rate (seed
-    2: 0.40 against 0.81 and 0.149 against 0.210; seeds 3 and 10: 0.37 / 0.37 against 0.77 / 0.83).
-    Which seeds open the gate depends on the draw of the folds (seeds 1, 3 and 6 before 2026-12-06's
-    order-free row hash; 2, 3, 7 and 10 of seeds 0-11 now)."""
+    6: 0.38 against 0.90 and 0.139 against 0.213; seeds 1 and 3: 0.36 / 0.37 against 1.00 / 0.77)."""
     train, test = _noise_heavy(seed)
     fit = get_algorithm("sal")(task="classification", seed=seed).fit(train)
     sel = _selection(fit)
@@ -102,12 +100,12 @@ def test_where_erm_overfits_beyond_the_noise_the_ball_is_tried_and_wins(tried: l
 def test_where_every_fold_finds_erm_within_the_noise_of_the_constant_the_grid_is_unchanged(
     tried: list[bool], cross_fitted: list[bool]
 ) -> None:
-    """Seed 6 of the same data: ERM trails the constant on the held-out fold, so every fold is
+    """Seed 4 of the same data: ERM trails the constant on the held-out fold, so every fold is
     scored, and over all 450 rows it is no worse than the constant beyond the noise; the candidates
     are SAL's grid as it was, λ = 0.1 with learned w and ERM, scored on the one fold
     (fitted for the record: the slopes look alike, so at defaults ERM is kept and they are not)."""
-    train, _ = _noise_heavy(6)
-    sel = _selection(get_algorithm("sal")({"score_all": True}, task="classification", seed=6).fit(train))
+    train, _ = _noise_heavy(4)
+    sel = _selection(get_algorithm("sal")({"score_all": True}, task="classification", seed=4).fit(train))
     assert cross_fitted == [True] and tried == [False] and sel.erm_kept
     assert [(c.relative, c.variant) for c in sel.candidates] == [(0.1, ""), (None, "")]
     assert sel.scoring.startswith("one held-out fold") and sel.rows_scored < 450
@@ -147,16 +145,16 @@ def test_wdrl_and_the_exact_path_never_ask() -> None:
 
 
 def test_a_stop_asked_for_while_every_fold_is_scored_stops_the_fit_with_progress_held() -> None:
-    """Seed 2: the extra fits of every fold report the progress position reached before them, over
+    """Seed 1: the extra fits of every fold report the progress position reached before them, over
     and over, and a stop asked for there ends the fit as stopped instead of running on to the refit."""
-    train, _ = _noise_heavy(2)
+    train, _ = _noise_heavy(1)
     seen: list[int] = []
 
     def progress(step: int, total: int, metrics: object) -> bool:
         seen.append(step)
         return seen.count(step) > 50  # only a step held still is reported this often
 
-    fit = get_algorithm("sal")(task="classification", seed=2).fit(train, progress=progress)
+    fit = get_algorithm("sal")(task="classification", seed=1).fit(train, progress=progress)
     assert fit.stopped
     held = seen[-1]
     assert seen.count(held) == 51 and max(seen) == held, "progress held still during the extra fits"
@@ -181,15 +179,15 @@ def test_where_every_fold_was_scored_the_refit_is_judged_on_the_held_out_fold_ag
 
     monkeypatch.setattr(WDRL, "_select_lambda", spy)
     monkeypatch.setattr(wdrl, "REFIT_SLACK", 0.0)  # the refit must score no worse than the candidate
-    train, _ = _noise_heavy(3)
-    fit = get_algorithm("sal")(task="classification", seed=3).fit(train)
+    train, _ = _noise_heavy(1)
+    fit = get_algorithm("sal")(task="classification", seed=1).fit(train)
     selection, candidate, held_out, problem = seen[0]
     assert "cross-fitting" in selection.scoring  # every fold scored
     on_fold = ls.score_of(ls.scored_losses(problem, candidate.model, held_out), False)[0]
     over_all_rows = selection.candidates[selection.chosen].score
     assert fit.selection is not None and fit.selection.refit is not None
     refit = fit.selection.refit.score
-    # on this seed the refit beats the candidate on the fold (0.555 against 0.596), and the fold is
-    # a hard one: the candidate's score over all rows (0.396) is below both
+    # on this seed the refit beats the candidate on the fold (0.405 against 0.454), and the fold is
+    # a hard one: the candidate's score over all rows (0.401) is below both
     assert over_all_rows < refit < on_fold
     assert fit.selection.refit.final_model == "refit on all rows"
