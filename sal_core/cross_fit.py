@@ -14,6 +14,8 @@ that part's own pooled mean, come from them in O(E·K·p²).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,16 +39,33 @@ def _splitmix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
         return x ^ (x >> np.uint64(31))
 
 
-def row_keys(X: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.uint64]:
-    """A 64-bit key per row from the bytes of (x, y) (n,): equal rows get equal keys."""
-    rows = np.ascontiguousarray(np.column_stack([np.asarray(X, np.float64), np.asarray(y, np.float64)]))
-    rows = rows + 0.0  # -0.0 and 0.0 are one value
-    words = rows.view(np.uint64)
-    key = np.full(rows.shape[0], np.uint64(0x5A1), dtype=np.uint64)
+def _column_salt(name: str) -> np.uint64:
+    """A 64-bit salt per covariate, from its name alone (not its position)."""
+    return np.uint64(int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "little"))
+
+
+def row_keys(
+    X: NDArray[np.float64], y: NDArray[np.float64], columns: Sequence[str] | None = None
+) -> NDArray[np.uint64]:
+    """A 64-bit key per row from the values of (x, y) (n,): equal rows get equal keys.
+
+    Each covariate's value is hashed with a salt from the covariate's name (``columns``; unnamed
+    covariates are x0, x1, ..., as ``sal_core.data.default_feature_names`` names them) and the hashes
+    are summed (mod 2⁶⁴), so the key, and with it every fold, does not depend on the order in which
+    the named covariates are listed. The salt keeps rows apart whose values are a permutation of
+    one another's (one-hot columns): a sum of unsalted hashes gave 381 distinct rows 14 keys. One
+    column at a time, so the memory is O(n) whatever p."""
+    target = np.ascontiguousarray(np.asarray(y, np.float64)) + 0.0  # -0.0 and 0.0 are one value
+    X = np.asarray(X, np.float64).reshape(target.shape[0], -1)
+    names = list(columns) if columns is not None else [f"x{j}" for j in range(X.shape[1])]
+    if len(names) != X.shape[1]:
+        raise ValueError(f"{len(names)} column names for {X.shape[1]} covariates")
+    total = np.zeros(target.shape[0], dtype=np.uint64)
     with np.errstate(over="ignore"):
-        for j in range(words.shape[1]):
-            key = _splitmix(key ^ (words[:, j] + _MIX * np.uint64(j + 1)))
-    return key
+        for j, name in enumerate(names):
+            column = np.ascontiguousarray(X[:, j]) + 0.0
+            total += _splitmix(column.view(np.uint64) ^ _column_salt(name))
+        return _splitmix(total ^ _splitmix(target.view(np.uint64) + _MIX))
 
 
 def folds_of(keys: NDArray[np.uint64], seed: int, k: int) -> NDArray[np.int64]:

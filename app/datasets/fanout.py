@@ -205,14 +205,14 @@ def merge_stats(a: Arrays, b: Arrays) -> Arrays:
     return out
 
 
-def _split_folds(chunk: ChunkRows, params: dict[str, Any]) -> list[NDArray[np.int64]]:
+def _split_folds(chunk: ChunkRows, params: dict[str, Any], columns: Sequence[str]) -> list[NDArray[np.int64]]:
     """Each row's cross-fitting fold (n,) under each of the ``repeats`` splits, or one split of all
     0 without ``folds``: from the raw row's content key and the seed, as
     ``lambda_selection.row_folds`` decides it for the rows in memory."""
     k = int(params.get("folds", 1))
     if k == 1:
         return [np.zeros(chunk.y.shape[0], dtype=np.int64)]
-    keys = cross_fit.row_keys(chunk.X, chunk.y)
+    keys = cross_fit.row_keys(chunk.X, chunk.y, columns)
     seed = int(params["seed"])
     repeats = int(params.get("repeats", 1))
     return [cross_fit.folds_of(keys, cross_fit.split_seed(seed, j), k) for j in range(repeats)]
@@ -224,14 +224,14 @@ def _scaled(chunk: ChunkRows, rows: NDArray[np.bool_], params: dict[str, Any]) -
     return Z, chunk.y[rows] / float(params["y_scale"])
 
 
-def _sums(chunk: ChunkRows, n_envs: int, params: dict[str, Any]) -> Arrays:
+def _sums(chunk: ChunkRows, n_envs: int, params: dict[str, Any], columns: Sequence[str]) -> Arrays:
     """Per (environment, fold): n, Σz, Σzzᵀ, Σzỹ, Σỹ, Σỹ² of z and ỹ (:func:`_scaled`), the cells
     of :class:`sal_core.cross_fit.FoldSums`; with ``repeats`` splits, K columns per split,
     split-major (``FoldSums.splits``). numpy's products per cell, not ``cross_fit.fold_sums``: its
     torch ``index_add_`` took 0.4 s of a 20,000-row chunk on this CPU (docs/scale.md), these take a
     few milliseconds."""
     k = int(params.get("folds", 1))
-    splits = _split_folds(chunk, params)
+    splits = _split_folds(chunk, params, columns)
     p = chunk.X.shape[1]
     cols = k * len(splits)
     out = {
@@ -259,7 +259,7 @@ def _sums(chunk: ChunkRows, n_envs: int, params: dict[str, Any]) -> Arrays:
     return out
 
 
-def _oof(chunk: ChunkRows, params: dict[str, Any]) -> Arrays:
+def _oof(chunk: ChunkRows, params: dict[str, Any], columns: Sequence[str]) -> Arrays:
     """:class:`LossStats` of the rows of the training environments ``train`` (in that order): each
     row's squared error under each candidate's fit on the folds other than its own
     (:func:`sal_core.exact_selection.mean_oof_losses`, the arithmetic of the fit in memory), its mean
@@ -269,7 +269,7 @@ def _oof(chunk: ChunkRows, params: dict[str, Any]) -> Arrays:
         z_bar=np.asarray(params["z_bar"], dtype=np.float64),
         y_bar=np.asarray(params["y_bar"], dtype=np.float64),
     )
-    splits = _split_folds(chunk, params)
+    splits = _split_folds(chunk, params, columns)
     losses = []
     for e in params["train"]:
         rows = chunk.env == int(e)
@@ -344,11 +344,11 @@ def _compute_part(store: ObjectStore, part: Part) -> Arrays:
         if part.pass_name == "stats":
             one = _stats(chunk, n_envs)
         elif part.pass_name == "sums":
-            one = _sums(chunk, n_envs, part.params)
+            one = _sums(chunk, n_envs, part.params, part.feature_names)
         elif part.pass_name == "metrics":
             one = _metrics(chunk, n_envs, part.params)
         elif part.pass_name == "oof":
-            one = _oof(chunk, part.params)
+            one = _oof(chunk, part.params, part.feature_names)
         else:
             raise ValueError(f"unknown pass {part.pass_name!r}")
         total = one if total is None else _add(total, one, part.pass_name)

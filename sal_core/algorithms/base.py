@@ -179,7 +179,7 @@ class Algorithm(ABC, Generic[P]):
         self._resolved_device = resolve_device(self.device)
         raw = [self._tensor(e.X) for e in environments]  # one copy to the device; the rest happens there
         standardizer = Standardizer.fit_tensors(raw)
-        problem = self._problem(environments, standardizer, raw)
+        problem = self._problem(environments, standardizer, raw, names)
         solution = self._fit(problem, Reporter(progress, self.total_steps()))
         return self._package(solution, standardizer, names, time.perf_counter() - started)
 
@@ -236,9 +236,11 @@ class Algorithm(ABC, Generic[P]):
         environments: Sequence[Environment],
         standardizer: Standardizer,
         raw: Sequence[torch.Tensor] | None = None,
+        names: Sequence[str] | None = None,
     ) -> Problem:
         """The standardised problem on the fit's device. ``raw`` (the environments' X already on the
-        device, as ``fit`` copies them) is standardised there, not in numpy on the host."""
+        device, as ``fit`` copies them) is standardised there, not in numpy on the host. ``names``
+        (the covariates') salt each row's content key, so the folds follow the names, not the order."""
         xs = raw if raw is not None else [self._tensor(e.X) for e in environments]
         mean, scale = self._tensor(standardizer.mean), self._tensor(standardizer.scale)
         envs = [
@@ -263,7 +265,7 @@ class Algorithm(ABC, Generic[P]):
             model_spec=self.model_spec,
             generator=generator,
             seed=self.seed,
-            row_keys=np.concatenate([row_keys(e.X, e.y) for e in environments]),
+            row_keys=np.concatenate([row_keys(e.X, e.y, names) for e in environments]),
         )
 
     def _package(

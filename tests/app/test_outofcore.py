@@ -139,7 +139,7 @@ def test_the_folds_of_the_chunks_are_the_folds_in_memory(data: Any, store: Local
     got = fanout.fold_sums_of(
         _runner(store, data, "folds")(fanout.Pass("sums", params | {"folds": k, "seed": SEED}))
     )
-    keys = np.concatenate([cross_fit.row_keys(e.X, e.y) for e in train])
+    keys = np.concatenate([cross_fit.row_keys(e.X, e.y, names) for e in train])
     Z = torch.as_tensor(np.concatenate([standardizer.transform(e.X) for e in train]))
     env = torch.as_tensor(np.repeat(np.arange(len(train)), [e.n_rows for e in train]))
     folds = torch.as_tensor(cross_fit.folds_of(keys, SEED, k))

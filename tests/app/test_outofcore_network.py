@@ -192,7 +192,7 @@ def test_sal_mlp_at_lambda_auto_holds_out_fold_0_scores_the_candidates_and_refit
 
     sal = SAL({}, model=MLP, seed=0)
     raw = [torch.as_tensor(e.X) for e in train]
-    problem = sal._problem(train, Standardizer.fit_tensors(raw), raw)
+    problem = sal._problem(train, Standardizer.fit_tensors(raw), raw, names)
     y_scale = target_scale(problem)
     fit_part, held = ls.fold_split(problem, ls.row_folds(problem, 5), 0)
     assert chose.base == pytest.approx(

@@ -36,6 +36,8 @@ class Cell:
 
     @property
     def meets(self) -> bool:
+        if self.mean == rd.TARGET_MEAN or self.worst == rd.TARGET_WORST:
+            return not self.bold  # at a target to four decimals: the unrounded value's mark decides
         return self.mean <= rd.TARGET_MEAN and self.worst <= rd.TARGET_WORST
 
 

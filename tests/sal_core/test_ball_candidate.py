@@ -179,15 +179,15 @@ def test_where_every_fold_was_scored_the_refit_is_judged_on_the_held_out_fold_ag
 
     monkeypatch.setattr(WDRL, "_select_lambda", spy)
     monkeypatch.setattr(wdrl, "REFIT_SLACK", 0.0)  # the refit must score no worse than the candidate
-    train, _ = _noise_heavy(1)
-    fit = get_algorithm("sal")(task="classification", seed=1).fit(train)
+    train, _ = _noise_heavy(3)
+    fit = get_algorithm("sal")(task="classification", seed=3).fit(train)
     selection, candidate, held_out, problem = seen[0]
     assert "cross-fitting" in selection.scoring  # every fold scored
     on_fold = ls.score_of(ls.scored_losses(problem, candidate.model, held_out), False)[0]
     over_all_rows = selection.candidates[selection.chosen].score
     assert fit.selection is not None and fit.selection.refit is not None
     refit = fit.selection.refit.score
-    # on this seed the refit beats the candidate on the fold (0.405 against 0.454), and the fold is
-    # a hard one: the candidate's score over all rows (0.401) is below both
+    # on this seed the refit beats the candidate on the fold (0.457 against 0.515), and the fold is
+    # a hard one: the candidate's score over all rows (0.380) is below both
     assert over_all_rows < refit < on_fold
     assert fit.selection.refit.final_model == "refit on all rows"
