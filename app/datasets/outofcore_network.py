@@ -354,7 +354,10 @@ class _HeldOut:
     def reader(self, k: int, *, held: bool) -> mb.ChunkReader:
         def read(i: int) -> mb.ChunkRows:
             rows = self.read(i)
-            in_fold = cross_fit.folds_of(cross_fit.row_keys(rows.X, rows.y, self.data.feature_names), self.seed, k) == 0
+            in_fold = (
+                cross_fit.folds_of(cross_fit.row_keys(rows.X, rows.y, self.data.feature_names), self.seed, k)
+                == 0
+            )
             keep = in_fold if held else ~in_fold
             return mb.ChunkRows(rows.env[keep], rows.X[keep], rows.y[keep])
 

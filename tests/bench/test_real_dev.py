@@ -333,7 +333,9 @@ def test_the_report_gives_sal_minus_erm_with_its_standard_error() -> None:
     assert rd.render([out], [0, 1], "cmd").splitlines()[4].endswith("| — | +2.00% ± 1.00% |")
 
 
-@pytest.mark.parametrize(("name", "seed"), [("house", 1), ("star", 0)])  # house seed 0 keeps ERM since 2026-12-06
+@pytest.mark.parametrize(
+    ("name", "seed"), [("house", 1), ("star", 0)]
+)  # house seed 0 keeps ERM since 2026-12-06
 def test_sal_on_a_real_table_does_not_depend_on_the_order_of_environments_or_rows(
     name: str, seed: int
 ) -> None:
