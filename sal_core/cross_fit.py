@@ -3,7 +3,8 @@
 A row's fold is a hash of its own bytes (covariates and target) mixed with the seed, so it does not
 depend on where the row sits: listing the environments in another order, or shuffling rows inside
 one, gives every row the same fold and the fit the same folds (issue 18: w changed with the order of
-the environments because the held-out rows were drawn in that order). Chunks of one table agree on
+the environments because the held-out rows were drawn in that order). Covariates enter the hash by
+name, not by position, so listing them in another order draws the same folds too. Chunks of one table agree on
 the folds without talking to each other, for the same reason.
 
 The exact path needs only second moments, and moments of a union of folds are sums: one pass over
