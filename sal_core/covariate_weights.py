@@ -51,29 +51,42 @@ def normalise_to_w_set(w: Array) -> Array:
 
 @dataclass
 class AdaptiveLogStep:
-    """RMSprop on u = log w: u ← u − lr·g/√(E[g²]), g = w ⊙ ∂R/∂w; then w ← w / min w."""
+    """RMSprop on u = log w: u ← u − lr·g/√(E[g²]), g = w ⊙ ∂R/∂w; then w ← w / min w.
+
+    ``anchor`` (a boolean mask; the one-scale rule, ``per_coordinate=False``, only) marks the
+    covariates that take part: the others (constant in the rows: no coefficient to weigh) stay at
+    w = 1, enter neither the common mode nor the scale, and are not what min w = 1 pins."""
 
     lr: float
     decay: float = 0.9
     eps: float = 1e-12
     per_coordinate: bool = True
+    anchor: NDArray[np.bool_] | None = None
     _sq: Array | None = field(default=None, repr=False)
     _t: int = 0
 
     def __call__(self, w: Array, grad_w: Array) -> Array:
         g = w * grad_w
+        part = (
+            self.anchor
+            if self.anchor is not None and not self.per_coordinate and self.anchor.any()
+            else np.ones(g.shape, dtype=bool)
+        )
         if not self.per_coordinate:
-            g = g - g.mean()  # the common mode only rescales w, which W's min w = 1 undoes
+            # the common mode only rescales w, which W's min w = 1 undoes
+            g = np.where(part, g - g[part].mean(), 0.0)
         self._t += 1
         previous = np.zeros_like(g) if self._sq is None else self._sq
-        g2 = g * g if self.per_coordinate else np.full_like(g, (g * g).mean())
+        g2 = g * g if self.per_coordinate else np.full_like(g, (g[part] ** 2).mean())
         sq = self.decay * previous + (1 - self.decay) * g2
         self._sq = sq
         corrected = sq / (1 - self.decay**self._t)
         u = np.log(w) - self.lr * g / (np.sqrt(corrected) + self.eps)
         if self.per_coordinate:
             return project_onto_w_set(np.exp(u))
-        return normalise_to_w_set(np.exp(u))
+        if part.all():
+            return normalise_to_w_set(np.exp(u))
+        return np.asarray(np.where(part, np.exp(u - u[part].min()), 1.0), dtype=np.float64)
 
 
 @dataclass
@@ -134,7 +147,7 @@ def make_w_update(
     elif rule == "adam_log":
         step = AdamLogStep(lr=lr, anchor=anchor)
     else:
-        step = AdaptiveLogStep(lr=lr, per_coordinate=rule == "adaptive_log")
+        step = AdaptiveLogStep(lr=lr, per_coordinate=rule == "adaptive_log", anchor=anchor)
 
     def capped(w: Array, grad_w: Array) -> Array:
         return np.minimum(step(w, grad_w), w_max)

@@ -4,8 +4,12 @@ A row's fold is a hash of its own bytes (covariates and target) mixed with the s
 depend on where the row sits: listing the environments in another order, or shuffling rows inside
 one, gives every row the same fold and the fit the same folds (issue 18: w changed with the order of
 the environments because the held-out rows were drawn in that order). Covariates enter the hash by
-name, not by position, so listing them in another order draws the same folds too. Chunks of one table agree on
-the folds without talking to each other, for the same reason.
+name, not by position, so listing them in another order draws the same folds too. Each value is
+read on the fit's own scale before it is hashed (:class:`KeyScale`: minus the pooled mean, over the
+pooled standard deviation, on a grid of 2⁻¹⁶ of it), so a covariate or the target recorded in other
+units (metres or centimetres, °C or K) draws the same folds, and a constant covariate draws none of
+its own. Chunks of one table agree on the folds without talking to each other, for the same reason
+(each reads the pooled scale from the stats pass).
 
 The exact path needs only second moments, and moments of a union of folds are sums: one pass over
 the rows keeps raw sums per (environment, fold), and the moments of "every fold but k", centred on
@@ -45,8 +49,51 @@ def _column_salt(name: str) -> np.uint64:
     return np.uint64(int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "little"))
 
 
+KEY_GRID_BITS = 16
+"""A value enters the key as round(z · 2¹⁶), z its distance from the pooled mean in pooled standard
+deviations: rows closer than 2⁻¹⁶ ≈ 1.5·10⁻⁵ standard deviations in every column share a key (and a
+fold, as equal rows do), and the rounding of the pooled statistics (another row order, another
+chunking: ~10⁻¹⁵ of a value) moves a value across a step of the grid about once in 10⁹ values."""
+
+
+@dataclass(frozen=True)
+class KeyScale:
+    """The pooled location and scale that every row's values are read on before they are hashed:
+    the covariates' (the fit's standardiser; a scale of 1 where a covariate is constant) and the
+    target's (population standard deviation; 1 where y is constant). Computed once from all training
+    rows, it gives a row the same key wherever it is read: in memory, in a chunk, in any order."""
+
+    x_mean: Array
+    x_scale: Array
+    y_mean: float
+    y_scale: float
+
+    @classmethod
+    def of(cls, x_mean: Array, x_scale: Array, ys: Sequence[Array]) -> KeyScale:
+        """The covariates' standardiser (a scale of 1 where it is ~0) and the target's pooled mean and
+        standard deviation."""
+        y = np.concatenate([np.asarray(v, np.float64).ravel() for v in ys])
+        sd = float(y.std()) if y.size else 0.0
+        x_scale = np.asarray(x_scale, np.float64)
+        return cls(
+            np.asarray(x_mean, np.float64),
+            np.where(x_scale > 1e-12, x_scale, 1.0),
+            float(y.mean()) if y.size else 0.0,
+            sd if sd > 1e-12 else 1.0,
+        )
+
+
+def _on_grid(values: Array, mean: float | Array, scale: float | Array) -> NDArray[np.uint64]:
+    """round((v − mean) / scale · 2^KEY_GRID_BITS) as 64-bit words (two's complement)."""
+    z = np.rint((np.asarray(values, np.float64) - mean) / scale * float(2**KEY_GRID_BITS))
+    return np.ascontiguousarray(z.astype(np.int64)).view(np.uint64)
+
+
 def row_keys(
-    X: NDArray[np.float64], y: NDArray[np.float64], columns: Sequence[str] | None = None
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    columns: Sequence[str] | None = None,
+    scale: KeyScale | None = None,
 ) -> NDArray[np.uint64]:
     """A 64-bit key per row from the values of (x, y) (n,): equal rows get equal keys.
 
@@ -55,7 +102,12 @@ def row_keys(
     are summed (mod 2⁶⁴), so the key, and with it every fold, does not depend on the order in which
     the named covariates are listed. The salt keeps rows apart whose values are a permutation of
     one another's (one-hot columns): a sum of unsalted hashes gave 381 distinct rows 14 keys. One
-    column at a time, so the memory is O(n) whatever p."""
+    column at a time, so the memory is O(n) whatever p.
+
+    With ``scale`` (the folds of a fit) each value is first read on the pooled scale, on the grid of
+    :data:`KEY_GRID_BITS`, so the key does not change with the units of a covariate or of the
+    target; a value at the pooled mean adds nothing, so a constant covariate leaves every key as it
+    was. Without it the raw bytes are hashed (a sample of rows that must not depend on a scale)."""
     target = np.ascontiguousarray(np.asarray(y, np.float64)) + 0.0  # -0.0 and 0.0 are one value
     X = np.asarray(X, np.float64).reshape(target.shape[0], -1)
     names = list(columns) if columns is not None else [f"x{j}" for j in range(X.shape[1])]
@@ -64,9 +116,14 @@ def row_keys(
     total = np.zeros(target.shape[0], dtype=np.uint64)
     with np.errstate(over="ignore"):
         for j, name in enumerate(names):
-            column = np.ascontiguousarray(X[:, j]) + 0.0
-            total += _splitmix(column.view(np.uint64) ^ _column_salt(name))
-        return _splitmix(total ^ _splitmix(target.view(np.uint64) + _MIX))
+            if scale is None:
+                words = (np.ascontiguousarray(X[:, j]) + 0.0).view(np.uint64)
+                total += _splitmix(words ^ _column_salt(name))
+            else:
+                words = _on_grid(X[:, j], scale.x_mean[j], scale.x_scale[j])
+                total += np.where(words == 0, np.uint64(0), _splitmix(words ^ _column_salt(name)))
+        y_words = target.view(np.uint64) if scale is None else _on_grid(target, scale.y_mean, scale.y_scale)
+        return _splitmix(total ^ _splitmix(y_words + _MIX))
 
 
 def folds_of(keys: NDArray[np.uint64], seed: int, k: int) -> NDArray[np.int64]:

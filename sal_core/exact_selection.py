@@ -575,12 +575,14 @@ def distinct_variants(fold_anchor: dict[str, NDArray[np.bool_]]) -> tuple[str, .
 
 
 def _anchor(moments: list[Moments], rows: list[int], variant: str) -> NDArray[np.bool_]:
-    """Per problem (B, p): the covariates min w = 1 may pin: all, or those with pooled |t| ≥ 3."""
+    """Per problem (B, p): the covariates min w = 1 may pin: all that vary in its rows, or those with
+    pooled |t| ≥ 3 (:func:`sal_core.robust_linear.varying_covariates`: a constant one never moves)."""
+    varying = np.stack([rl.varying_covariates(m) for m in moments])
     if variant == "significant":
-        return np.stack(
+        return varying & np.stack(
             [rl.significant_covariates(m, n, SIGNIFICANCE) for m, n in zip(moments, rows, strict=True)]
         )
-    return np.ones((len(moments), moments[0].cross.shape[0]), dtype=bool)
+    return varying
 
 
 SIGNIFICANCE = 3.0

@@ -182,6 +182,18 @@ def least_squares(m: Moments, n_rows: int) -> LeastSquares:
     return LeastSquares(theta=theta, standard_errors=standard_errors, rank=rank, mse=rss_mean, noise=noise)
 
 
+VARYING = 1e-12
+"""A covariate whose mean z² over the rows (its standardised variance there, ~1 for any covariate
+that varies) is at most this is constant in them."""
+
+
+def varying_covariates(m: Moments) -> NDArray[np.bool_]:
+    """Covariates that take more than one value in the rows of ``m`` (p,). A constant one has no
+    coefficient for w to weigh, so its w never moves; min w = 1 must not pin it, or it would hold
+    the minimum at its own w while every covariate the model uses drifts above 1 unanchored."""
+    return np.asarray(np.diag(m.gram) > VARYING, dtype=np.bool_)
+
+
 def significant_covariates(m: Moments, n_rows: int, threshold: float) -> NDArray[np.bool_]:
     """Covariates whose pooled least-squares coefficient has |t| ≥ ``threshold`` (p,): the ones the
     model leans on. t_d = θ_d / √(σ̂² · (G⁺)_dd / n) on the standardised, centred rows (σ̂² on the

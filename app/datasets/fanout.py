@@ -207,15 +207,26 @@ def merge_stats(a: Arrays, b: Arrays) -> Arrays:
 
 def _split_folds(chunk: ChunkRows, params: dict[str, Any], columns: Sequence[str]) -> list[NDArray[np.int64]]:
     """Each row's cross-fitting fold (n,) under each of the ``repeats`` splits, or one split of all
-    0 without ``folds``: from the raw row's content key and the seed, as
-    ``lambda_selection.row_folds`` decides it for the rows in memory."""
+    0 without ``folds``: from the row's content key (read on the pooled scale, :func:`key_scale_of`)
+    and the seed, as ``lambda_selection.row_folds`` decides it for the rows in memory."""
     k = int(params.get("folds", 1))
     if k == 1:
         return [np.zeros(chunk.y.shape[0], dtype=np.int64)]
-    keys = cross_fit.row_keys(chunk.X, chunk.y, columns)
+    keys = cross_fit.row_keys(chunk.X, chunk.y, columns, key_scale_of(params))
     seed = int(params["seed"])
     repeats = int(params.get("repeats", 1))
     return [cross_fit.folds_of(keys, cross_fit.split_seed(seed, j), k) for j in range(repeats)]
+
+
+def key_scale_of(params: dict[str, Any]) -> cross_fit.KeyScale:
+    """The pooled scale a pass reads the rows' content keys on: the standardiser's ``mean`` and
+    ``scale`` and the target's ``key_y_mean`` and ``key_y_scale`` (``outofcore.key_params``)."""
+    return cross_fit.KeyScale(
+        np.asarray(params["mean"], np.float64),
+        np.asarray(params["scale"], np.float64),
+        float(params["key_y_mean"]),
+        float(params["key_y_scale"]),
+    )
 
 
 def _scaled(chunk: ChunkRows, rows: NDArray[np.bool_], params: dict[str, Any]) -> tuple[Array, Array]:

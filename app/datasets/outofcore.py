@@ -61,6 +61,7 @@ import numpy as np
 import torch
 
 from app.datasets import fanout
+from sal_core import cross_fit
 from sal_core import exact_selection as es
 from sal_core import lambda_selection as ls
 from sal_core import robust_linear as rl
@@ -191,6 +192,26 @@ def _standardiser(stats: fanout.Arrays, train: Sequence[int]) -> tuple[Standardi
     )
 
 
+def key_scale(stats: fanout.Arrays, train: Sequence[int], standardizer: Standardizer) -> cross_fit.KeyScale:
+    """The scale the rows' content keys read values on (:class:`sal_core.cross_fit.KeyScale`), from
+    the stats pass: the standardiser's, and the target's pooled mean and population standard
+    deviation, as a fit in memory takes them, so both draw the same folds."""
+    pooled = {k: v[train[0] : train[0] + 1] for k, v in stats.items()}
+    for e in train[1:]:
+        pooled = fanout.merge_stats(pooled, {k: v[e : e + 1] for k, v in stats.items()})
+    n = float(pooled["n"][0])
+    sd = math.sqrt(float(pooled["m2y"][0]) / n) if n > 0 else 0.0
+    return cross_fit.KeyScale(
+        standardizer.mean, standardizer.scale, float(pooled["my"][0]), sd if sd > 1e-12 else 1.0
+    )
+
+
+def key_params(keys: cross_fit.KeyScale) -> dict[str, float]:
+    """A pass's inputs for :func:`fanout.key_scale_of`: the target's part of ``keys`` (the
+    covariates' travel as the standardiser's ``mean`` and ``scale``)."""
+    return {"key_y_mean": keys.y_mean, "key_y_scale": keys.y_scale}
+
+
 def fit_linear(
     data: ChunkedData,
     algorithm: str,
@@ -219,8 +240,10 @@ def fit_linear(
         timings[what.name] = timings.get(what.name, 0.0) + tick() - start
         return out
 
-    standardizer, _, y_scale = _standardiser(timed(fanout.Pass("stats", {})), train)
+    stats = timed(fanout.Pass("stats", {}))
+    standardizer, _, y_scale = _standardiser(stats, train)
     scaling = {"mean": standardizer.mean.tolist(), "scale": standardizer.scale.tolist(), "y_scale": y_scale}
+    scaling |= key_params(key_scale(stats, train, standardizer))
     auto = algorithm in ("sal", "wdrl") and params.get("lambda_", AUTO) == AUTO
     plan = _robust(algorithm, params, seed).exact_plan() if auto else None
     repeats = es.splits_for(plan, len(data.feature_names)) if plan is not None else 1

@@ -44,6 +44,7 @@ from app.datasets.outofcore import (
     _seeder_params,
     _standardiser,
     fit_linear,
+    key_scale,
 )
 from app.storage import ObjectStore
 from sal_core import cross_fit, deep_sal, loss_stats
@@ -219,7 +220,9 @@ def fit_network(
             # the seeder's sums hold K columns per split of its repeated cross-fitting; the held-out
             # path holds out fold 0 of the first split, as ls.row_folds(problem, K) does in memory
             sums = seeder_sums.splits(seeder_sums.n_folds // SAL(params).params.folds)[0]
-            held = _HeldOut(data, standardizer, spec, read, n_groups, seed)
+            held = _HeldOut(
+                data, standardizer, key_scale(stats, train, standardizer), spec, read, n_groups, seed
+            )
             solution, chose = _seeded_auto(
                 SAL(params), sums, problem, y_scale, w, held, stream, progress, offset
             )
@@ -343,21 +346,20 @@ class _HeldOut:
         self,
         data: ChunkedData,
         standardizer: Standardizer,
+        keys: cross_fit.KeyScale,
         spec: ModelSpec,
         read: mb.ChunkReader,
         n_groups: int,
         seed: int,
     ) -> None:
-        self.data, self.standardizer, self.spec = data, standardizer, spec
+        self.data, self.standardizer, self.keys, self.spec = data, standardizer, keys, spec
         self.read, self.n_groups, self.seed = read, n_groups, seed
 
     def reader(self, k: int, *, held: bool) -> mb.ChunkReader:
         def read(i: int) -> mb.ChunkRows:
             rows = self.read(i)
-            in_fold = (
-                cross_fit.folds_of(cross_fit.row_keys(rows.X, rows.y, self.data.feature_names), self.seed, k)
-                == 0
-            )
+            keys = cross_fit.row_keys(rows.X, rows.y, self.data.feature_names, self.keys)
+            in_fold = cross_fit.folds_of(keys, self.seed, k) == 0
             keep = in_fold if held else ~in_fold
             return mb.ChunkRows(rows.env[keep], rows.X[keep], rows.y[keep])
 

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 import torch
 
-from sal_core.cross_fit import row_keys
+from sal_core.cross_fit import KeyScale, row_keys
 from sal_core.data import Environment, FloatArray, Standardizer, default_feature_names, validate_environments
 from sal_core.exceptions import InvalidParameterError
 from sal_core.fitted import FittedModel
@@ -240,7 +240,8 @@ class Algorithm(ABC, Generic[P]):
     ) -> Problem:
         """The standardised problem on the fit's device. ``raw`` (the environments' X already on the
         device, as ``fit`` copies them) is standardised there, not in numpy on the host. ``names``
-        (the covariates') salt each row's content key, so the folds follow the names, not the order."""
+        (the covariates') salt each row's content key, so the folds follow the names, not the order;
+        its values are read on the pooled scale (``KeyScale``), so the folds do not follow the units."""
         xs = raw if raw is not None else [self._tensor(e.X) for e in environments]
         mean, scale = self._tensor(standardizer.mean), self._tensor(standardizer.scale)
         envs = [
@@ -255,6 +256,7 @@ class Algorithm(ABC, Generic[P]):
         )
         generator = torch.Generator(device=self.device_)
         generator.manual_seed(self.seed)
+        keys = KeyScale.of(standardizer.mean, standardizer.scale, [e.y for e in environments])
         return Problem(
             envs=envs,
             Z=torch.cat([e.Z for e in envs]),
@@ -265,7 +267,7 @@ class Algorithm(ABC, Generic[P]):
             model_spec=self.model_spec,
             generator=generator,
             seed=self.seed,
-            row_keys=np.concatenate([row_keys(e.X, e.y, names) for e in environments]),
+            row_keys=np.concatenate([row_keys(e.X, e.y, names, keys) for e in environments]),
         )
 
     def _package(

@@ -295,9 +295,10 @@ class LearnedW(WStep[SALParams]):
         return ("all", "significant") if p.anchor == AUTO else (p.anchor,)
 
     def anchor_mask(self, moments: rl.Moments, n_rows: int) -> NDArray[np.bool_] | None:
+        varying = rl.varying_covariates(moments)  # a constant covariate's w never moves: never pinned
         if self.params.anchor != "significant":
-            return None
-        return rl.significant_covariates(moments, n_rows, es.SIGNIFICANCE)
+            return None if varying.all() else varying
+        return varying & rl.significant_covariates(moments, n_rows, es.SIGNIFICANCE)
 
     def path_settings(self) -> eb.PathSettings:
         p, s = self.params, self.schedule

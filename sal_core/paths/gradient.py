@@ -121,7 +121,8 @@ def fit_rounds(
     params = list(model.parameters())
     optimizer = FlatAdam(params, lr=o.theta_lr)  # torch.optim.Adam's arithmetic, without its overhead
     w = torch.ones(problem.n_features, dtype=Z.dtype, device=Z.device)
-    update = w_step.update()
+    varying = (Z.var(0) > rl.VARYING).cpu().numpy()  # a constant covariate's w never moves: never pinned
+    update = w_step.update(None if varying.all() else varying)
     alpha, stability = w_step.alpha, w_step.stability
     scale = loss_scale(problem, y_scale)
     state = rg.AdversaryState()

@@ -135,11 +135,13 @@ def test_the_folds_of_the_chunks_are_the_folds_in_memory(data: Any, store: Local
     standardizer = Standardizer.fit(np.concatenate([e.X for e in train]))
     y = np.concatenate([e.y for e in train])
     y_scale = float(np.std(y, ddof=1))
+    scale = cross_fit.KeyScale.of(standardizer.mean, standardizer.scale, [e.y for e in train])
     params = {"mean": standardizer.mean.tolist(), "scale": standardizer.scale.tolist(), "y_scale": y_scale}
+    params |= outofcore.key_params(scale)
     got = fanout.fold_sums_of(
         _runner(store, data, "folds")(fanout.Pass("sums", params | {"folds": k, "seed": SEED}))
     )
-    keys = np.concatenate([cross_fit.row_keys(e.X, e.y, names) for e in train])
+    keys = np.concatenate([cross_fit.row_keys(e.X, e.y, names, scale) for e in train])
     Z = torch.as_tensor(np.concatenate([standardizer.transform(e.X) for e in train]))
     env = torch.as_tensor(np.repeat(np.arange(len(train)), [e.n_rows for e in train]))
     folds = torch.as_tensor(cross_fit.folds_of(keys, SEED, k))

@@ -74,12 +74,13 @@ def cross_fitted(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return _spy(monkeypatch, "_cross_fitted_erm", finished)
 
 
-@pytest.mark.parametrize("seed", [1, 3, 6])
+@pytest.mark.parametrize("seed", [2, 5, 8])
 def test_where_erm_overfits_beyond_the_noise_the_ball_is_tried_and_wins(tried: list[bool], seed: int) -> None:
     """ERM's worst out-of-fold log-loss, every fold scored, is above the constant's by more than a
     standard error, and the ball beats the constant by more than one in turn; it is chosen. It is
-    WDRL's fit at that λ, and it beats ERM on the test environment's log-loss and error rate (seed
-    6: 0.38 against 0.90 and 0.139 against 0.213; seeds 1 and 3: 0.36 / 0.37 against 1.00 / 0.77)."""
+    WDRL's fit at that λ, and it beats ERM on the test environment's log-loss and error rate (seeds
+    2, 5, 8: 0.50, 0.48, 0.43 × ERM's log-loss and 0.71, 0.73, 0.69 × its error rate; seeds 1, 3, 6
+    before the folds read values on the pooled scale, 2026-12-06)."""
     train, test = _noise_heavy(seed)
     fit = get_algorithm("sal")(task="classification", seed=seed).fit(train)
     sel = _selection(fit)
@@ -100,12 +101,12 @@ def test_where_erm_overfits_beyond_the_noise_the_ball_is_tried_and_wins(tried: l
 def test_where_every_fold_finds_erm_within_the_noise_of_the_constant_the_grid_is_unchanged(
     tried: list[bool], cross_fitted: list[bool]
 ) -> None:
-    """Seed 4 of the same data: ERM trails the constant on the held-out fold, so every fold is
+    """Seed 9 of the same data (4 before 2026-12-06's draw of the folds): ERM trails the constant on the held-out fold, so every fold is
     scored, and over all 450 rows it is no worse than the constant beyond the noise; the candidates
     are SAL's grid as it was, λ = 0.1 with learned w and ERM, scored on the one fold
     (fitted for the record: the slopes look alike, so at defaults ERM is kept and they are not)."""
-    train, _ = _noise_heavy(4)
-    sel = _selection(get_algorithm("sal")({"score_all": True}, task="classification", seed=4).fit(train))
+    train, _ = _noise_heavy(9)
+    sel = _selection(get_algorithm("sal")({"score_all": True}, task="classification", seed=9).fit(train))
     assert cross_fitted == [True] and tried == [False] and sel.erm_kept
     assert [(c.relative, c.variant) for c in sel.candidates] == [(0.1, ""), (None, "")]
     assert sel.scoring.startswith("one held-out fold") and sel.rows_scored < 450
@@ -145,16 +146,16 @@ def test_wdrl_and_the_exact_path_never_ask() -> None:
 
 
 def test_a_stop_asked_for_while_every_fold_is_scored_stops_the_fit_with_progress_held() -> None:
-    """Seed 1: the extra fits of every fold report the progress position reached before them, over
+    """Seed 2 (1 before 2026-12-06's draw of the folds): the extra fits of every fold report the progress position reached before them, over
     and over, and a stop asked for there ends the fit as stopped instead of running on to the refit."""
-    train, _ = _noise_heavy(1)
+    train, _ = _noise_heavy(2)
     seen: list[int] = []
 
     def progress(step: int, total: int, metrics: object) -> bool:
         seen.append(step)
         return seen.count(step) > 50  # only a step held still is reported this often
 
-    fit = get_algorithm("sal")(task="classification", seed=1).fit(train, progress=progress)
+    fit = get_algorithm("sal")(task="classification", seed=2).fit(train, progress=progress)
     assert fit.stopped
     held = seen[-1]
     assert seen.count(held) == 51 and max(seen) == held, "progress held still during the extra fits"
@@ -179,15 +180,16 @@ def test_where_every_fold_was_scored_the_refit_is_judged_on_the_held_out_fold_ag
 
     monkeypatch.setattr(WDRL, "_select_lambda", spy)
     monkeypatch.setattr(wdrl, "REFIT_SLACK", 0.0)  # the refit must score no worse than the candidate
-    train, _ = _noise_heavy(3)
-    fit = get_algorithm("sal")(task="classification", seed=3).fit(train)
+    train, _ = _noise_heavy(5)
+    fit = get_algorithm("sal")(task="classification", seed=5).fit(train)
     selection, candidate, held_out, problem = seen[0]
     assert "cross-fitting" in selection.scoring  # every fold scored
     on_fold = ls.score_of(ls.scored_losses(problem, candidate.model, held_out), False)[0]
     over_all_rows = selection.candidates[selection.chosen].score
     assert fit.selection is not None and fit.selection.refit is not None
     refit = fit.selection.refit.score
-    # on this seed the refit beats the candidate on the fold (0.457 against 0.515), and the fold is
-    # a hard one: the candidate's score over all rows (0.380) is below both
+    # on seed 5 (3 before 2026-12-06's draw of the folds) the refit beats the candidate on the fold
+    # (0.430 against 0.473), and the fold is a hard one: the candidate's score over all rows (0.405)
+    # is below both
     assert over_all_rows < refit < on_fold
     assert fit.selection.refit.final_model == "refit on all rows"

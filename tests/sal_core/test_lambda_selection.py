@@ -15,7 +15,7 @@ from sal_core import get_algorithm
 from sal_core.algorithms.base import Problem
 from sal_core.algorithms.sal import Convergence
 from sal_core.algorithms.wdrl import _moments
-from sal_core.cross_fit import fold_sums, folds_of, row_keys
+from sal_core.cross_fit import KeyScale, fold_sums, folds_of, row_keys
 from sal_core.data import Environment, Standardizer, split_environments
 from sal_core.exceptions import InvalidParameterError
 from sal_core.homogeneity import SlopesTest, erm_first_here, erm_kept_here
@@ -726,3 +726,53 @@ def test_logistic_candidates_are_scored_by_how_they_rank_not_by_their_scale() ->
     np.testing.assert_array_equal(
         scored_losses(reg, flat(line), reg.envs)[0], row_losses(reg, flat(line), reg.envs)[0]
     )
+
+
+def test_keys_on_the_pooled_scale_do_not_follow_units_and_ignore_constant_columns() -> None:
+    rng = np.random.default_rng(6)
+    X, y = rng.normal(3.0, 2.0, size=(400, 3)), rng.normal(size=400)
+    names = ["a", "b", "c"]
+
+    def keys(X: np.ndarray, y: np.ndarray, names: list[str]) -> np.ndarray:
+        return row_keys(X, y, names, KeyScale.of(X.mean(0), X.std(0), [y]))
+
+    base = keys(X, y, names)
+    rescaled = X * np.array([1000.0, 1e-6, 1.0]) + np.array([0.0, 0.0, 273.15])
+    np.testing.assert_array_equal(keys(rescaled, 9.81 * y - 4.0, names), base)
+    constant = np.column_stack([X, np.full(400, 7.5)])  # a constant covariate adds nothing to a key
+    np.testing.assert_array_equal(keys(constant, y, [*names, "d"]), base)
+    assert len(np.unique(base)) == 400  # distinct rows, distinct keys
+    assert not np.array_equal(keys(X, -y, names), base)  # the target is part of the row
+    # the raw bytes, without a scale (a sample of rows), do follow the units
+    assert not np.array_equal(row_keys(rescaled, y, names), row_keys(X, y, names))
+
+
+@pytest.mark.parametrize("scenario", ["anti_causal", "classification"])
+def test_the_fit_does_not_depend_on_the_units_of_a_covariate_or_the_target(scenario: str) -> None:
+    """Before the keys read values on the pooled scale, recording one covariate of anti-causal S1
+    seed 0 in other units (× 10⁶) drew other folds and moved the test error from 0.454 to 0.648,
+    and a constant column added moved it to 0.695. Stated tolerance as for the environments' order."""
+    for seed in (0, 2):
+        s = (
+            anti_causal(1, seed=seed, n_test=20)
+            if scenario == "anti_causal"
+            else selection_bias(r=1.7, n=600, seed=seed, n_test=20, task="classification")
+        )
+        task = "classification" if scenario == "classification" else "regression"
+        units = np.array([1e6, 1e-3] + [1.0] * (s.train[0].X.shape[1] - 2))
+        y_units = (lambda y: 100.0 * y + 32.0) if task == "regression" else (lambda y: y)
+        moved = [
+            Environment(e.name, np.column_stack([e.X * units + 5.0, np.full(len(e.y), 2.5)]), y_units(e.y))
+            for e in s.train
+        ]
+        fit = get_algorithm("sal")(task=task, seed=seed).fit(s.train)
+        fit2 = get_algorithm("sal")(task=task, seed=seed).fit(moved)
+        assert fit.coefficients is not None and fit2.coefficients is not None
+        scale = 100.0 if task == "regression" else 1.0
+        # coefficients on the standardised covariates: the same, in the target's new units
+        np.testing.assert_allclose(fit2.coefficients[:-1] / scale, fit.coefficients, rtol=1e-5, atol=1e-6)
+        w, w2 = fit.covariate_weights, fit2.covariate_weights
+        assert w is not None and w2 is not None
+        summary = fit.selection.covariate_weights  # type: ignore[union-attr]
+        determined = np.array(summary.determined) if summary is not None else np.ones(len(w), bool)
+        np.testing.assert_allclose(np.log(w2[:-1])[determined], np.log(w)[determined], atol=1e-3)

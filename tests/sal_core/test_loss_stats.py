@@ -92,7 +92,9 @@ def test_selection_from_chunk_sums_is_the_in_memory_selection() -> None:
     want = es.select(problem, y_scale, plan, lambda *_: False)
 
     k = plan.folds
-    keys = np.concatenate([cross_fit.row_keys(e.X, e.y) for e in s.train])
+    st = memory.model.standardizer
+    scale = cross_fit.KeyScale.of(st.mean, st.scale, [e.y for e in s.train])
+    keys = np.concatenate([cross_fit.row_keys(e.X, e.y, None, scale) for e in s.train])
     folds = cross_fit.folds_of(keys, 101, k)
     Z = problem.Z.double().numpy()
     y = problem.y.double().numpy() / y_scale

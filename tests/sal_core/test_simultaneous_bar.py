@@ -100,7 +100,7 @@ def test_the_held_out_path_reads_its_candidates_against_the_bar_too() -> None:
     from sal_core.synthetic import homogeneous
 
     kept = []
-    for seed in (13, 0):  # seed 13: a robust candidate's lead clears the bar (t 1.41, bar 1.01); 0: not
+    for seed in (14, 0):  # seed 14: a robust candidate's lead clears the bar (t 1.94, bar 1.01); 0: not
         s = homogeneous(seed=seed, n_envs=3, n=40, p=4, task="classification")
         params = {"erm_bar": "simultaneous", "erm_first": "where_alike"}  # the bar reads departures from ERM
         fit = get_algorithm("sal")(params, task="classification", seed=seed).fit(s.train)
