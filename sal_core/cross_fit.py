@@ -1,6 +1,6 @@
 """Cross-fitting folds decided by each row's content, and the exact path's moments per fold.
 
-A row's fold is a hash of its own bytes (covariates and target) mixed with the seed, so it does not
+A row's fold is a hash of its own values (covariates and target) mixed with the seed, so it does not
 depend on where the row sits: listing the environments in another order, or shuffling rows inside
 one, gives every row the same fold and the fit the same folds (issue 18: w changed with the order of
 the environments because the held-out rows were drawn in that order). Covariates enter the hash by
