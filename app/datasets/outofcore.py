@@ -177,10 +177,16 @@ class LinearFit:
     reference: PairedDifference | None = None
 
 
-def _standardiser(stats: fanout.Arrays, train: Sequence[int]) -> tuple[Standardizer, float, float]:
+def _merged_stats(stats: fanout.Arrays, train: Sequence[int]) -> fanout.Arrays:
+    """The stats pass's per-environment stats merged over the training environments (one row)."""
     pooled = {k: v[train[0] : train[0] + 1] for k, v in stats.items()}
     for e in train[1:]:
         pooled = fanout.merge_stats(pooled, {k: v[e : e + 1] for k, v in stats.items()})
+    return pooled
+
+
+def _standardiser(stats: fanout.Arrays, train: Sequence[int]) -> tuple[Standardizer, float, float]:
+    pooled = _merged_stats(stats, train)
     n = float(pooled["n"][0])
     scale = np.sqrt(pooled["m2x"][0] / n)
     scale = np.where(scale > 1e-12, scale, 1.0)
@@ -196,9 +202,7 @@ def key_scale(stats: fanout.Arrays, train: Sequence[int], standardizer: Standard
     """The scale the rows' content keys read values on (:class:`sal_core.cross_fit.KeyScale`), from
     the stats pass: the standardiser's, and the target's pooled mean and population standard
     deviation, as a fit in memory takes them, so both draw the same folds."""
-    pooled = {k: v[train[0] : train[0] + 1] for k, v in stats.items()}
-    for e in train[1:]:
-        pooled = fanout.merge_stats(pooled, {k: v[e : e + 1] for k, v in stats.items()})
+    pooled = _merged_stats(stats, train)
     n = float(pooled["n"][0])
     sd = math.sqrt(float(pooled["m2y"][0]) / n) if n > 0 else 0.0
     return cross_fit.KeyScale(
