@@ -10,11 +10,14 @@ Everything that can be wrong with a reference is found from metadata, before any
     the files' columns differ                      422 url
     too many columns, rows or cells                422 url   (max_features, max_rows, max_cells)
     no such environment, target or feature column  422 environment / target / features
-    a non-numeric target or feature column         422 target / features
+    a target not numbers or true/false             422 target
+    a feature not numbers, true/false or text      422 features
     the store does not answer                      503
 
 Only then are the rows read, file by file in key order, into the canonical table, which is stored
-like an uploaded one (same content id as uploading the same rows as one file). The service reads
+like an uploaded one (same content id as uploading the same rows as one file): text columns are
+one-hot encoded or left out with why as in an upload, and a listed text column that cannot be
+encoded (too many values, a missing cell) is the one refusal found from the rows (422 file.<column>). The service reads
 the bucket with its own S3 settings (endpoint, credentials); per-reference credentials are not
 taken: they would have to be stored.
 """
@@ -107,8 +110,18 @@ def _footer(store: ObjectStore, key: str, where: str) -> pq.FileMetaData:
 
 
 def _numeric(schema: pa.Schema, column: str) -> bool:
+    """Numbers, or true/false (read as 1 and 0)."""
     t = schema.field(column).type
-    return bool(pa.types.is_integer(t) or pa.types.is_floating(t))
+    return bool(pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t))
+
+
+def _usable(schema: pa.Schema, column: str) -> bool:
+    """A feature candidate: numeric, or text (plain or dictionary-encoded), which the table one-hot
+    encodes or leaves out with why (app.datasets.encoding)."""
+    t = schema.field(column).type
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    return _numeric(schema, column) or bool(pa.types.is_string(t) or pa.types.is_large_string(t))
 
 
 def check(store: ObjectStore, ref: DatasetReference, settings: Settings) -> Plan:
@@ -160,17 +173,17 @@ def _check(store: ObjectStore, bucket: str, prefix: str, ref: DatasetReference, 
     if not _numeric(schema, ref.target):
         raise _bad("target", f"column {ref.target!r} must be numeric, not {schema.field(ref.target).type}")
     if ref.features is None:
-        features = tuple(c for c in columns if c not in (ref.target, ref.environment) and _numeric(schema, c))
+        features = tuple(c for c in columns if c not in (ref.target, ref.environment) and _usable(schema, c))
     else:
         missing = [c for c in ref.features if c not in columns]
         if missing:
             raise _bad("features", f"feature column(s) {missing} not found")
-        text = [c for c in ref.features if not _numeric(schema, c)]
-        if text:
-            raise _bad("features", f"feature column(s) {text} are not numeric")
+        other = [c for c in ref.features if not _usable(schema, c)]
+        if other:
+            raise _bad("features", f"feature column(s) {other} are not numbers, true/false or text")
         features = tuple(ref.features)
     if not features:
-        raise _bad("features", "no numeric feature columns found")
+        raise _bad("features", "no feature columns found (numbers, true/false or text)")
     if n_rows * (len(features) + 2) > settings.max_cells:
         raise _bad(
             "url", f"{n_rows} rows x {len(features) + 2} columns; the limit is {settings.max_cells} cells"
@@ -186,8 +199,12 @@ def load(store: ObjectStore, plan: Plan, ref: DatasetReference) -> tables.Table:
     except StorageError:
         raise ServiceUnavailable("reading the referenced files failed; retry shortly") from None
     frame = pa.concat_tables(parts).to_pandas()
+    # Without a features list the table decides, as for an upload: text columns one-hot or left out.
     return tables.from_frame(
-        frame, target=ref.target, environment=ref.environment, features=list(plan.features)
+        frame,
+        target=ref.target,
+        environment=ref.environment,
+        features=None if ref.features is None else list(plan.features),
     )
 
 

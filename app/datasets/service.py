@@ -65,11 +65,11 @@ def store(
 def upload_warnings(
     table: tables.Table | StagedTable, dataset: Dataset, name: str, created: bool
 ) -> list[str]:
-    """What an upload decided without being asked: text columns left out of the features, and a
-    name not used because the same content was already stored under another."""
+    """What an upload decided without being asked: text columns left out of the features (each with
+    why), and a name not used because the same content was already stored under another."""
     out = [
-        f"column {c!r} is not numeric and is not a feature; list the features to silence this"
-        for c in table.ignored_columns
+        f"column {c!r} is text and {why}, so it is not a feature; list the features to silence this"
+        for c, why in table.ignored_columns
     ]
     if not created and name != dataset.name:
         out.append(f"this content is already stored as {dataset.name!r}; the name {name!r} was not used")

@@ -28,7 +28,7 @@ import io
 import json
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -38,7 +38,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from app.datasets import tables
+from app.datasets import encoding, tables
 from app.datasets.tables import ENV_COLUMN, PARQUET_MAGIC, Limits
 from sal_core import InvalidDataError
 
@@ -64,7 +64,7 @@ class StagedTable:
     target: str
     env_rows: dict[str, int]  # rows per environment, in order of first appearance
     env_binary: dict[str, bool]  # every y of the environment is 0 or 1
-    ignored_columns: tuple[str, ...]
+    ignored_columns: tuple[tuple[str, str], ...]  # text columns left out, each with why
     parquet_path: Path
     content_sha256: str
     n_chunks: int
@@ -158,11 +158,15 @@ def _csv_header(file: BinaryIO) -> tuple[list[str], int, int]:
 
 
 def _frames(
-    file: BinaryIO, filename: str | None, limits: Limits | None, chunk_bytes: int
-) -> Iterator[pd.DataFrame]:
-    """The file's rows as frames of a bounded number of rows; the first one may be empty (a file with
-    a header and no rows), and there is always a first one. Shape limits are checked before any
-    row is decoded."""
+    file: BinaryIO,
+    filename: str | None,
+    limits: Limits | None,
+    chunk_bytes: int,
+    only: Sequence[str] | None = None,
+) -> Generator[pd.DataFrame, None, None]:
+    """The file's rows as frames of a bounded number of rows (``only``: of these columns alone); the
+    first one may be empty (a file with a header and no rows), and there is always a first one.
+    Shape limits are checked before any row is decoded."""
     head = file.read(4)
     file.seek(0)
     if not head:
@@ -171,19 +175,21 @@ def _frames(
     if filename and filename.lower().endswith((".parquet", ".pq")) and not is_parquet:
         raise InvalidDataError("the file is named .parquet but is not a Parquet file", field="file")
     if is_parquet:
-        yield from _parquet_frames(file, limits, chunk_bytes)
+        yield from _parquet_frames(file, limits, chunk_bytes, only)
     else:
-        yield from _csv_frames(file, limits, chunk_bytes)
+        yield from _csv_frames(file, limits, chunk_bytes, only)
 
 
-def _parquet_frames(file: BinaryIO, limits: Limits | None, chunk_bytes: int) -> Iterator[pd.DataFrame]:
+def _parquet_frames(
+    file: BinaryIO, limits: Limits | None, chunk_bytes: int, only: Sequence[str] | None
+) -> Iterator[pd.DataFrame]:
     try:
         handle = pq.ParquetFile(file)  # the footer only: nothing decoded
         metadata = handle.metadata
         tables._check_shape(metadata.num_rows, metadata.num_columns, limits)
         decoded = sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
         rows = parse_rows(decoded / max(metadata.num_rows, 1), chunk_bytes)
-        batches = handle.iter_batches(batch_size=rows)
+        batches = handle.iter_batches(batch_size=rows, columns=None if only is None else list(only))
         first = True
         for batch in batches:
             first = False
@@ -194,7 +200,9 @@ def _parquet_frames(file: BinaryIO, limits: Limits | None, chunk_bytes: int) -> 
         raise InvalidDataError(f"unreadable Parquet file: {exc}", field="file") from None
 
 
-def _csv_frames(file: BinaryIO, limits: Limits | None, chunk_bytes: int) -> Iterator[pd.DataFrame]:
+def _csv_frames(
+    file: BinaryIO, limits: Limits | None, chunk_bytes: int, only: Sequence[str] | None
+) -> Iterator[pd.DataFrame]:
     header, lines, size = _csv_header(file)
     # Lines bound rows from above (a quoted cell may span lines): linear, before any parsing.
     tables._check_shape(max(lines - 1, 0), len(header), limits)
@@ -206,7 +214,8 @@ def _csv_frames(file: BinaryIO, limits: Limits | None, chunk_bytes: int) -> Iter
         raise InvalidDataError(f"duplicate column names {duplicates}", field="file")
     text = io.TextIOWrapper(file, encoding="utf-8-sig", newline="")
     try:
-        reader = pd.read_csv(text, chunksize=parse_rows(size / max(lines, 1), chunk_bytes))
+        usecols = None if only is None else list(only)
+        reader = pd.read_csv(text, chunksize=parse_rows(size / max(lines, 1), chunk_bytes), usecols=usecols)
         first = True
         with reader:
             for frame in reader:
@@ -226,44 +235,68 @@ def _csv_frames(file: BinaryIO, limits: Limits | None, chunk_bytes: int) -> Iter
 
 @dataclass
 class _Columns:
-    """What the first chunk decided, which every later chunk must agree with."""
+    """What the file's columns are, which every chunk must agree with: decided from the first chunk,
+    the levels of its text columns from a pass over the whole file (:func:`_decide_columns`)."""
 
     names: list[str]
-    features: list[str]
+    plan: encoding.Columns
     chosen: bool  # the uploader listed the features
-    text: dict[str, str] = field(default_factory=dict)  # ignored text column -> where its first text cell is
 
 
-def _first_columns(
-    frame: pd.DataFrame, *, target: str, environment: str, features: Sequence[str] | None
+def _decide_columns(
+    file: BinaryIO,
+    filename: str | None,
+    limits: Limits | None,
+    chunk_bytes: int,
+    *,
+    target: str,
+    environment: str,
+    features: Sequence[str] | None,
 ) -> _Columns:
-    names = list(frame.columns)
-    chosen = tables.choose_features(frame, target=target, environment=environment, features=features)
-    columns = _Columns(names, chosen, features is not None)
-    if features is None:
-        for c in names:
-            if c not in (target, environment, *chosen):
-                columns.text[c] = tables._text_cell(frame[c])
-    return columns
+    """The first chunk says which columns are candidates and which of them hold text; where some
+    do, a pass over those columns alone reads their values in every chunk (and refuses one that
+    holds numbers too, as the whole-file parser does). The file is left at its start."""
+    frames = _frames(file, filename, limits, chunk_bytes)
+    first = next(frames)
+    frames.close()
+    first.columns = pd.Index([str(c) for c in first.columns])
+    tables._check_no_formulas(first)
+    candidates = tables.choose_features(first, target=target, environment=environment, features=features)
+    text = tables.text_columns(first, candidates)
+    levels = {c: encoding.Levels() for c in text}
+    if text:
+        file.seek(0)
+        where = {c: tables._text_cell(first[c]) for c in text}
+        for frame in _frames(file, filename, limits, chunk_bytes, only=text):
+            frame.columns = pd.Index([str(c) for c in frame.columns])
+            for c in text:
+                series = frame[c]
+                if series.notna().any() and pd.to_numeric(series, errors="coerce").notna().any():
+                    raise InvalidDataError(
+                        f"column {c!r} mixes numbers and text{where[c]}", field=f"file.{c}"
+                    )
+                levels[c].add(series)
+    file.seek(0)
+    plan = encoding.plan(candidates, text, levels, chosen=features is not None)
+    tables.check_features(plan, target)
+    return _Columns(list(first.columns), plan, features is not None)
 
 
 def _check_chunk(frame: pd.DataFrame, columns: _Columns, offset: int) -> None:
-    """A later chunk agrees with the first: the same columns, numbers where the first had numbers
-    (else the column mixes numbers and text), no numbers in a column the first found text."""
+    """A chunk agrees with the first: the same columns, numbers where the first had numbers (else
+    the column mixes numbers and text)."""
     if list(frame.columns) != columns.names:
         raise InvalidDataError("the file's columns change between rows", field="file")
     if columns.chosen:
         return
-    for c in columns.features:
+    for c in columns.plan.sources:
+        if isinstance(c, encoding.OneHot):
+            continue
         series = frame[c]
-        if not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
+        if not pd.api.types.is_numeric_dtype(series):
             raise InvalidDataError(
                 f"column {c!r} mixes numbers and text{tables._text_cell(series, offset)}", field=f"file.{c}"
             )
-    for c, where in columns.text.items():
-        series = frame[c]
-        if series.notna().any() and pd.to_numeric(series, errors="coerce").notna().any():
-            raise InvalidDataError(f"column {c!r} mixes numbers and text{where}", field=f"file.{c}")
 
 
 def parse_file(
@@ -298,38 +331,36 @@ def _parse(
     limits: Limits | None,
     chunk_bytes: int,
 ) -> StagedTable:
-    columns: _Columns | None = None
+    columns = _decide_columns(
+        file, filename, limits, chunk_bytes, target=target, environment=environment, features=features
+    )
+    feature_names = columns.plan.feature_names
     stager: Stager | None = None
     offset = 0
     try:
         for frame in _frames(file, filename, limits, chunk_bytes):
             frame.columns = pd.Index([str(c) for c in frame.columns])
             tables._check_no_formulas(frame)
-            if columns is None:
-                columns = _first_columns(frame, target=target, environment=environment, features=features)
-            else:
-                _check_chunk(frame, columns, offset)
+            _check_chunk(frame, columns, offset)
             env_series = frame[environment]
             if env_series.isna().any():
                 raise InvalidDataError("environment column has missing values", field="environment")
             env = np.asarray([str(v) for v in env_series.tolist()], dtype=object)
-            X = np.empty((len(frame), len(columns.features)), dtype=np.float64, order="F")
-            for j, c in enumerate(columns.features):
-                X[:, j] = tables._numeric(frame, c, f"file.{c}", offset)
+            X = tables.feature_matrix(frame, columns.plan, offset)
             y = tables._numeric(frame, target, "target", offset)
             del frame
             if stager is None:
-                stager = Stager(root, columns.features, target)
+                stager = Stager(root, feature_names, target)
             stager.add(env, X, y)
             offset += len(y)
     finally:
         if stager is not None:
             stager.close_writer()
-    if columns is None or stager is None or offset == 0:  # pragma: no cover - no frame, no rows
+    if stager is None or offset == 0:  # pragma: no cover - no frame, no rows
         raise InvalidDataError("the file has no rows", field="file")
     if limits is not None:
         tables._check_shape(offset, len(columns.names), limits)
-    return stager.staged(ignored=() if columns.chosen else tuple(columns.text))
+    return stager.staged(ignored=columns.plan.left_out)
 
 
 class Stager:
@@ -368,7 +399,7 @@ class Stager:
     def __exit__(self, *_: object) -> None:
         self.close_writer()
 
-    def staged(self, ignored: tuple[str, ...] = ()) -> StagedTable:
+    def staged(self, ignored: tuple[tuple[str, str], ...] = ()) -> StagedTable:
         self.close_writer()
         return StagedTable(
             feature_names=self.feature_names,

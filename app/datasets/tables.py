@@ -25,6 +25,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from app.datasets import encoding
 from sal_core import Environment, InvalidDataError
 
 ENV_COLUMN = "__environment__"
@@ -60,9 +61,9 @@ class Table:
     feature_names: tuple[str, ...]
     target: str
     environments: tuple[Environment, ...]
-    # Columns of the file that are not features by default (text), said back to the uploader;
-    # not part of the content (sha256).
-    ignored_columns: tuple[str, ...] = ()
+    # Text columns of the file left out of the features by default, each with why, said back to
+    # the uploader; not part of the content (sha256).
+    ignored_columns: tuple[tuple[str, str], ...] = ()
 
     @property
     def n_rows(self) -> int:
@@ -323,10 +324,8 @@ def _check_no_formulas(frame: pd.DataFrame) -> None:
 
 
 def _is_numeric_column(series: pd.Series, column: str, offset: int = 0) -> bool:
-    """A feature by default: numeric. A text column that is mostly numbers is a data error
-    (a stray word or a spreadsheet formula), not a column to drop silently."""
-    if pd.api.types.is_bool_dtype(series):
-        return False
+    """Numeric (a true/false column counts, as 1 and 0), or text (False). A text column that holds
+    numbers too is a data error (a stray word or a spreadsheet formula), not a column of values."""
     if pd.api.types.is_numeric_dtype(series):
         return True
     parsed = pd.to_numeric(series, errors="coerce")
@@ -349,9 +348,10 @@ def _text_cell(series: pd.Series, offset: int = 0) -> str:
 
 def _numeric(frame: pd.DataFrame, column: str, field: str, offset: int | None = None) -> np.ndarray:
     series = frame[column]
-    if not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
-        where = "" if pd.api.types.is_bool_dtype(series) else _text_cell(series, offset or 0)
-        raise InvalidDataError(f"column {column!r} must be numeric{where}", field=field)
+    if not pd.api.types.is_numeric_dtype(series):
+        raise InvalidDataError(
+            f"column {column!r} must be numeric{_text_cell(series, offset or 0)}", field=field
+        )
     values = series.to_numpy(dtype=np.float64, na_value=np.nan)
     _check_finite(values, field, rows=True, offset=offset)
     return values
@@ -381,28 +381,63 @@ def from_frame(
     columns = [str(c) for c in frame.columns]
     frame.columns = pd.Index(columns)
     _check_no_formulas(frame)
-    feature_names = choose_features(frame, target=target, environment=environment, features=features)
+    candidates = choose_features(frame, target=target, environment=environment, features=features)
+    text = text_columns(frame, candidates)
+    plan = encoding.plan(
+        candidates, text, {c: encoding.Levels.of(frame[c]) for c in text}, chosen=features is not None
+    )
+    feature_names = check_features(plan, target)
     env_series = frame[environment]
     if env_series.isna().any():
         raise InvalidDataError("environment column has missing values", field="environment")
     env = np.asarray([str(v) for v in env_series.tolist()], dtype=object)
-    X = np.column_stack([_numeric(frame, c, f"file.{c}") for c in feature_names])
+    X = feature_matrix(frame, plan)
     y = _numeric(frame, target, "target")
     table = _group(env, X, y, feature_names, target)
-    # Columns left out by default (text) are said back; ones a `features` list leaves out were chosen.
-    ignored = (
-        ()
-        if features is not None
-        else tuple(c for c in columns if c not in (target, environment, *feature_names))
-    )
-    return dataclasses.replace(table, ignored_columns=ignored)
+    # Text columns left out by default are said back, with why; a `features` list leaves none out.
+    return dataclasses.replace(table, ignored_columns=plan.left_out)
+
+
+def text_columns(frame: pd.DataFrame, candidates: Sequence[str]) -> list[str]:
+    """The candidate feature columns that hold text (422 for one that mixes numbers and text)."""
+    return [c for c in candidates if not _is_numeric_column(frame[c], c)]
+
+
+def check_features(plan: encoding.Columns, target: str) -> list[str]:
+    """The planned feature names, checked: at least one, and names a dataset may have."""
+    feature_names = plan.feature_names
+    if not feature_names:
+        raise InvalidDataError(
+            f"no feature columns found (numeric, true/false, or text of 2 to {encoding.MAX_LEVELS} values)",
+            field="features",
+        )
+    _check_names(feature_names, target)
+    return feature_names
+
+
+def feature_matrix(frame: pd.DataFrame, plan: encoding.Columns, offset: int | None = None) -> np.ndarray:
+    """X (n, p) float64 in Fortran order: each numeric column checked (finite, bounded), each text
+    column's indicators. ``offset``: the frame is a part of the file after that many data rows."""
+    n = len(frame)
+    X = np.empty((n, len(plan.feature_names)), dtype=np.float64, order="F")
+    j = 0
+    for source in plan.sources:
+        if isinstance(source, encoding.OneHot):
+            k = len(source.names)
+            X[:, j : j + k] = source.encode(frame[source.column])
+        else:
+            k = 1
+            X[:, j] = _numeric(frame, source, f"file.{source}", offset)
+        j += k
+    return X
 
 
 def choose_features(
     frame: pd.DataFrame, *, target: str, environment: str, features: Sequence[str] | None
 ) -> list[str]:
-    """The feature columns of a decoded frame (str column names, formulas checked): ``features``
-    checked against it, or its numeric columns besides target and environment."""
+    """The candidate feature columns of a decoded frame (str column names, formulas checked):
+    ``features`` checked against it, or every column besides target and environment (which of them
+    are text, and how each is encoded, :mod:`encoding` decides)."""
     columns = list(frame.columns)
     if target not in columns:
         raise InvalidDataError(f"target column {target!r} not found; columns are {columns}", field="target")
@@ -415,11 +450,7 @@ def choose_features(
     if len(frame) == 0:
         raise InvalidDataError("the file has no rows", field="file")
     if features is None:
-        feature_names = [
-            c for c in columns if c not in (target, environment) and _is_numeric_column(frame[c], c)
-        ]
-        if not feature_names:
-            raise InvalidDataError("no numeric feature columns found", field="features")
+        feature_names = [c for c in columns if c not in (target, environment)]
     else:
         feature_names = list(features)
         if not feature_names:
@@ -433,5 +464,4 @@ def choose_features(
             )
         if len(set(feature_names)) != len(feature_names):
             raise InvalidDataError("features lists a column twice", field="features")
-    _check_names(feature_names, target)
     return feature_names

@@ -83,6 +83,25 @@ def test_features_subset_and_default_numeric_columns(client: httpx.Client) -> No
     assert subset.json()["warnings"] == []  # a features list chose what to leave out
 
 
+def test_text_and_true_false_columns_become_features(client: httpx.Client) -> None:
+    df = f.frame(seed=105)
+    rng = np.random.default_rng(105)
+    df["region"] = rng.choice(["south", "north", "east"], size=len(df))
+    df["smoker"] = rng.random(len(df)) < 0.5
+    df["id"] = [f"row-{i}" for i in range(len(df))]
+    response = f.upload_csv(client, df)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    # "east" sorts first: the reference value, carried by the intercept.
+    assert body["feature_names"] == ["x1", "x2", "x3", "region=north", "region=south", "smoker"]
+    assert [w for w in body["warnings"] if "'id'" in w and "more than 32 distinct values" in w] != []
+    listed = f.upload_csv(client, df, features="region, x1")
+    assert listed.json()["feature_names"] == ["region=north", "region=south", "x1"]
+    refused = f.upload_csv(client, df, features="x1, id")
+    body = f.assert_problem(refused, 422, "file.id")
+    assert "more than 32 distinct values" in body["detail"]
+
+
 def test_a_bad_cell_is_reported_with_its_row(client: httpx.Client) -> None:
     text = "env,x1,y\na,1.0,2.0\na,2.0,3.0\nb,1.5,oops\nb,2.5,4.0\n"
     body = f.assert_problem(_csv(text)(client), 422, "target")

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -44,6 +45,8 @@ def user_bucket(s3_server: S3Server) -> Any:
     client.put_object(Bucket=USER_BUCKET, Key="mixed/1.parquet", Body=_parquet(df.drop(columns="x3")))
     client.put_object(Bucket=USER_BUCKET, Key="text/p.parquet", Body=_parquet(df.assign(x2="word")))
     client.put_object(Bucket=USER_BUCKET, Key="csv/p.parquet", Body=f.csv_bytes(df))
+    regions = df.assign(region=np.where(df.x1 > 0, "north", "south"), note="word")
+    client.put_object(Bucket=USER_BUCKET, Key="levels/p.parquet", Body=_parquet(regions))
     wide = pd.DataFrame({f"c{j}": [1.0] for j in range(40)}).assign(env="a", y=1.0)
     client.put_object(Bucket=USER_BUCKET, Key="wide/p.parquet", Body=_parquet(wide))
     # A footer that claims 200 MB (a million columns): refused from the last 8 bytes.
@@ -93,6 +96,19 @@ def test_a_multi_file_dataset_registers_by_reference(
     assert _register(ref_client, f"s3://{USER_BUCKET}/multi/").status_code == 200
 
 
+def test_a_referenced_text_column_is_one_hot_as_in_an_upload(
+    ref_client: httpx.Client, user_bucket: pd.DataFrame
+) -> None:
+    response = _register(ref_client, f"s3://{USER_BUCKET}/levels/")
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["feature_names"] == ["x1", "x2", "x3", "region=south"]
+    assert [w for w in body["warnings"] if "'note'" in w and "holds one value" in w] != []
+    regions = user_bucket.assign(region=np.where(user_bucket.x1 > 0, "north", "south"), note="word")
+    again = f.upload_csv(ref_client, regions, name="uploaded-regions")
+    assert again.status_code == 200 and again.json()["id"] == body["id"]
+
+
 class CountingStore:
     """The user's bucket, counting what is read: whole objects and ranged bytes."""
 
@@ -134,7 +150,7 @@ def test_a_reference_is_checked_from_footers_only(ref_settings: Settings, user_b
         (f"s3://{USER_BUCKET}/noenv/", {}, "environment", "'env' not found"),
         (f"s3://{USER_BUCKET}/multi/", {"target": "nope"}, "target", "'nope' not found"),
         (f"s3://{USER_BUCKET}/mixed/", {}, "url", "columns differ"),
-        (f"s3://{USER_BUCKET}/text/", {"features": ["x1", "x2"]}, "features", "not numeric"),
+        (f"s3://{USER_BUCKET}/text/", {"features": ["x1", "x2"]}, "file.x2", "is text and holds one value"),
         (f"s3://{USER_BUCKET}/csv/", {}, "url", "not a Parquet file"),
         (f"s3://{USER_BUCKET}/wide/", {}, "url", "42 columns"),
         (f"s3://{USER_BUCKET}/huge/", {}, "url", "too many columns"),

@@ -69,7 +69,8 @@ def test_a_streamed_upload_has_the_whole_file_content_id(encoding: int, features
         assert staged.sha256() == whole.sha256()
         assert staged.summary() == whole.summary()
         assert staged.feature_names == whole.feature_names
-        assert staged.ignored_columns == whole.ignored_columns == (("note",) if features is None else ())
+        left_out = (("note", "holds one value"),) if features is None else ()
+        assert staged.ignored_columns == whole.ignored_columns == left_out
         handle = pq.ParquetFile(staged.parquet_path)
         assert (
             handle.metadata.num_row_groups == staged.n_chunks
@@ -78,6 +79,59 @@ def test_a_streamed_upload_has_the_whole_file_content_id(encoding: int, features
         assert back.n_rows == 5000
         root = staged.parquet_path.parent
     assert not root.exists()  # closed: the staging directory is gone
+
+
+def _with_text_columns(n: int = 5000) -> pd.DataFrame:
+    df = _frame(n)
+    rng = np.random.default_rng(1)
+    df["region"] = rng.choice(["north", "south", "east"], size=n)
+    df.loc[n - 10 :, "region"] = "west"  # a value only the last chunk holds
+    df["smoker"] = rng.random(n) < 0.3  # true/false: one column of 1 and 0
+    df["id"] = [f"r{i}" for i in range(n)]  # an identifier: too many values to encode
+    df["gap"] = rng.choice(["a", "b"], size=n).astype(object)
+    df.loc[4200, "gap"] = None  # a missing cell in a later chunk
+    return df
+
+
+@pytest.mark.parametrize("encoding", [0, 1], ids=["csv", "parquet"])
+def test_text_columns_are_one_hot_over_the_whole_file_whichever_way_it_is_parsed(encoding: int) -> None:
+    df = _with_text_columns()
+    name, data = _encodings(df)[encoding]
+    whole = _whole(data, name)
+    with _streamed(data, name) as staged:
+        assert staged.n_chunks >= 5
+        assert staged.sha256() == whole.sha256()
+        assert staged.feature_names == whole.feature_names
+        assert staged.ignored_columns == whole.ignored_columns
+        back = tables.Table.from_parquet(staged.parquet_path.read_bytes(), expected_sha256=whole.sha256())
+    assert whole.feature_names == (
+        "a", "b", "c", "d", "region=north", "region=south", "region=west", "smoker"
+    )  # fmt: skip
+    assert dict(whole.ignored_columns) == {
+        "note": "holds one value",
+        "id": "has more than 32 distinct values",
+        "gap": "has missing cells",
+    }
+    # Each row's indicators say its value; the reference value (first in sorted order) has none.
+    rows = pd.concat([df[df["env"] == e.name] for e in back.environments])
+    X = np.vstack([e.X for e in back.environments])
+    for j, level in enumerate(["north", "south", "west"]):
+        np.testing.assert_array_equal(X[:, 4 + j], (rows["region"] == level).to_numpy(dtype=float))
+    np.testing.assert_array_equal(X[:, 7], rows["smoker"].to_numpy(dtype=float))
+
+
+@pytest.mark.parametrize(
+    ("column", "why"), [("id", "has more than 32 distinct values"), ("gap", "has missing cells")]
+)
+def test_a_listed_text_column_that_cannot_be_encoded_is_refused_by_name(column: str, why: str) -> None:
+    name, data = _encodings(_with_text_columns())[0]
+    errors = []
+    for parse in (_whole, _streamed):
+        with pytest.raises(InvalidDataError) as err:
+            parse(data, name, ["a", column])
+        errors.append(err.value)
+    assert str(errors[0]) == str(errors[1])
+    assert why in str(errors[0]) and errors[0].field == errors[1].field == f"file.{column}"
 
 
 def _refusals(data: bytes, name: str) -> tuple[InvalidDataError, InvalidDataError]:

@@ -375,3 +375,40 @@ def test_a_run_without_sal_or_erm_is_refused_before_any_fit(capsys: pytest.Captu
         rd.main(["--methods", "erm", "ridge", "--only", "house"])
     assert stopped.value.code == 2
     assert "--methods must include erm and sal" in capsys.readouterr().err
+
+
+def test_an_upload_of_the_raw_table_gets_the_features_the_defaults_were_judged_on() -> None:
+    """The real tables' text columns were one-hot encoded by the bench (``get_dummies``, first value
+    dropped); uploading the raw table encodes them the same way (app.datasets.encoding), so a user
+    who uploads the file trains on the columns the defaults were chosen on."""
+    from app.datasets import tables
+
+    data = _data_or_skip("wage")
+    raw = rd.frame_of(rd.WAGE)
+    texts = ["maritl", "race", "education", "jobclass", "health", "health_ins"]
+    upload = (
+        raw[texts]
+        .astype(str)
+        .assign(
+            age=raw.age.astype(np.float64),
+            age2=raw.age.astype(np.float64) ** 2 / 100.0,
+            logwage=raw.logwage,
+            year=raw.year.astype(int).astype(str),
+        )
+    )
+    table = tables.from_file(
+        upload.to_csv(index=False).encode(),
+        filename="wage.csv",
+        target="logwage",
+        environment="year",
+        features=["age", "age2", *texts],
+    )
+    by_year = {e.name: e for e in (*data.train, *data.test)}
+    assert sorted(by_year) == sorted(e.name for e in table.environments)
+    for env in table.environments:
+        bench = by_year[env.name]
+        np.testing.assert_array_equal(env.X, bench.X)  # the same columns, in the same order
+        np.testing.assert_array_equal(env.y, bench.y)
+    dummies = sum(upload[c].nunique() - 1 for c in texts)
+    assert len(table.feature_names) == data.train[0].X.shape[1] == 2 + dummies
+    assert "maritl=2. Married" in table.feature_names
