@@ -8,6 +8,9 @@ each other value ``v`` is a feature ``"<column>=<v>"``, 1.0 on its rows and 0.0 
 text column is left out, and the upload says why (one value, too many, missing cells); a column the
 uploader lists in ``features`` is encoded or refused with a 422 naming it, never left out.
 
+A text target of exactly two values is a binary label: its values sorted, the first is read as 0
+and the second as 1 (``"<=50K"`` and ``">50K"``: 0 and 1), and the upload says so.
+
 The levels are those of the whole file: :func:`tables.from_frame` reads them from the frame, the
 streaming parser from a first pass over the text columns, so both give the same features and the
 same content id.
@@ -23,7 +26,7 @@ import pandas as pd
 
 from sal_core import InvalidDataError
 
-__all__ = ["MAX_LEVELS", "Columns", "Levels", "OneHot", "plan"]
+__all__ = ["MAX_LEVELS", "Columns", "Levels", "OneHot", "binary_target", "plan"]
 
 MAX_LEVELS = 32
 """Most distinct values a text column may have to be one-hot encoded: more is an identifier or free
@@ -124,3 +127,19 @@ def plan(
         else:
             left_out.append((column, why))
     return Columns(tuple(sources), tuple(left_out))
+
+
+def binary_target(target: str, levels: Levels) -> tuple[str, str]:
+    """A text target's two values, sorted: the first read as 0, the second as 1; a 422 naming the
+    target where it has missing cells or not exactly two values."""
+    if levels.missing:
+        raise InvalidDataError(f"target column {target!r} is text with missing cells", field="target")
+    if len(levels.values) != 2:
+        count = "one value" if len(levels.values) < 2 else "more than two values"
+        raise InvalidDataError(
+            f"target column {target!r} is text with {count}; a text target needs exactly two (the "
+            "first in sorted order read as 0, the other as 1), else numbers",
+            field="target",
+        )
+    first, second = sorted(levels.values)
+    return first, second

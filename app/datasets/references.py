@@ -10,7 +10,7 @@ Everything that can be wrong with a reference is found from metadata, before any
     the files' columns differ                      422 url
     too many columns, rows or cells                422 url   (max_features, max_rows, max_cells)
     no such environment, target or feature column  422 environment / target / features
-    a target not numbers or true/false             422 target
+    a target not numbers, true/false or text       422 target
     a feature not numbers, true/false or text      422 features
     the store does not answer                      503
 
@@ -170,8 +170,12 @@ def _check(store: ObjectStore, bucket: str, prefix: str, ref: DatasetReference, 
         raise _bad("environment", f"environment column {ref.environment!r} not found; columns are {columns}")
     if ref.target not in columns:
         raise _bad("target", f"target column {ref.target!r} not found; columns are {columns}")
-    if not _numeric(schema, ref.target):
-        raise _bad("target", f"column {ref.target!r} must be numeric, not {schema.field(ref.target).type}")
+    if not _usable(schema, ref.target):
+        raise _bad(
+            "target",
+            f"column {ref.target!r} must be numbers, true/false or two text values, not "
+            f"{schema.field(ref.target).type}",
+        )
     if ref.features is None:
         features = tuple(c for c in columns if c not in (ref.target, ref.environment) and _usable(schema, c))
     else:

@@ -71,6 +71,9 @@ def upload_warnings(
         f"column {c!r} is text and {why}, so it is not a feature; list the features to silence this"
         for c, why in table.ignored_columns
     ]
+    if table.target_levels:
+        zero, one = table.target_levels
+        out.append(f"the target {table.target!r} is text: {zero!r} is read as 0 and {one!r} as 1")
     if not created and name != dataset.name:
         out.append(f"this content is already stored as {dataset.name!r}; the name {name!r} was not used")
     return out

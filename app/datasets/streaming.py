@@ -65,6 +65,7 @@ class StagedTable:
     env_rows: dict[str, int]  # rows per environment, in order of first appearance
     env_binary: dict[str, bool]  # every y of the environment is 0 or 1
     ignored_columns: tuple[tuple[str, str], ...]  # text columns left out, each with why
+    target_levels: tuple[str, ...]  # a text target's two values (0 and 1); () for numbers
     parquet_path: Path
     content_sha256: str
     n_chunks: int
@@ -241,6 +242,7 @@ class _Columns:
     names: list[str]
     plan: encoding.Columns
     chosen: bool  # the uploader listed the features
+    target_levels: tuple[str, str] | None  # a text target's two values, read as 0 and 1
 
 
 def _decide_columns(
@@ -263,15 +265,18 @@ def _decide_columns(
     tables._check_no_formulas(first)
     candidates = tables.choose_features(first, target=target, environment=environment, features=features)
     text = tables.text_columns(first, candidates)
-    levels = {c: encoding.Levels() for c in text}
-    if text:
+    read = [*text, target] if tables.is_text_target(first[target]) else text
+    levels = {c: encoding.Levels() for c in read}
+    if read:
         file.seek(0)
-        where = {c: tables._text_cell(first[c]) for c in text}
-        for frame in _frames(file, filename, limits, chunk_bytes, only=text):
+        where = {c: tables._text_cell(first[c]) for c in read}
+        for frame in _frames(file, filename, limits, chunk_bytes, only=read):
             frame.columns = pd.Index([str(c) for c in frame.columns])
-            for c in text:
+            for c in read:
                 series = frame[c]
                 if series.notna().any() and pd.to_numeric(series, errors="coerce").notna().any():
+                    if c == target:
+                        raise InvalidDataError(f"column {c!r} must be numeric{where[c]}", field="target")
                     raise InvalidDataError(
                         f"column {c!r} mixes numbers and text{where[c]}", field=f"file.{c}"
                     )
@@ -279,7 +284,8 @@ def _decide_columns(
     file.seek(0)
     plan = encoding.plan(candidates, text, levels, chosen=features is not None)
     tables.check_features(plan, target)
-    return _Columns(list(first.columns), plan, features is not None)
+    target_levels = encoding.binary_target(target, levels[target]) if target in levels else None
+    return _Columns(list(first.columns), plan, features is not None, target_levels)
 
 
 def _check_chunk(frame: pd.DataFrame, columns: _Columns, offset: int) -> None:
@@ -347,7 +353,7 @@ def _parse(
                 raise InvalidDataError("environment column has missing values", field="environment")
             env = np.asarray([str(v) for v in env_series.tolist()], dtype=object)
             X = tables.feature_matrix(frame, columns.plan, offset)
-            y = tables._numeric(frame, target, "target", offset)
+            y = tables.target_values(frame, target, columns.target_levels, offset)
             del frame
             if stager is None:
                 stager = Stager(root, feature_names, target)
@@ -360,7 +366,7 @@ def _parse(
         raise InvalidDataError("the file has no rows", field="file")
     if limits is not None:
         tables._check_shape(offset, len(columns.names), limits)
-    return stager.staged(ignored=columns.plan.left_out)
+    return stager.staged(ignored=columns.plan.left_out, target_levels=columns.target_levels or ())
 
 
 class Stager:
@@ -399,7 +405,9 @@ class Stager:
     def __exit__(self, *_: object) -> None:
         self.close_writer()
 
-    def staged(self, ignored: tuple[tuple[str, str], ...] = ()) -> StagedTable:
+    def staged(
+        self, ignored: tuple[tuple[str, str], ...] = (), target_levels: tuple[str, ...] = ()
+    ) -> StagedTable:
         self.close_writer()
         return StagedTable(
             feature_names=self.feature_names,
@@ -407,6 +415,7 @@ class Stager:
             env_rows=dict(self._spool.rows),
             env_binary=dict(self._spool.binary),
             ignored_columns=ignored,
+            target_levels=target_levels,
             parquet_path=self.parquet_path,
             content_sha256=self._spool.sha256(self.feature_names, self.target),
             n_chunks=self.chunks,

@@ -64,6 +64,8 @@ class Table:
     # Text columns of the file left out of the features by default, each with why, said back to
     # the uploader; not part of the content (sha256).
     ignored_columns: tuple[tuple[str, str], ...] = ()
+    # A text target's two values, read as 0 and 1 (said back to the uploader); () for numbers.
+    target_levels: tuple[str, ...] = ()
 
     @property
     def n_rows(self) -> int:
@@ -392,10 +394,33 @@ def from_frame(
         raise InvalidDataError("environment column has missing values", field="environment")
     env = np.asarray([str(v) for v in env_series.tolist()], dtype=object)
     X = feature_matrix(frame, plan)
-    y = _numeric(frame, target, "target")
+    levels = (
+        encoding.binary_target(target, encoding.Levels.of(frame[target]))
+        if is_text_target(frame[target])
+        else None
+    )
+    y = target_values(frame, target, levels)
     table = _group(env, X, y, feature_names, target)
     # Text columns left out by default are said back, with why; a `features` list leaves none out.
-    return dataclasses.replace(table, ignored_columns=plan.left_out)
+    return dataclasses.replace(table, ignored_columns=plan.left_out, target_levels=levels or ())
+
+
+def is_text_target(series: pd.Series) -> bool:
+    """A target of text alone (a label such as "yes"/"no"); one that mixes numbers and text is a bad
+    cell, which :func:`target_values` names by its row."""
+    if pd.api.types.is_numeric_dtype(series) or not series.notna().any():
+        return False
+    return not bool(pd.to_numeric(series, errors="coerce").notna().any())
+
+
+def target_values(
+    frame: pd.DataFrame, target: str, levels: tuple[str, str] | None, offset: int | None = None
+) -> np.ndarray:
+    """y: the target's numbers, checked; or, for a text target (``levels``), 1.0 where the row holds
+    the second value and 0.0 where it holds the first."""
+    if levels is None:
+        return _numeric(frame, target, "target", offset)
+    return (frame[target].astype(str).to_numpy() == levels[1]).astype(np.float64)
 
 
 def text_columns(frame: pd.DataFrame, candidates: Sequence[str]) -> list[str]:

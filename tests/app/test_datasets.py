@@ -97,6 +97,10 @@ def test_text_and_true_false_columns_become_features(client: httpx.Client) -> No
     assert [w for w in body["warnings"] if "'id'" in w and "more than 32 distinct values" in w] != []
     listed = f.upload_csv(client, df, features="region, x1")
     assert listed.json()["feature_names"] == ["region=north", "region=south", "x1"]
+    labelled = df.assign(y=np.where(df["y"] > df["y"].median(), "high", "low"))
+    binary = f.upload_csv(client, labelled)
+    assert binary.status_code == 201, binary.text
+    assert "the target 'y' is text: 'high' is read as 0 and 'low' as 1" in binary.json()["warnings"]
     refused = f.upload_csv(client, df, features="x1, id")
     body = f.assert_problem(refused, 422, "file.id")
     assert "more than 32 distinct values" in body["detail"]
@@ -187,7 +191,7 @@ BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]
     ),
     "NaN feature": (_csv("env,x1,y\na,,2\na,2,3\n"), 422, "file.x1"),
     "inf target": (_csv("env,x1,y\na,1,inf\na,2,3\n"), 422, "target"),
-    "non-numeric target": (_csv("env,x1,y\na,1,yes\na,2,no\n"), 422, "target"),
+    "text target of three values": (_csv("env,x1,y\na,1,yes\na,2,no\na,3,maybe\n"), 422, "target"),
     "duplicate columns": (_csv("env,x1,x1,y\na,1,1,2\n"), 422, "file"),
     "empty file": (_csv(""), 422, "file"),
     "header only": (_csv("env,x1,y\n"), 422, "file"),

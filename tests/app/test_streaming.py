@@ -134,6 +134,26 @@ def test_a_listed_text_column_that_cannot_be_encoded_is_refused_by_name(column: 
     assert why in str(errors[0]) and errors[0].field == errors[1].field == f"file.{column}"
 
 
+@pytest.mark.parametrize("encoding", [0, 1], ids=["csv", "parquet"])
+def test_a_text_target_of_two_values_is_read_as_0_and_1_whichever_way_it_is_parsed(encoding: int) -> None:
+    df = _frame()
+    df["y"] = np.where(df["a"] > 0, ">50K", "<=50K")
+    name, data = _encodings(df)[encoding]
+    whole = _whole(data, name)
+    with _streamed(data, name) as staged:
+        assert staged.sha256() == whole.sha256()
+        assert staged.target_levels == whole.target_levels == ("<=50K", ">50K")
+    for env in whole.environments:
+        rows = df[df["env"] == env.name]
+        np.testing.assert_array_equal(env.y, (rows["y"] == ">50K").to_numpy(dtype=float))
+    df.loc[4100, "y"] = "unknown"  # a third value, in a later chunk
+    name, data = _encodings(df)[encoding]
+    for parse in (_whole, _streamed):
+        with pytest.raises(InvalidDataError) as err:
+            parse(data, name)
+        assert err.value.field == "target" and "more than two values" in str(err.value)
+
+
 def _refusals(data: bytes, name: str) -> tuple[InvalidDataError, InvalidDataError]:
     out = []
     for parse in (_whole, _streamed):
