@@ -88,7 +88,12 @@ def jobs_submit(
     param: Annotated[
         list[str] | None, typer.Option("--param", "-p", help="A parameter as name=value (repeat).")
     ] = None,
-    task: Annotated[str, typer.Option(help="regression or classification.")] = "regression",
+    task: Annotated[
+        str | None,
+        typer.Option(
+            help="regression or classification (default: classification where every label is 0 or 1)."
+        ),
+    ] = None,
     seed: int = 0,
     device: Annotated[str, typer.Option(help="auto, cpu or cuda.")] = "auto",
     validation_fraction: Annotated[
@@ -109,9 +114,11 @@ def jobs_submit(
         if not sep:
             fail(f"--param takes name=value, got {item!r}")
         params[key] = _parse_value(value)
-    body: dict[str, Any] = {"dataset_id": dataset, "algorithm": algorithm, "task": task, "train_environments": _names(train),
+    body: dict[str, Any] = {"dataset_id": dataset, "algorithm": algorithm, "train_environments": _names(train),
                             "params": params, "seed": seed, "device": device}  # fmt: skip
-    body.update({k: v for k, v in {"name": name, "tags": tag, "description": description}.items() if v})
+    body.update(
+        {k: v for k, v in {"task": task, "name": name, "tags": tag, "description": description}.items() if v}
+    )
     if test is not None:
         body["test_environments"] = _names(test)
     if validation_fraction is not None:

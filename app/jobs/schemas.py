@@ -59,7 +59,11 @@ class ValidationSpec(Strict):
 class JobCreate(Strict):
     dataset_id: str
     algorithm: str = Field(description="A name from GET /algorithms.")
-    task: Task = "regression"
+    task: Task | None = Field(
+        default=None,
+        description="Default: classification where every label of the dataset is 0 or 1 (as a true/false "
+        "or two-valued text target is read), else regression.",
+    )
     train_environments: list[str] = Field(min_length=1)
     test_environments: list[str] | None = Field(
         default=None, description="Default: every environment not trained on."

@@ -106,7 +106,8 @@ def queue_job(
     dataset = repo.get_dataset(session, body.dataset_id, tenant_id=tenant_id)
     if dataset is None:
         raise UnprocessableEntity.on("dataset_id", f"no dataset {body.dataset_id}")
-    return _queue(session, queue, settings, tenant_id, JobSpec.from_create(body), dataset, before_commit)
+    spec = JobSpec.from_create(body, dataset.environments)
+    return _queue(session, queue, settings, tenant_id, spec, dataset, before_commit)
 
 
 def _queue(

@@ -43,11 +43,13 @@ class JobSpec:
     dataset_sha256: str | None = None
 
     @classmethod
-    def from_create(cls, body: JobCreate) -> JobSpec:
+    def from_create(cls, body: JobCreate, dataset_environments: Sequence[Mapping[str, Any]]) -> JobSpec:
+        """The request on its dataset (``dataset_environments``, whose labels decide a task not
+        given: :func:`resolve_task`)."""
         return cls(
             dataset_id=body.dataset_id,
             algorithm=body.algorithm,
-            task=body.task,
+            task=resolve_task(body.task, dataset_environments),
             params=body.params,
             model=body.model.to_mapping(),
             seed=body.seed,
@@ -127,6 +129,15 @@ def check_validation(
                 f"environment {name!r} is also trained on", field=f"validation.environments[{i}]"
             )
     return {"environments": names}
+
+
+def resolve_task(task: str | None, dataset_environments: Sequence[Mapping[str, Any]]) -> str:
+    """The task asked for, or where none was: classification when every environment's labels are 0
+    or 1 (``dataset_environments``' "binary"), else regression."""
+    if task is not None:
+        return task
+    binary = all(e.get("binary", False) for e in dataset_environments)
+    return "classification" if dataset_environments and binary else "regression"
 
 
 def check_job(

@@ -34,7 +34,11 @@ class AlgorithmSearch(Strict):
 
 class SweepCreate(Strict):
     dataset_id: str
-    task: Task = "regression"
+    task: Task | None = Field(
+        default=None,
+        description="Default: classification where every label of the dataset is 0 or 1 (as a true/false "
+        "or two-valued text target is read), else regression.",
+    )
     train_environments: list[str] = Field(min_length=1)
     test_environments: list[str] | None = Field(
         default=None, description="Default: every environment not trained on."

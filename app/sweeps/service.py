@@ -23,7 +23,7 @@ from app.errors import Conflict, NotFound, UnprocessableEntity
 from app.jobs import budget
 from app.jobs import service as jobs_service
 from app.jobs.placement import place
-from app.jobs.spec import JobSpec, check_job
+from app.jobs.spec import JobSpec, check_job, resolve_task
 from app.queue import JobQueue
 from app.settings import Settings
 from app.sweeps import plan as sweeps_plan
@@ -50,7 +50,7 @@ def _where(algorithm: str, search: dict[str, Any]) -> Callable[[str], str]:
 
 
 def _resolve(
-    body: SweepCreate, environments: list[dict[str, Any]], max_points: int, max_job_work: int
+    body: SweepCreate, task: str, environments: list[dict[str, Any]], max_points: int, max_job_work: int
 ) -> tuple[dict[str, list[dict[str, Any]]], list[str], dict[str, Any]]:
     """Each algorithm's candidates with defaults filled in (checked like a job), the test
     environments and the model config."""
@@ -80,7 +80,7 @@ def _resolve(
                 checked = check_job(
                     algorithm=name,
                     params=params,
-                    task=body.task,
+                    task=task,
                     model=body.model.to_mapping(),
                     seed=body.seeds[0],
                     train_environments=body.train_environments,
@@ -106,6 +106,7 @@ def create_sweep(
     dataset = repo.get_dataset(session, body.dataset_id, tenant_id=tenant_id)
     if dataset is None:
         raise UnprocessableEntity.on("dataset_id", f"no dataset {body.dataset_id}")
+    task = resolve_task(body.task, dataset.environments)
     sweeps_plan.check_total(
         {name: search.model_dump(exclude_none=True, mode="json") for name, search in body.algorithms.items()},
         seeds=len(body.seeds),
@@ -114,7 +115,7 @@ def create_sweep(
         limit=settings.max_sweep_jobs,
     )
     algorithms, test, model = _resolve(
-        body, dataset.environments, settings.max_sweep_jobs, settings.max_job_work
+        body, task, dataset.environments, settings.max_sweep_jobs, settings.max_job_work
     )
     trials = sweeps.plan_trials(
         algorithms=algorithms,
@@ -135,7 +136,7 @@ def create_sweep(
         selection=body.selection,
         n_jobs=len(trials),
         spec={
-            "task": body.task,
+            "task": task,
             "train_environments": body.train_environments,
             "test_environments": test,
             "seeds": body.seeds,
@@ -166,7 +167,7 @@ def create_sweep(
             spec=JobSpec(
                 dataset_id=dataset.id,
                 algorithm=t.algorithm,
-                task=body.task,
+                task=task,
                 params=t.params,
                 model=model,
                 seed=t.seed,

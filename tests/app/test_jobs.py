@@ -155,6 +155,20 @@ def test_classification_on_binary_labels_is_accepted(stub_client: httpx.Client, 
     assert response.status_code == 202, response.text
 
 
+def test_a_job_without_a_task_takes_it_from_the_labels(stub_client: httpx.Client, dataset_ids) -> None:  # type: ignore[no-untyped-def]
+    tasks = {}
+    for kind in ("binary", "regression"):
+        body = f.job_body(dataset_ids[kind])
+        body.pop("task", None)
+        response = stub_client.post("/jobs", json=body)
+        assert response.status_code == 202, response.text
+        tasks[kind] = response.json()["task"]
+    assert tasks == {"binary": "classification", "regression": "regression"}
+    # Asked for, regression on 0/1 labels stays regression.
+    asked = stub_client.post("/jobs", json=f.job_body(dataset_ids["binary"], task="regression"))
+    assert asked.status_code == 202 and asked.json()["task"] == "regression"
+
+
 @pytest.mark.parametrize(
     ("params", "field"),
     [({"cursor": "garbage"}, "cursor"), ({"status": "sleeping"}, "status"), ({"limit": 0}, "limit")],

@@ -765,7 +765,7 @@
         if (model.kind === "mlp") model.hidden = form.querySelector("#submit-hidden").value.split(",").map((s) => parseInt(s, 10)).filter((v) => !Number.isNaN(v));
         const test = ticked("test_environments");
         const body = {
-          dataset_id: dsSelect.value, algorithm: algSelect.value, task: form.querySelector("#submit-task").value,
+          dataset_id: dsSelect.value, algorithm: algSelect.value, task: form.querySelector("#submit-task").value || undefined,
           train_environments: ticked("train_environments"), params, model,
           seed: Number(form.querySelector("#submit-seed").value || 0), device: form.querySelector("#submit-device").value,
         };
@@ -791,7 +791,7 @@
     h("div", { class: "row" },
       h("div", { class: "field" }, h("label", { for: "submit-dataset", text: "Dataset" }), dsSelect),
       h("div", { class: "field" }, h("label", { for: "submit-algorithm", text: "Algorithm" }), algSelect),
-      h("div", { class: "field" }, h("label", { for: "submit-task", text: "Task" }), h("select", { id: "submit-task", name: "task" }, h("option", { value: "regression", text: "regression" }), h("option", { value: "classification", text: "classification (labels 0/1)" })))),
+      h("div", { class: "field" }, h("label", { for: "submit-task", text: "Task" }), h("select", { id: "submit-task", name: "task" }, h("option", { value: "", text: "from the labels (0/1: classification)" }), h("option", { value: "regression", text: "regression" }), h("option", { value: "classification", text: "classification (labels 0/1)" })))),
     algSummary, envBox,
     h("div", { class: "row" },
       h("div", { class: "field" }, h("label", { for: "submit-seed", text: "Seed" }), h("input", { id: "submit-seed", name: "seed", type: "number", min: "0", step: "1", value: "0" })),
@@ -842,7 +842,7 @@
     function fromForm() {
       const ticked = (name) => [...form.querySelectorAll(`input[name="${name}"]:checked`)].map((n) => n.value);
       return {
-        dataset_id: dsSelect.value, task: "regression", train_environments: ticked("sweep_train"),
+        dataset_id: dsSelect.value, train_environments: ticked("sweep_train"),
         algorithms: Object.fromEntries(ticked("sweep-algorithm").map((a) => [a, SWEEP_SEARCH[a] || {}])),
         seeds: seeds.value.split(",").map((v) => parseInt(v.trim(), 10)).filter((v) => !Number.isNaN(v)), selection: selection.value,
       };

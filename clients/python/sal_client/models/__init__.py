@@ -40,7 +40,7 @@ from .homogeneity import Homogeneity
 from .job_create import JobCreate
 from .job_create_device import JobCreateDevice
 from .job_create_params import JobCreateParams
-from .job_create_task import JobCreateTask
+from .job_create_task_type_0 import JobCreateTaskType0
 from .job_error import JobError
 from .job_event_data import JobEventData
 from .job_event_data_status import JobEventDataStatus
@@ -119,7 +119,7 @@ from .sweep_create import SweepCreate
 from .sweep_create_algorithms import SweepCreateAlgorithms
 from .sweep_create_device import SweepCreateDevice
 from .sweep_create_selection import SweepCreateSelection
-from .sweep_create_task import SweepCreateTask
+from .sweep_create_task_type_0 import SweepCreateTaskType0
 from .sweep_progress import SweepProgress
 from .sweep_public import SweepPublic
 from .sweep_public_algorithms import SweepPublicAlgorithms
@@ -188,7 +188,7 @@ __all__ = (
     "JobCreate",
     "JobCreateDevice",
     "JobCreateParams",
-    "JobCreateTask",
+    "JobCreateTaskType0",
     "JobError",
     "JobEventData",
     "JobEventDataStatus",
@@ -267,7 +267,7 @@ __all__ = (
     "SweepCreateAlgorithms",
     "SweepCreateDevice",
     "SweepCreateSelection",
-    "SweepCreateTask",
+    "SweepCreateTaskType0",
     "SweepProgress",
     "SweepPublic",
     "SweepPublicAlgorithms",

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.job_create_device import JobCreateDevice
-from ..models.job_create_task import JobCreateTask
+from ..models.job_create_task_type_0 import JobCreateTaskType0
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -32,7 +32,8 @@ class JobCreate:
         params (JobCreateParams | Unset): Per algorithm; see GET /algorithms.
         seed (int | Unset):  Default: 0.
         tags (list[str] | Unset): Words to find it by (?tag=); each at most once.
-        task (JobCreateTask | Unset):  Default: JobCreateTask.REGRESSION.
+        task (JobCreateTaskType0 | None | Unset): Default: classification where every label of the dataset is 0 or 1 (as
+            a true/false or two-valued text target is read), else regression.
         test_environments (list[str] | None | Unset): Default: every environment not trained on.
         validation (None | Unset | ValidationSpec): Validation data for model selection.
     """
@@ -47,7 +48,7 @@ class JobCreate:
     params: JobCreateParams | Unset = UNSET
     seed: int | Unset = 0
     tags: list[str] | Unset = UNSET
-    task: JobCreateTask | Unset = JobCreateTask.REGRESSION
+    task: JobCreateTaskType0 | None | Unset = UNSET
     test_environments: list[str] | None | Unset = UNSET
     validation: None | Unset | ValidationSpec = UNSET
 
@@ -90,9 +91,13 @@ class JobCreate:
         if not isinstance(self.tags, Unset):
             tags = self.tags
 
-        task: str | Unset = UNSET
-        if not isinstance(self.task, Unset):
+        task: None | str | Unset
+        if isinstance(self.task, Unset):
+            task = UNSET
+        elif isinstance(self.task, JobCreateTaskType0):
             task = self.task.value
+        else:
+            task = self.task
 
         test_environments: list[str] | None | Unset
         if isinstance(self.test_environments, Unset):
@@ -199,12 +204,22 @@ class JobCreate:
 
         tags = cast(list[str], d.pop("tags", UNSET))
 
-        _task = d.pop("task", UNSET)
-        task: JobCreateTask | Unset
-        if isinstance(_task, Unset):
-            task = UNSET
-        else:
-            task = JobCreateTask(_task)
+        def _parse_task(data: object) -> JobCreateTaskType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                task_type_0 = JobCreateTaskType0(data)
+
+                return task_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobCreateTaskType0 | None | Unset, data)
+
+        task = _parse_task(d.pop("task", UNSET))
 
         def _parse_test_environments(data: object) -> list[str] | None | Unset:
             if data is None:

@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.sweep_create_device import SweepCreateDevice
 from ..models.sweep_create_selection import SweepCreateSelection
-from ..models.sweep_create_task import SweepCreateTask
+from ..models.sweep_create_task_type_0 import SweepCreateTaskType0
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -30,7 +30,8 @@ class SweepCreate:
         search_seed (int | Unset): Seeds random search. Default: 0.
         seeds (list[int] | Unset):
         selection (SweepCreateSelection | Unset):  Default: SweepCreateSelection.TRAIN_ENV_VALIDATION.
-        task (SweepCreateTask | Unset):  Default: SweepCreateTask.REGRESSION.
+        task (None | SweepCreateTaskType0 | Unset): Default: classification where every label of the dataset is 0 or 1
+            (as a true/false or two-valued text target is read), else regression.
         test_environments (list[str] | None | Unset): Default: every environment not trained on.
         validation_fraction (float | Unset): train_env_validation / train_env_worst: share of each training environment
             held out (train_env_worst selects by the worst held-out environment's error instead of the pooled one). Default:
@@ -45,7 +46,7 @@ class SweepCreate:
     search_seed: int | Unset = 0
     seeds: list[int] | Unset = UNSET
     selection: SweepCreateSelection | Unset = SweepCreateSelection.TRAIN_ENV_VALIDATION
-    task: SweepCreateTask | Unset = SweepCreateTask.REGRESSION
+    task: None | SweepCreateTaskType0 | Unset = UNSET
     test_environments: list[str] | None | Unset = UNSET
     validation_fraction: float | Unset = 0.2
 
@@ -74,9 +75,13 @@ class SweepCreate:
         if not isinstance(self.selection, Unset):
             selection = self.selection.value
 
-        task: str | Unset = UNSET
-        if not isinstance(self.task, Unset):
+        task: None | str | Unset
+        if isinstance(self.task, Unset):
+            task = UNSET
+        elif isinstance(self.task, SweepCreateTaskType0):
             task = self.task.value
+        else:
+            task = self.task
 
         test_environments: list[str] | None | Unset
         if isinstance(self.test_environments, Unset):
@@ -154,12 +159,22 @@ class SweepCreate:
         else:
             selection = SweepCreateSelection(_selection)
 
-        _task = d.pop("task", UNSET)
-        task: SweepCreateTask | Unset
-        if isinstance(_task, Unset):
-            task = UNSET
-        else:
-            task = SweepCreateTask(_task)
+        def _parse_task(data: object) -> None | SweepCreateTaskType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                task_type_0 = SweepCreateTaskType0(data)
+
+                return task_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SweepCreateTaskType0 | Unset, data)
+
+        task = _parse_task(d.pop("task", UNSET))
 
         def _parse_test_environments(data: object) -> list[str] | None | Unset:
             if data is None:

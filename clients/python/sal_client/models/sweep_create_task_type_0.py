@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class JobCreateTask(StrEnum):
+class SweepCreateTaskType0(StrEnum):
     CLASSIFICATION = "classification"
     REGRESSION = "regression"
 

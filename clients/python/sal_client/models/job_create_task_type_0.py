@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class SweepCreateTask(StrEnum):
+class JobCreateTaskType0(StrEnum):
     CLASSIFICATION = "classification"
     REGRESSION = "regression"
 
