@@ -17,6 +17,7 @@ as 0/1 and the numeric columns alone, as a user had to. It measures and reports;
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -213,7 +214,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     with httpx.Client(base_url=args.url, timeout=120) as client:
         for name in args.only:
             rows.extend(measure(client, TABLES[name]()))
-    print(render(rows, "python -m bench.api_raw_tables " + " ".join(argv or [])))
+    given = list(sys.argv[1:] if argv is None else argv)
+    print(render(rows, " ".join(["python -m bench.api_raw_tables", *given])))
 
 
 if __name__ == "__main__":
