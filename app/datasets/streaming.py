@@ -269,23 +269,36 @@ def _decide_columns(
     levels = {c: encoding.Levels() for c in read}
     if read:
         file.seek(0)
-        where = {c: tables._text_cell(first[c]) for c in read}
-        for frame in _frames(file, filename, limits, chunk_bytes, only=read):
-            frame.columns = pd.Index([str(c) for c in frame.columns])
-            for c in read:
-                series = frame[c]
-                if series.notna().any() and pd.to_numeric(series, errors="coerce").notna().any():
-                    if c == target:
-                        raise InvalidDataError(f"column {c!r} must be numeric{where[c]}", field="target")
-                    raise InvalidDataError(
-                        f"column {c!r} mixes numbers and text{where[c]}", field=f"file.{c}"
-                    )
-                levels[c].add(series)
+        _read_levels(_frames(file, filename, limits, chunk_bytes, only=read), levels, target)
     file.seek(0)
     plan = encoding.plan(candidates, text, levels, chosen=features is not None)
     tables.check_features(plan, target)
     target_levels = encoding.binary_target(target, levels[target]) if target in levels else None
     return _Columns(list(first.columns), plan, features is not None, target_levels)
+
+
+def _read_levels(frames: Iterator[pd.DataFrame], levels: dict[str, encoding.Levels], target: str) -> None:
+    """Every chunk's values of the text columns into ``levels``; a 422 for a column with numbers in
+    some cells and words in others, naming its first word (as :func:`tables.from_frame` does)."""
+    numbers = dict.fromkeys(levels, False)
+    first_word: dict[str, str] = {}
+    offset = 0
+    for frame in frames:
+        frame.columns = pd.Index([str(c) for c in frame.columns])
+        for c, seen in levels.items():
+            series = frame[c]
+            has_number, has_word = tables.number_and_text_cells(series)
+            numbers[c] = numbers[c] or has_number
+            if has_word and c not in first_word:
+                first_word[c] = tables._text_cell(series, offset)
+            if numbers[c] and c in first_word:
+                if c == target:
+                    raise InvalidDataError(f"column {c!r} must be numeric{first_word[c]}", field="target")
+                raise InvalidDataError(
+                    f"column {c!r} mixes numbers and text{first_word[c]}", field=f"file.{c}"
+                )
+            seen.add(series)
+        offset += len(frame)
 
 
 def _check_chunk(frame: pd.DataFrame, columns: _Columns, offset: int) -> None:

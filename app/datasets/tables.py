@@ -326,16 +326,23 @@ def _check_no_formulas(frame: pd.DataFrame) -> None:
 
 
 def _is_numeric_column(series: pd.Series, column: str, offset: int = 0) -> bool:
-    """Numeric (a true/false column counts, as 1 and 0), or text (False). A text column that holds
-    numbers too is a data error (a stray word or a spreadsheet formula), not a column of values."""
+    """Numeric (a true/false column counts, as 1 and 0), or text (False): a text column whose every
+    cell reads as a number (codes stored as text in Parquet) is text too. A column with some cells
+    numbers and others words is a data error (a stray word or a spreadsheet formula)."""
     if pd.api.types.is_numeric_dtype(series):
         return True
-    parsed = pd.to_numeric(series, errors="coerce")
-    if parsed.notna().any():
+    numbers, words = number_and_text_cells(series)
+    if numbers and words:
         raise InvalidDataError(
             f"column {column!r} mixes numbers and text{_text_cell(series, offset)}", field=f"file.{column}"
         )
     return False
+
+
+def number_and_text_cells(series: pd.Series) -> tuple[bool, bool]:
+    """Whether some cell of a text column reads as a number, and whether some other cell does not."""
+    parsed = pd.to_numeric(series, errors="coerce")
+    return bool(parsed.notna().any()), bool((series.notna() & parsed.isna()).any())
 
 
 def _text_cell(series: pd.Series, offset: int = 0) -> str:

@@ -120,6 +120,27 @@ def test_text_columns_are_one_hot_over_the_whole_file_whichever_way_it_is_parsed
     np.testing.assert_array_equal(X[:, 7], rows["smoker"].to_numpy(dtype=float))
 
 
+def test_codes_stored_as_text_are_text_and_a_stray_word_among_numbers_is_refused() -> None:
+    df = _frame()
+    rng = np.random.default_rng(2)
+    df["grade"] = rng.choice(["1", "2", "3"], size=len(df))  # codes, typed as text in Parquet
+    df["zip"] = [f"{i:05d}" for i in range(len(df))]  # an identifier of digits
+    name, data = _encodings(df)[1]
+    whole = _whole(data, name)
+    with _streamed(data, name) as staged:
+        assert staged.sha256() == whole.sha256() and staged.feature_names == whole.feature_names
+    assert whole.feature_names[-2:] == ("grade=2", "grade=3")
+    assert dict(whole.ignored_columns)["zip"] == "has more than 32 distinct values"
+    df["grade"] = df["grade"].astype(object)
+    df.loc[4300, "grade"] = "oops"  # a word among codes, in a later chunk
+    errors = _refusals(*reversed(_encodings(df)[1]))
+    assert (
+        str(errors[0])
+        == str(errors[1])
+        == "column 'grade' mixes numbers and text: row 4301 of the data holds 'oops'"
+    )
+
+
 @pytest.mark.parametrize(
     ("column", "why"), [("id", "has more than 32 distinct values"), ("gap", "has missing cells")]
 )
