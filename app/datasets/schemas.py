@@ -53,6 +53,15 @@ class DatasetPublic(BaseModel):
     target: str
     environments: list[DatasetEnvironment]
     created_at: dt.datetime
+    text_features: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Each text column one-hot encoded: its values, sorted; the first is the reference "
+        "(no feature of its own), each other value v the feature '<column>=v'. Predict rows may give "
+        "the column's value instead of its features.",
+    )
+    target_labels: list[str] | None = Field(
+        default=None, description="A text target's two values: the first read as 0, the second as 1."
+    )
     warnings: list[str] = Field(
         default_factory=list,
         description="On an upload's answer: what was decided for you (a text column left out, a name not used).",

@@ -46,6 +46,7 @@ def store(
         data=placed.data,
         storage=placed.storage,
         storage_key=placed.storage_key,
+        encoding=encoding_of(table),
     )
     try:
         repo.add_dataset(session, dataset)
@@ -60,6 +61,16 @@ def store(
             raise
         return existing, False
     return dataset, True
+
+
+def encoding_of(table: tables.Table | StagedTable) -> dict[str, object] | None:
+    """What the dataset row records of the upload's encoding (``Dataset.encoding``); None: none."""
+    out: dict[str, object] = {}
+    if table.encoded:
+        out["features"] = {e.column: list(e.levels) for e in table.encoded}
+    if table.target_levels:
+        out["target"] = list(table.target_levels)
+    return out or None
 
 
 def upload_warnings(

@@ -66,6 +66,7 @@ class StagedTable:
     env_binary: dict[str, bool]  # every y of the environment is 0 or 1
     ignored_columns: tuple[tuple[str, str], ...]  # text columns left out, each with why
     target_levels: tuple[str, ...]  # a text target's two values (0 and 1); () for numbers
+    encoded: tuple[encoding.OneHot, ...]  # the text columns one-hot encoded, with their values
     parquet_path: Path
     content_sha256: str
     n_chunks: int
@@ -379,7 +380,9 @@ def _parse(
         raise InvalidDataError("the file has no rows", field="file")
     if limits is not None:
         tables._check_shape(offset, len(columns.names), limits)
-    return stager.staged(ignored=columns.plan.left_out, target_levels=columns.target_levels or ())
+    return stager.staged(
+        ignored=columns.plan.left_out, target_levels=columns.target_levels or (), encoded=columns.plan.encoded
+    )
 
 
 class Stager:
@@ -419,7 +422,10 @@ class Stager:
         self.close_writer()
 
     def staged(
-        self, ignored: tuple[tuple[str, str], ...] = (), target_levels: tuple[str, ...] = ()
+        self,
+        ignored: tuple[tuple[str, str], ...] = (),
+        target_levels: tuple[str, ...] = (),
+        encoded: tuple[encoding.OneHot, ...] = (),
     ) -> StagedTable:
         self.close_writer()
         return StagedTable(
@@ -429,6 +435,7 @@ class Stager:
             env_binary=dict(self._spool.binary),
             ignored_columns=ignored,
             target_levels=target_levels,
+            encoded=encoded,
             parquet_path=self.parquet_path,
             content_sha256=self._spool.sha256(self.feature_names, self.target),
             n_chunks=self.chunks,

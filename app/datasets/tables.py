@@ -66,6 +66,8 @@ class Table:
     ignored_columns: tuple[tuple[str, str], ...] = ()
     # A text target's two values, read as 0 and 1 (said back to the uploader); () for numbers.
     target_levels: tuple[str, ...] = ()
+    # The text columns one-hot encoded, each with its values (the dataset row records them).
+    encoded: tuple[encoding.OneHot, ...] = ()
 
     @property
     def n_rows(self) -> int:
@@ -409,7 +411,9 @@ def from_frame(
     y = target_values(frame, target, levels)
     table = _group(env, X, y, feature_names, target)
     # Text columns left out by default are said back, with why; a `features` list leaves none out.
-    return dataclasses.replace(table, ignored_columns=plan.left_out, target_levels=levels or ())
+    return dataclasses.replace(
+        table, ignored_columns=plan.left_out, target_levels=levels or (), encoded=plan.encoded
+    )
 
 
 def is_text_target(series: pd.Series) -> bool:

@@ -147,10 +147,23 @@ class Dataset(Base):
     storage: Mapped[str | None] = mapped_column(String(16), nullable=True)
     storage_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # How the upload encoded text (app.datasets.encoding): {"features": {column: [values, sorted;
+    # the first the reference]}, "target": [value read as 0, value read as 1]}; NULL: none was.
+    encoding: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
 
     @property
     def n_features(self) -> int:
         return len(self.feature_names)
+
+    @property
+    def text_features(self) -> dict[str, list[str]]:
+        features: dict[str, list[str]] = (self.encoding or {}).get("features", {})
+        return features
+
+    @property
+    def target_labels(self) -> list[str] | None:
+        labels: list[str] | None = (self.encoding or {}).get("target")
+        return labels
 
     @property
     def n_environments(self) -> int:

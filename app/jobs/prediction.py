@@ -3,12 +3,14 @@ first (shape, names, finite, the datasets' magnitude bound) with a 422 that name
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
 from sqlalchemy.orm import Session
 
 from app.datasets.tables import MAX_ABS_VALUE
+from app.db import repository as repo
 from app.errors import UnprocessableEntity
 from app.jobs import artifacts
 from app.jobs import service as jobs_service
@@ -26,8 +28,12 @@ class ModelCache(Protocol):
     def put(self, key: str, value: FittedModel) -> None: ...
 
 
-def rows_of(body: PredictRequest, names: list[str]) -> tuple[np.ndarray, str]:
-    """The request's rows as an (n, len(names)) float64 array, and the field they came in."""
+def rows_of(
+    body: PredictRequest, names: list[str], text_features: Mapping[str, Sequence[str]] | None = None
+) -> tuple[np.ndarray, str]:
+    """The request's rows as an (n, len(names)) float64 array, and the field they came in. A named
+    row may give a one-hot encoded text column (``text_features``: column -> its values, the first
+    the reference) by its value, which becomes the column's indicators."""
     if (body.X is None) == (body.rows is None):
         raise UnprocessableEntity.on("X", "give exactly one of X or rows")
     if body.X is not None:
@@ -39,15 +45,10 @@ def rows_of(body: PredictRequest, names: list[str]) -> tuple[np.ndarray, str]:
         X, field = np.asarray(body.X, dtype=np.float64).reshape(len(body.X), len(names)), "X"
     else:
         assert body.rows is not None
-        for i, named in enumerate(body.rows):
-            missing = [n for n in names if n not in named]
-            extra = sorted(set(named) - set(names))
-            if missing or extra:
-                raise UnprocessableEntity.on(
-                    f"rows[{i}].{(missing or extra)[0]}",
-                    f"rows need exactly the features {names}; missing {missing}, unknown {extra}",
-                )
-        X = np.asarray([[row[n] for n in names] for row in body.rows], dtype=np.float64)
+        numbers = [
+            _numbers(_expanded(named, text_features or {}, i), names, i) for i, named in enumerate(body.rows)
+        ]
+        X = np.asarray([[row[n] for n in names] for row in numbers], dtype=np.float64)
         X, field = X.reshape(len(body.rows), len(names)), "rows"
     if not np.all(np.isfinite(X)):
         raise UnprocessableEntity.on(field, "values must be finite numbers")
@@ -56,6 +57,45 @@ def rows_of(body: PredictRequest, names: list[str]) -> tuple[np.ndarray, str]:
             field, f"values must be at most {MAX_ABS_VALUE:g} in magnitude, as in datasets"
         )
     return X, field
+
+
+def _expanded(
+    named: Mapping[str, float | str], text_features: Mapping[str, Sequence[str]], i: int
+) -> dict[str, float | str]:
+    """A named row with each text column given by its value replaced by that column's indicators."""
+    row = dict(named)
+    for column, levels in text_features.items():
+        if column not in row:
+            continue
+        value = str(row.pop(column))
+        if value not in levels:
+            raise UnprocessableEntity.on(
+                f"rows[{i}].{column}",
+                f"{value!r} is not a value of {column!r} in the dataset; it has {list(levels)}",
+            )
+        for level in levels[1:]:
+            feature = f"{column}={level}"
+            if feature in row:
+                raise UnprocessableEntity.on(
+                    f"rows[{i}].{feature}", f"give {column!r} by its value or by its features, not both"
+                )
+            row[feature] = 1.0 if value == level else 0.0
+    return row
+
+
+def _numbers(row: Mapping[str, float | str], names: list[str], i: int) -> dict[str, float]:
+    """A named row checked: exactly the features, each a number."""
+    missing = [n for n in names if n not in row]
+    extra = sorted(set(row) - set(names))
+    if missing or extra:
+        raise UnprocessableEntity.on(
+            f"rows[{i}].{(missing or extra)[0]}",
+            f"rows need exactly the features {names}; missing {missing}, unknown {extra}",
+        )
+    for name in names:
+        if isinstance(row[name], str):
+            raise UnprocessableEntity.on(f"rows[{i}].{name}", "must be a number")
+    return {n: float(row[n]) for n in names}
 
 
 def predict(
@@ -67,7 +107,11 @@ def predict(
     if model is None:
         model = artifacts.unpack(jobs_service.weights(session, job))
         cache.put(job_id, model)
-    X, field = rows_of(body, list(model.feature_names))
+    text_features = None
+    if body.rows is not None and job.dataset_id is not None:  # a row may give a text column's value
+        dataset = repo.get_dataset(session, job.dataset_id, tenant_id=tenant_id)
+        text_features = None if dataset is None else dataset.text_features
+    X, field = rows_of(body, list(model.feature_names), text_features)
     predictions = model.predict(X)
     probabilities = model.predict_proba(X) if model.task == "classification" else None
     if not np.all(np.isfinite(predictions)):

@@ -304,7 +304,11 @@ class PredictRequest(Strict):
     X: list[list[float]] | None = Field(
         default=None, description="Rows of covariates in feature_names order."
     )
-    rows: list[dict[str, float]] | None = Field(default=None, description="Rows as {feature: value}.")
+    rows: list[dict[str, float | str]] | None = Field(
+        default=None,
+        description="Rows as {feature: value}; a text column one-hot encoded (the dataset's "
+        "text_features) may be given as {column: its value} instead of its indicator features.",
+    )
 
 
 class PredictResponse(BaseModel):

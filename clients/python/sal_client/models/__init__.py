@@ -12,6 +12,7 @@ from .certificate_public import CertificatePublic
 from .dataset_create import DatasetCreate
 from .dataset_environment import DatasetEnvironment
 from .dataset_public import DatasetPublic
+from .dataset_public_text_features import DatasetPublicTextFeatures
 from .dataset_reference import DatasetReference
 from .dataset_summary import DatasetSummary
 from .dataset_upload import DatasetUpload
@@ -160,6 +161,7 @@ __all__ = (
     "DatasetCreate",
     "DatasetEnvironment",
     "DatasetPublic",
+    "DatasetPublicTextFeatures",
     "DatasetReference",
     "DatasetsPublic",
     "DatasetSummary",

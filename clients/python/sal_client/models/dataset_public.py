@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.dataset_environment import DatasetEnvironment
+    from ..models.dataset_public_text_features import DatasetPublicTextFeatures
 
 
 T = TypeVar("T", bound="DatasetPublic")
@@ -28,6 +29,10 @@ class DatasetPublic:
         name (str):
         sha256 (str):
         target (str):
+        target_labels (list[str] | None | Unset): A text target's two values: the first read as 0, the second as 1.
+        text_features (DatasetPublicTextFeatures | Unset): Each text column one-hot encoded: its values, sorted; the
+            first is the reference (no feature of its own), each other value v the feature '<column>=v'. Predict rows may
+            give the column's value instead of its features.
         warnings (list[str] | Unset): On an upload's answer: what was decided for you (a text column left out, a name
             not used).
     """
@@ -40,6 +45,8 @@ class DatasetPublic:
     name: str
     sha256: str
     target: str
+    target_labels: list[str] | None | Unset = UNSET
+    text_features: DatasetPublicTextFeatures | Unset = UNSET
     warnings: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -63,6 +70,19 @@ class DatasetPublic:
 
         target = self.target
 
+        target_labels: list[str] | None | Unset
+        if isinstance(self.target_labels, Unset):
+            target_labels = UNSET
+        elif isinstance(self.target_labels, list):
+            target_labels = self.target_labels
+
+        else:
+            target_labels = self.target_labels
+
+        text_features: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.text_features, Unset):
+            text_features = self.text_features.to_dict()
+
         warnings: list[str] | Unset = UNSET
         if not isinstance(self.warnings, Unset):
             warnings = self.warnings
@@ -81,6 +101,10 @@ class DatasetPublic:
                 "target": target,
             }
         )
+        if target_labels is not UNSET:
+            field_dict["target_labels"] = target_labels
+        if text_features is not UNSET:
+            field_dict["text_features"] = text_features
         if warnings is not UNSET:
             field_dict["warnings"] = warnings
 
@@ -89,6 +113,7 @@ class DatasetPublic:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.dataset_environment import DatasetEnvironment  # noqa: PLC0415
+        from ..models.dataset_public_text_features import DatasetPublicTextFeatures  # noqa: PLC0415
 
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
@@ -112,6 +137,30 @@ class DatasetPublic:
 
         target = d.pop("target")
 
+        def _parse_target_labels(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                target_labels_type_0 = cast(list[str], data)
+
+                return target_labels_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        target_labels = _parse_target_labels(d.pop("target_labels", UNSET))
+
+        _text_features = d.pop("text_features", UNSET)
+        text_features: DatasetPublicTextFeatures | Unset
+        if isinstance(_text_features, Unset):
+            text_features = UNSET
+        else:
+            text_features = DatasetPublicTextFeatures.from_dict(_text_features)
+
         warnings = cast(list[str], d.pop("warnings", UNSET))
 
         dataset_public = cls(
@@ -123,6 +172,8 @@ class DatasetPublic:
             name=name,
             sha256=sha256,
             target=target,
+            target_labels=target_labels,
+            text_features=text_features,
             warnings=warnings,
         )
 
