@@ -33,8 +33,11 @@ def test_csv_upload_is_content_addressed(client: httpx.Client) -> None:
         "target",
         "environments",
         "created_at",
+        "text_features",
+        "target_labels",
         "warnings",
     }
+    assert body["text_features"] == {} and body["target_labels"] is None  # numbers alone: nothing encoded
     assert body["name"] == "first"
     assert body["feature_names"] == ["x1", "x2", "x3"]
     assert body["target"] == "y"
