@@ -107,17 +107,18 @@ def predict(
     if model is None:
         model = artifacts.unpack(jobs_service.weights(session, job))
         cache.put(job_id, model)
-    text_features = None
-    if body.rows is not None and job.dataset_id is not None:  # a row may give a text column's value
-        dataset = repo.get_dataset(session, job.dataset_id, tenant_id=tenant_id)
-        text_features = None if dataset is None else dataset.text_features
-    X, field = rows_of(body, list(model.feature_names), text_features)
+    dataset = (
+        None if job.dataset_id is None else repo.get_dataset(session, job.dataset_id, tenant_id=tenant_id)
+    )
+    X, field = rows_of(body, list(model.feature_names), None if dataset is None else dataset.text_features)
     predictions = model.predict(X)
     probabilities = model.predict_proba(X) if model.task == "classification" else None
     if not np.all(np.isfinite(predictions)):
         # The one rule for non-finite numbers (app.jobs.result): said, never sent as nulls.
         raise UnprocessableEntity.on(field, "the model's predictions overflow for these values; rescale them")
+    names = None if dataset is None or model.task != "classification" else dataset.target_labels
     return PredictResponse(
         predictions=predictions.tolist(),
         probabilities=None if probabilities is None else probabilities.tolist(),
+        labels=None if names is None else [names[int(p)] for p in predictions],
     )

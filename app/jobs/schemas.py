@@ -314,6 +314,11 @@ class PredictRequest(Strict):
 class PredictResponse(BaseModel):
     predictions: list[float]
     probabilities: list[float] | None = Field(default=None, description="P(y = 1) per row (classification).")
+    labels: list[str] | None = Field(
+        default=None,
+        description="The predicted label as the dataset's text target wrote it (classification on a text "
+        "target: its target_labels[prediction]).",
+    )
 
 
 class WeightsJSON(BaseModel):

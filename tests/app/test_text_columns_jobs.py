@@ -67,6 +67,8 @@ def test_a_text_column_predicts_by_its_value_as_by_its_features(
     assert first.json() == second.json()
     probabilities = first.json()["probabilities"]
     assert probabilities[1] > probabilities[0] > probabilities[2]  # north shifts y up, south down
+    labels = first.json()["labels"]
+    assert labels == [["no", "yes"][int(p)] for p in first.json()["predictions"]]
 
     unknown = client.post(url, json={"rows": [{**by_value[0], "region": "west"}]})
     body = f.assert_problem(unknown, 422, "rows[0].region")

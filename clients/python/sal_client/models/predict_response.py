@@ -16,15 +16,27 @@ class PredictResponse:
     """
     Attributes:
         predictions (list[float]):
+        labels (list[str] | None | Unset): The predicted label as the dataset's text target wrote it (classification on
+            a text target: its target_labels[prediction]).
         probabilities (list[float] | None | Unset): P(y = 1) per row (classification).
     """
 
     predictions: list[float]
+    labels: list[str] | None | Unset = UNSET
     probabilities: list[float] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         predictions = self.predictions
+
+        labels: list[str] | None | Unset
+        if isinstance(self.labels, Unset):
+            labels = UNSET
+        elif isinstance(self.labels, list):
+            labels = self.labels
+
+        else:
+            labels = self.labels
 
         probabilities: list[float] | None | Unset
         if isinstance(self.probabilities, Unset):
@@ -42,6 +54,8 @@ class PredictResponse:
                 "predictions": predictions,
             }
         )
+        if labels is not UNSET:
+            field_dict["labels"] = labels
         if probabilities is not UNSET:
             field_dict["probabilities"] = probabilities
 
@@ -51,6 +65,23 @@ class PredictResponse:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
         predictions = cast(list[float], d.pop("predictions"))
+
+        def _parse_labels(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                labels_type_0 = cast(list[str], data)
+
+                return labels_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        labels = _parse_labels(d.pop("labels", UNSET))
 
         def _parse_probabilities(data: object) -> list[float] | None | Unset:
             if data is None:
@@ -71,6 +102,7 @@ class PredictResponse:
 
         predict_response = cls(
             predictions=predictions,
+            labels=labels,
             probabilities=probabilities,
         )
 
