@@ -18,7 +18,7 @@ same content id.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -105,15 +105,27 @@ class Columns:
 
 
 def plan(
-    candidates: Sequence[str], text: Iterable[str], levels: dict[str, Levels], *, chosen: bool
+    candidates: Sequence[str],
+    text: Iterable[str],
+    levels: dict[str, Levels],
+    other: Mapping[str, str] | None = None,
+    *,
+    chosen: bool,
 ) -> Columns:
     """The features from the candidate columns (``text`` those that hold text, ``levels`` their
-    values over the whole file). ``chosen``: the uploader listed them, so a text column that cannot
-    be encoded is a 422 naming it rather than a column left out."""
+    values over the whole file; ``other`` those that hold neither numbers nor text, each with why).
+    ``chosen``: the uploader listed them, so a column that cannot be a feature is a 422 naming it
+    rather than a column left out."""
     text = set(text)
+    other = other or {}
     sources: list[str | OneHot] = []
     left_out: list[tuple[str, str]] = []
     for column in candidates:
+        if column in other:
+            if chosen:
+                raise InvalidDataError(f"column {column!r} {other[column]}", field=f"file.{column}")
+            left_out.append((column, other[column]))
+            continue
         if column not in text:
             sources.append(column)
             continue

@@ -265,14 +265,14 @@ def _decide_columns(
     first.columns = pd.Index([str(c) for c in first.columns])
     tables._check_no_formulas(first)
     candidates = tables.choose_features(first, target=target, environment=environment, features=features)
-    text = tables.text_columns(first, candidates)
+    text, other = tables.text_columns(first, candidates)
     read = [*text, target] if tables.is_text_target(first[target]) else text
     levels = {c: encoding.Levels() for c in read}
     if read:
         file.seek(0)
         _read_levels(_frames(file, filename, limits, chunk_bytes, only=read), levels, target)
     file.seek(0)
-    plan = encoding.plan(candidates, text, levels, chosen=features is not None)
+    plan = encoding.plan(candidates, text, levels, other, chosen=features is not None)
     tables.check_features(plan, target)
     target_levels = encoding.binary_target(target, levels[target]) if target in levels else None
     return _Columns(list(first.columns), plan, features is not None, target_levels)
@@ -313,7 +313,7 @@ def _check_chunk(frame: pd.DataFrame, columns: _Columns, offset: int) -> None:
         if isinstance(c, encoding.OneHot):
             continue
         series = frame[c]
-        if not pd.api.types.is_numeric_dtype(series):
+        if tables.column_kind(series)[0] != "numeric":
             raise InvalidDataError(
                 f"column {c!r} mixes numbers and text{tables._text_cell(series, offset)}", field=f"file.{c}"
             )

@@ -327,11 +327,40 @@ def _check_no_formulas(frame: pd.DataFrame) -> None:
             )
 
 
+_TEXT = frozenset({"string", "empty"})
+_NUMBERS = frozenset({"integer", "floating", "mixed-integer-float", "decimal", "boolean"})
+_DATES = frozenset({"datetime64", "datetime", "date", "time", "timedelta64", "timedelta", "period"})
+DATES = "holds dates or times; give them as numbers (days since a date, say) to use them"
+OTHER = "holds values that are neither numbers nor text"
+
+
+def column_kind(series: pd.Series) -> tuple[str, str]:
+    """What a column holds: ("numeric", "") for numbers (true/false counts, as 1 and 0; so do
+    Parquet decimals), ("text", "") for words (a categorical column, or codes typed as text, counts),
+    or ("other", why) for what is neither (dates, bytes, lists), which is never a feature."""
+    inferred = pd.api.types.infer_dtype(series, skipna=True)
+    if inferred == "boolean" and series.isna().any():
+        return "other", "is true/false with missing cells"  # as a text column with them is left out
+    if pd.api.types.is_numeric_dtype(series):
+        return "numeric", ""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return "text", ""
+    if inferred in _TEXT:
+        return "text", ""
+    if inferred in _NUMBERS:
+        return "numeric", ""
+    if inferred in _DATES:
+        return "other", DATES
+    if all(isinstance(v, (str, int, float, np.number)) for v in series.dropna()):
+        return "text", ""  # words beside numbers: refused by name, as a column mixing them
+    return "other", OTHER
+
+
 def _is_numeric_column(series: pd.Series, column: str, offset: int = 0) -> bool:
-    """Numeric (a true/false column counts, as 1 and 0), or text (False): a text column whose every
+    """Numeric, or text (False; other kinds are :func:`column_kind`'s). A text column whose every
     cell reads as a number (codes stored as text in Parquet) is text too. A column with some cells
     numbers and others words is a data error (a stray word or a spreadsheet formula)."""
-    if pd.api.types.is_numeric_dtype(series):
+    if column_kind(series)[0] == "numeric":
         return True
     numbers, words = number_and_text_cells(series)
     if numbers and words:
@@ -360,9 +389,11 @@ def _text_cell(series: pd.Series, offset: int = 0) -> str:
 def _numeric(frame: pd.DataFrame, column: str, field: str, offset: int | None = None) -> np.ndarray:
     series = frame[column]
     if not pd.api.types.is_numeric_dtype(series):
-        raise InvalidDataError(
-            f"column {column!r} must be numeric{_text_cell(series, offset or 0)}", field=field
-        )
+        if column_kind(series)[0] != "numeric":
+            raise InvalidDataError(
+                f"column {column!r} must be numeric{_text_cell(series, offset or 0)}", field=field
+            )
+        series = pd.to_numeric(series)  # Python numbers in an object column: Parquet decimals
     values = series.to_numpy(dtype=np.float64, na_value=np.nan)
     _check_finite(values, field, rows=True, offset=offset)
     return values
@@ -393,9 +424,9 @@ def from_frame(
     frame.columns = pd.Index(columns)
     _check_no_formulas(frame)
     candidates = choose_features(frame, target=target, environment=environment, features=features)
-    text = text_columns(frame, candidates)
+    text, other = text_columns(frame, candidates)
     plan = encoding.plan(
-        candidates, text, {c: encoding.Levels.of(frame[c]) for c in text}, chosen=features is not None
+        candidates, text, {c: encoding.Levels.of(frame[c]) for c in text}, other, chosen=features is not None
     )
     feature_names = check_features(plan, target)
     env_series = frame[environment]
@@ -434,9 +465,11 @@ def target_values(
     return (frame[target].astype(str).to_numpy() == levels[1]).astype(np.float64)
 
 
-def text_columns(frame: pd.DataFrame, candidates: Sequence[str]) -> list[str]:
-    """The candidate feature columns that hold text (422 for one that mixes numbers and text)."""
-    return [c for c in candidates if not _is_numeric_column(frame[c], c)]
+def text_columns(frame: pd.DataFrame, candidates: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """The candidate feature columns that hold text (422 for one that mixes numbers and text), and
+    those that hold neither numbers nor text, each with why."""
+    other = {c: why for c in candidates for kind, why in [column_kind(frame[c])] if kind == "other"}
+    return [c for c in candidates if c not in other and not _is_numeric_column(frame[c], c)], other
 
 
 def check_features(plan: encoding.Columns, target: str) -> list[str]:

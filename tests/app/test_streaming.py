@@ -141,6 +141,30 @@ def test_codes_stored_as_text_are_text_and_a_stray_word_among_numbers_is_refused
     )
 
 
+def test_columns_of_neither_numbers_nor_text_are_left_out_with_why() -> None:
+    import decimal
+
+    df = _frame().drop(columns="note")
+    n = len(df)
+    df["price"] = [decimal.Decimal(f"{v:.2f}") for v in df["a"]]  # a Parquet decimal: numbers
+    df["when"] = pd.date_range("2020-01-01", periods=n, freq="h")
+    df["tags"] = [["x", "y"]] * n
+    df["flag"] = pd.Series([True, False, None] * (n // 3) + [True] * (n % 3), dtype=object)
+    name, data = _encodings(df)[1]
+    whole = _whole(data, name)
+    with _streamed(data, name) as staged:
+        assert staged.sha256() == whole.sha256() and staged.ignored_columns == whole.ignored_columns
+    assert whole.feature_names == ("a", "b", "c", "d", "price")
+    assert dict(whole.ignored_columns) == {
+        "when": "holds dates or times; give them as numbers (days since a date, say) to use them",
+        "tags": "holds values that are neither numbers nor text",
+        "flag": "is true/false with missing cells",
+    }
+    with pytest.raises(InvalidDataError) as listed:
+        _whole(data, name, ["a", "when"])
+    assert listed.value.field == "file.when"
+
+
 @pytest.mark.parametrize(
     ("column", "why"), [("id", "has more than 32 distinct values"), ("gap", "has missing cells")]
 )
