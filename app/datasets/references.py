@@ -110,9 +110,11 @@ def _footer(store: ObjectStore, key: str, where: str) -> pq.FileMetaData:
 
 
 def _numeric(schema: pa.Schema, column: str) -> bool:
-    """Numbers, or true/false (read as 1 and 0)."""
+    """Numbers (decimals too), or true/false (read as 1 and 0)."""
     t = schema.field(column).type
-    return bool(pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t))
+    return bool(
+        pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t) or pa.types.is_boolean(t)
+    )
 
 
 def _usable(schema: pa.Schema, column: str) -> bool:
