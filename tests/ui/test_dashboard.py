@@ -115,6 +115,33 @@ def test_upload_a_csv(page: Any, setting: synthetic.Setting, state: dict[str, An
     screenshot(page, "dataset")
 
 
+def test_a_dataset_page_says_how_its_text_was_encoded(page: Any, api_a: httpx.Client) -> None:
+    csv = "env,x,region,label\n" + "".join(
+        f"{e},{i % 7},{['east', 'north', 'south'][i % 3]},{['no', 'yes'][i % 2]}\n"
+        for e in ("a", "b")
+        for i in range(12)
+    )
+    uploaded = api_a.post(
+        "/datasets",
+        files={"file": ("text.csv", csv.encode(), "text/csv")},
+        data={"target": "label", "environment": "env"},
+    )
+    assert uploaded.status_code in (200, 201), uploaded.text
+    go(page, f"#/datasets/{uploaded.json()['id']}")
+    page.locator("#columns-table").wait_for()
+    roles = dict(zip(
+        page.locator("#columns-table tbody th").all_inner_texts(),
+        page.locator("#columns-table tbody td").all_inner_texts(),
+        strict=True,
+    ))  # fmt: skip
+    assert roles == {
+        "x": "feature",
+        "region=north": "feature: 1 where region is north (text column; reference east)",
+        "region=south": "feature: 1 where region is south (text column; reference east)",
+        "label": "target: no is 0, yes is 1",
+    }
+
+
 def test_submit_sal_from_the_form_and_watch_it_finish(
     page: Any, api_a: httpx.Client, setting: synthetic.Setting, state: dict[str, Any]
 ) -> None:

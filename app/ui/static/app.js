@@ -262,7 +262,8 @@
           const ds = await api("/datasets", { method: "POST", body: data });
           markInvalid(form, null);
           fill(out, h("p", { class: "ok" }, "Uploaded ", h("a", { href: `#/datasets/${ds.id}`, text: ds.name }),
-            ` — ${ds.n_rows} rows, ${ds.environments.length} environments, ${ds.feature_names.length} features.`));
+            ` — ${ds.n_rows} rows, ${ds.environments.length} environments, ${ds.feature_names.length} features.`),
+            (ds.warnings || []).length ? h("ul", { class: "upload-warnings" }, ds.warnings.map((w) => h("li", { text: w }))) : null);
           announce(`Dataset ${ds.name} uploaded`);
           onDone(ds);
         } catch (e) {
@@ -310,7 +311,21 @@
       dl([["Id", h("code", { text: d.id })], ["sha256", h("code", { text: d.sha256 })], ["Rows", String(d.n_rows)], ["Target", d.target], ["Created", when(d.created_at)]]),
       figure("Rows per environment", chart, null, ["Environment", "Rows"], envs.map((e) => [e.name, String(e.n_rows)]), "rows"),
       h("h2", { text: "Columns" }),
-      table(null, ["Column", "Role"], [...(d.feature_names || []).map((f) => [f, "feature"]), [d.target, "target"]], { id: "columns-table" }));
+      table(null, ["Column", "Role"], [...(d.feature_names || []).map((f) => [f, featureRole(f, d.text_features || {})]), [d.target, targetRole(d.target_labels)]], { id: "columns-table" }));
+  }
+
+  // A one-hot feature "<column>=<value>" of a text column the upload encoded says so, and its reference.
+  function featureRole(name, textFeatures) {
+    for (const [column, levels] of Object.entries(textFeatures)) {
+      if (name.startsWith(`${column}=`) && levels.includes(name.slice(column.length + 1))) {
+        return `feature: 1 where ${column} is ${name.slice(column.length + 1)} (text column; reference ${levels[0]})`;
+      }
+    }
+    return "feature";
+  }
+
+  function targetRole(labels) {
+    return labels ? `target: ${labels[0]} is 0, ${labels[1]} is 1` : "target";
   }
 
   // --- jobs ---------------------------------------------------------------------------------------
