@@ -139,7 +139,7 @@ def plan(
                 field=f"file.{column}",
             )
         else:
-            left_out.append((column, why))
+            left_out.append((column, f"is text and {why}"))
     return Columns(tuple(sources), tuple(left_out))
 
 

@@ -24,6 +24,7 @@ taken: they would have to be stored.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import struct
 from dataclasses import dataclass
@@ -77,6 +78,7 @@ class Plan:
     schema: pa.Schema
     n_rows: int
     features: tuple[str, ...]
+    left_out: tuple[tuple[str, str], ...] = ()  # columns of other types, each with why (no features list)
 
 
 def _bad(field: str, message: str) -> UnprocessableEntity:
@@ -178,8 +180,14 @@ def _check(store: ObjectStore, bucket: str, prefix: str, ref: DatasetReference, 
             f"column {ref.target!r} must be numbers, true/false or two text values, not "
             f"{schema.field(ref.target).type}",
         )
+    left_out: tuple[tuple[str, str], ...] = ()
     if ref.features is None:
         features = tuple(c for c in columns if c not in (ref.target, ref.environment) and _usable(schema, c))
+        left_out = tuple(
+            (c, tables.DATES if pa.types.is_temporal(schema.field(c).type) else tables.OTHER)
+            for c in columns
+            if c not in (ref.target, ref.environment, *features)
+        )
     else:
         missing = [c for c in ref.features if c not in columns]
         if missing:
@@ -194,7 +202,7 @@ def _check(store: ObjectStore, bucket: str, prefix: str, ref: DatasetReference, 
         raise _bad(
             "url", f"{n_rows} rows x {len(features) + 2} columns; the limit is {settings.max_cells} cells"
         )
-    return Plan(bucket, keys, schema, n_rows, features)
+    return Plan(bucket, keys, schema, n_rows, features, left_out)
 
 
 def load(store: ObjectStore, plan: Plan, ref: DatasetReference) -> tables.Table:
@@ -206,12 +214,15 @@ def load(store: ObjectStore, plan: Plan, ref: DatasetReference) -> tables.Table:
         raise ServiceUnavailable("reading the referenced files failed; retry shortly") from None
     frame = pa.concat_tables(parts).to_pandas()
     # Without a features list the table decides, as for an upload: text columns one-hot or left out.
-    return tables.from_frame(
+    table = tables.from_frame(
         frame,
         target=ref.target,
         environment=ref.environment,
         features=None if ref.features is None else list(plan.features),
     )
+    order = plan.schema.names
+    left_out = sorted((*plan.left_out, *table.ignored_columns), key=lambda left: order.index(left[0]))
+    return dataclasses.replace(table, ignored_columns=tuple(left_out))
 
 
 def register(

@@ -79,7 +79,7 @@ def upload_warnings(
     """What an upload decided without being asked: text columns left out of the features (each with
     why), and a name not used because the same content was already stored under another."""
     out = [
-        f"column {c!r} is text and {why}, so it is not a feature; list the features to silence this"
+        f"column {c!r} {why}, so it is not a feature; list the features to silence this"
         for c, why in table.ignored_columns
     ]
     if table.target_levels:

@@ -46,7 +46,8 @@ def user_bucket(s3_server: S3Server) -> Any:
     client.put_object(Bucket=USER_BUCKET, Key="text/p.parquet", Body=_parquet(df.assign(x2="word")))
     client.put_object(Bucket=USER_BUCKET, Key="csv/p.parquet", Body=f.csv_bytes(df))
     regions = df.assign(region=np.where(df.x1 > 0, "north", "south"), note="word")
-    client.put_object(Bucket=USER_BUCKET, Key="levels/p.parquet", Body=_parquet(regions))
+    when = pd.date_range("2020-01-01", periods=len(regions), freq="h")
+    client.put_object(Bucket=USER_BUCKET, Key="levels/p.parquet", Body=_parquet(regions.assign(when=when)))
     wide = pd.DataFrame({f"c{j}": [1.0] for j in range(40)}).assign(env="a", y=1.0)
     client.put_object(Bucket=USER_BUCKET, Key="wide/p.parquet", Body=_parquet(wide))
     # A footer that claims 200 MB (a million columns): refused from the last 8 bytes.
@@ -104,6 +105,7 @@ def test_a_referenced_text_column_is_one_hot_as_in_an_upload(
     body = response.json()
     assert body["feature_names"] == ["x1", "x2", "x3", "region=south"]
     assert [w for w in body["warnings"] if "'note'" in w and "holds one value" in w] != []
+    assert [w for w in body["warnings"] if "'when'" in w and "holds dates or times" in w] != []
     regions = user_bucket.assign(region=np.where(user_bucket.x1 > 0, "north", "south"), note="word")
     again = f.upload_csv(ref_client, regions, name="uploaded-regions")
     assert again.status_code == 200 and again.json()["id"] == body["id"]

@@ -69,7 +69,7 @@ def test_a_streamed_upload_has_the_whole_file_content_id(encoding: int, features
         assert staged.sha256() == whole.sha256()
         assert staged.summary() == whole.summary()
         assert staged.feature_names == whole.feature_names
-        left_out = (("note", "holds one value"),) if features is None else ()
+        left_out = (("note", "is text and holds one value"),) if features is None else ()
         assert staged.ignored_columns == whole.ignored_columns == left_out
         handle = pq.ParquetFile(staged.parquet_path)
         assert (
@@ -108,9 +108,9 @@ def test_text_columns_are_one_hot_over_the_whole_file_whichever_way_it_is_parsed
         "a", "b", "c", "d", "region=north", "region=south", "region=west", "smoker"
     )  # fmt: skip
     assert dict(whole.ignored_columns) == {
-        "note": "holds one value",
-        "id": "has more than 32 distinct values",
-        "gap": "has missing cells",
+        "note": "is text and holds one value",
+        "id": "is text and has more than 32 distinct values",
+        "gap": "is text and has missing cells",
     }
     # Each row's indicators say its value; the reference value (first in sorted order) has none.
     rows = pd.concat([df[df["env"] == e.name] for e in back.environments])
@@ -130,7 +130,7 @@ def test_codes_stored_as_text_are_text_and_a_stray_word_among_numbers_is_refused
     with _streamed(data, name) as staged:
         assert staged.sha256() == whole.sha256() and staged.feature_names == whole.feature_names
     assert whole.feature_names[-2:] == ("grade=2", "grade=3")
-    assert dict(whole.ignored_columns)["zip"] == "has more than 32 distinct values"
+    assert dict(whole.ignored_columns)["zip"] == "is text and has more than 32 distinct values"
     df["grade"] = df["grade"].astype(object)
     df.loc[4300, "grade"] = "oops"  # a word among codes, in a later chunk
     errors = _refusals(*reversed(_encodings(df)[1]))
