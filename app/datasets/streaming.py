@@ -11,9 +11,12 @@ batches) and each chunk, once checked, goes two ways:
 
 So the API holds one chunk at a time, decoded (about 10x its text: pandas keeps text cells as
 Python objects), its float64 copy and its Arrow form, never the file: a 1 GB CSV costs the same
-memory as a 100 MB one, and disk about twice its float64 size while it is staged. The checks are :func:`tables.from_frame`'s, made per chunk against what the first chunk
-decided (which columns are features, which are text); the content id equals the one
-:func:`tables.from_file` gives the same file (tests/app/test_streaming.py).
+memory as a 100 MB one, and disk about twice its float64 size while it is staged. The checks are
+:func:`tables.from_frame`'s, made per chunk against what the first chunk decided (which columns
+are numbers, which text, which neither). Where some hold text, a first pass over those columns alone
+reads their values in every chunk, so a text column is one-hot encoded on the whole file's values
+(:mod:`encoding`); the content id equals the one :func:`tables.from_file` gives the same file
+(tests/app/test_streaming.py).
 
 What a chunk cannot know of the rest of the file: an error names the first bad row of the data
 but not how many more follow it; a column whose first chunk holds only missing values is taken
@@ -64,7 +67,7 @@ class StagedTable:
     target: str
     env_rows: dict[str, int]  # rows per environment, in order of first appearance
     env_binary: dict[str, bool]  # every y of the environment is 0 or 1
-    ignored_columns: tuple[tuple[str, str], ...]  # text columns left out, each with why
+    ignored_columns: tuple[tuple[str, str], ...]  # columns left out of the features, each with why
     target_levels: tuple[str, ...]  # a text target's two values (0 and 1); () for numbers
     encoded: tuple[encoding.OneHot, ...]  # the text columns one-hot encoded, with their values
     parquet_path: Path

@@ -61,8 +61,8 @@ class Table:
     feature_names: tuple[str, ...]
     target: str
     environments: tuple[Environment, ...]
-    # Text columns of the file left out of the features by default, each with why, said back to
-    # the uploader; not part of the content (sha256).
+    # Columns of the file left out of the features by default (text that cannot be one-hot, dates,
+    # lists), each with why, said back to the uploader; not part of the content (sha256).
     ignored_columns: tuple[tuple[str, str], ...] = ()
     # A text target's two values, read as 0 and 1 (said back to the uploader); () for numbers.
     target_levels: tuple[str, ...] = ()
@@ -441,7 +441,7 @@ def from_frame(
     )
     y = target_values(frame, target, levels)
     table = _group(env, X, y, feature_names, target)
-    # Text columns left out by default are said back, with why; a `features` list leaves none out.
+    # Columns left out by default are said back, with why; a `features` list leaves none out.
     return dataclasses.replace(
         table, ignored_columns=plan.left_out, target_levels=levels or (), encoded=plan.encoded
     )
