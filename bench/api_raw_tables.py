@@ -6,9 +6,10 @@ true/false columns become features").
     bash scripts/serve.sh &    # or any running service
     python -m bench.api_raw_tables [--url http://localhost:8000] [--only wage hmda]
 
-Each table is the raw file of a development table (the same pinned rows as ``bench.real_dev``), with
+Each table is the raw file of a scoreboard table (five development tables, the same pinned rows as
+``bench.real_dev``, and two held out from every default: hotel rates, rice farms), with
 the columns a user would upload: numbers as they are, categories as their text, a yes/no label as
-text. The environments, and the ones trained on, are those of ``bench.real_dev``; the jobs train on
+text. The environments, and the ones trained on, are the scoreboard's (forward); the jobs train on
 every row of the training environments and score the others. Before text was encoded, a text label
 was refused (422) and text columns were left out, so the "numbers only" rows give the API the label
 as 0/1 and the numeric columns alone, as a user had to. It measures and reports; it asserts nothing.
