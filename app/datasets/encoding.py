@@ -2,7 +2,8 @@
 one indicator column per value but one, as the real tables the defaults were judged on encode them
 (``pandas.get_dummies(drop_first=True)``, docs/sal.md).
 
-A text column with 2 to :data:`MAX_LEVELS` distinct values and no missing cell is one-hot encoded:
+A text column with 2 to :data:`MAX_LEVELS` distinct values (:data:`MAX_LISTED_LEVELS` where the
+uploader lists it in ``features``) and no missing cell is one-hot encoded:
 its values sorted, the first is the reference (no column of its own, the intercept carries it) and
 each other value ``v`` is a feature ``"<column>=<v>"``, 1.0 on its rows and 0.0 elsewhere. Any other
 text column is left out, and the upload says why (one value, too many, missing cells); a column the
@@ -34,6 +35,10 @@ text far more often than a category (and 31 indicator columns already widen the 
 columns the real-table benches encode have at most 28 values (a city), so every one of them is
 encoded here as it was there."""
 
+MAX_LISTED_LEVELS = 256
+"""Most distinct values of a text column the uploader lists in ``features``: naming it says it is a
+category (a US state, a product line), so it is encoded past :data:`MAX_LEVELS`."""
+
 
 @dataclass(frozen=True)
 class OneHot:
@@ -64,8 +69,9 @@ class Levels:
     def add(self, series: pd.Series) -> None:
         present = series.dropna()
         self.missing = self.missing or len(present) < len(series)
-        if len(self.values) <= MAX_LEVELS:
-            self.values.update(str(v) for v in present.unique())
+        room = MAX_LISTED_LEVELS + 1 - len(self.values)  # enough to tell "too many" from the most allowed
+        if room > 0:
+            self.values.update(str(v) for v in present.unique()[: room + len(self.values)])
 
     @classmethod
     def of(cls, series: pd.Series) -> Levels:
@@ -73,14 +79,20 @@ class Levels:
         levels.add(series)
         return levels
 
-    def why_not(self) -> str | None:
-        """Why the column cannot be one-hot encoded; None where it can."""
+    def why_not(self, listed: bool = False) -> str | None:
+        """Why the column cannot be one-hot encoded (``listed``: the uploader named it in
+        ``features``); None where it can."""
         if self.missing:
             return "has missing cells"
         if len(self.values) < 2:
             return "holds one value"
-        if len(self.values) > MAX_LEVELS:
-            return f"has more than {MAX_LEVELS} distinct values"
+        if len(self.values) > MAX_LISTED_LEVELS:
+            return f"has more than {MAX_LISTED_LEVELS} distinct values"
+        if len(self.values) > MAX_LEVELS and not listed:
+            return (
+                f"has {len(self.values)} distinct values, more than the {MAX_LEVELS} encoded unless it is "
+                f"listed in features (up to {MAX_LISTED_LEVELS})"
+            )
         return None
 
 
@@ -129,13 +141,13 @@ def plan(
         if column not in text:
             sources.append(column)
             continue
-        why = levels[column].why_not()
+        why = levels[column].why_not(listed=chosen)
         if why is None:
             sources.append(OneHot(column, tuple(sorted(levels[column].values))))
         elif chosen:
             raise InvalidDataError(
-                f"column {column!r} is text and {why}; only text columns of 2 to {MAX_LEVELS} values "
-                "and no missing cell are encoded as features",
+                f"column {column!r} is text and {why}; a listed text column is encoded when it has 2 "
+                f"to {MAX_LISTED_LEVELS} values and no missing cell",
                 field=f"file.{column}",
             )
         else:

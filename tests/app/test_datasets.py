@@ -97,16 +97,21 @@ def test_text_and_true_false_columns_become_features(client: httpx.Client) -> No
     body = response.json()
     # "east" sorts first: the reference value, carried by the intercept.
     assert body["feature_names"] == ["x1", "x2", "x3", "region=north", "region=south", "smoker"]
-    assert [w for w in body["warnings"] if "'id'" in w and "more than 32 distinct values" in w] != []
+    said = "has 90 distinct values, more than the 32 encoded unless it is listed in features (up to 256)"
+    assert [w for w in body["warnings"] if "'id'" in w and said in w] != []
     listed = f.upload_csv(client, df, features="region, x1")
     assert listed.json()["feature_names"] == ["region=north", "region=south", "x1"]
     labelled = df.assign(y=np.where(df["y"] > df["y"].median(), "high", "low"))
     binary = f.upload_csv(client, labelled)
     assert binary.status_code == 201, binary.text
     assert "the target 'y' is text: 'high' is read as 0 and 'low' as 1" in binary.json()["warnings"]
-    refused = f.upload_csv(client, df, features="x1, id")
-    body = f.assert_problem(refused, 422, "file.id")
-    assert "more than 32 distinct values" in body["detail"]
+    # Listed, a column of 90 values is a category the uploader asked for: 89 indicators.
+    wide = f.upload_csv(client, df, features="x1, id")
+    assert wide.status_code == 201 and len(wide.json()["feature_names"]) == 1 + 89
+    df.loc[5, "region"] = None
+    refused = f.upload_csv(client, df, features="x1, region")
+    body = f.assert_problem(refused, 422, "file.region")
+    assert "has missing cells" in body["detail"]
 
 
 def test_a_bad_cell_is_reported_with_its_row(client: httpx.Client) -> None:

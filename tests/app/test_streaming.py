@@ -109,7 +109,7 @@ def test_text_columns_are_one_hot_over_the_whole_file_whichever_way_it_is_parsed
     )  # fmt: skip
     assert dict(whole.ignored_columns) == {
         "note": "is text and holds one value",
-        "id": "is text and has more than 32 distinct values",
+        "id": "is text and has more than 256 distinct values",
         "gap": "is text and has missing cells",
     }
     # Each row's indicators say its value; the reference value (first in sorted order) has none.
@@ -130,7 +130,7 @@ def test_codes_stored_as_text_are_text_and_a_stray_word_among_numbers_is_refused
     with _streamed(data, name) as staged:
         assert staged.sha256() == whole.sha256() and staged.feature_names == whole.feature_names
     assert whole.feature_names[-2:] == ("grade=2", "grade=3")
-    assert dict(whole.ignored_columns)["zip"] == "is text and has more than 32 distinct values"
+    assert dict(whole.ignored_columns)["zip"] == "is text and has more than 256 distinct values"
     df["grade"] = df["grade"].astype(object)
     df.loc[4300, "grade"] = "oops"  # a word among codes, in a later chunk
     errors = _refusals(*reversed(_encodings(df)[1]))
@@ -165,8 +165,23 @@ def test_columns_of_neither_numbers_nor_text_are_left_out_with_why() -> None:
     assert listed.value.field == "file.when"
 
 
+def test_a_listed_text_column_is_encoded_past_32_values_whichever_way_it_is_parsed() -> None:
+    df = _frame()
+    df["state"] = [f"s{i % 49:02d}" for i in range(len(df))]
+    df.loc[len(df) - 1, "state"] = "s99"  # the fiftieth value, in the last chunk only
+    name, data = _encodings(df)[0]
+    whole = _whole(data, name)
+    with _streamed(data, name) as staged:
+        assert staged.ignored_columns == whole.ignored_columns
+    assert dict(whole.ignored_columns)["state"].startswith("is text and has 50 distinct values")
+    whole = _whole(data, name, ["a", "state"])
+    with _streamed(data, name, ["a", "state"]) as staged:
+        assert staged.sha256() == whole.sha256() and staged.feature_names == whole.feature_names
+    assert len(whole.feature_names) == 1 + 49 and whole.feature_names[-1] == "state=s99"
+
+
 @pytest.mark.parametrize(
-    ("column", "why"), [("id", "has more than 32 distinct values"), ("gap", "has missing cells")]
+    ("column", "why"), [("id", "has more than 256 distinct values"), ("gap", "has missing cells")]
 )
 def test_a_listed_text_column_that_cannot_be_encoded_is_refused_by_name(column: str, why: str) -> None:
     name, data = _encodings(_with_text_columns())[0]
