@@ -356,20 +356,6 @@ def column_kind(series: pd.Series) -> tuple[str, str]:
     return "other", OTHER
 
 
-def _is_numeric_column(series: pd.Series, column: str, offset: int = 0) -> bool:
-    """Numeric, or text (False; other kinds are :func:`column_kind`'s). A text column whose every
-    cell reads as a number (codes stored as text in Parquet) is text too. A column with some cells
-    numbers and others words is a data error (a stray word or a spreadsheet formula)."""
-    if column_kind(series)[0] == "numeric":
-        return True
-    numbers, words = number_and_text_cells(series)
-    if numbers and words:
-        raise InvalidDataError(
-            f"column {column!r} mixes numbers and text{_text_cell(series, offset)}", field=f"file.{column}"
-        )
-    return False
-
-
 def number_and_text_cells(series: pd.Series) -> tuple[bool, bool]:
     """Whether some cell of a text column reads as a number, and whether some other cell does not."""
     parsed = pd.to_numeric(series, errors="coerce")
@@ -466,10 +452,24 @@ def target_values(
 
 
 def text_columns(frame: pd.DataFrame, candidates: Sequence[str]) -> tuple[list[str], dict[str, str]]:
-    """The candidate feature columns that hold text (422 for one that mixes numbers and text), and
-    those that hold neither numbers nor text, each with why."""
-    other = {c: why for c in candidates for kind, why in [column_kind(frame[c])] if kind == "other"}
-    return [c for c in candidates if c not in other and not _is_numeric_column(frame[c], c)], other
+    """The candidate feature columns that hold text, and those that hold neither numbers nor text,
+    each with why. A text column whose every cell reads as a number (codes typed as text in Parquet)
+    is text; one with numbers in some cells and words in others is a 422 naming its first word (a
+    stray word or a spreadsheet formula)."""
+    text: list[str] = []
+    other: dict[str, str] = {}
+    for c in candidates:
+        kind, why = column_kind(frame[c])
+        if kind == "other":
+            other[c] = why
+        elif kind == "text":
+            numbers, words = number_and_text_cells(frame[c])
+            if numbers and words:
+                raise InvalidDataError(
+                    f"column {c!r} mixes numbers and text{_text_cell(frame[c])}", field=f"file.{c}"
+                )
+            text.append(c)
+    return text, other
 
 
 def check_features(plan: encoding.Columns, target: str) -> list[str]:

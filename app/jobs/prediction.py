@@ -107,8 +107,12 @@ def predict(
     if model is None:
         model = artifacts.unpack(jobs_service.weights(session, job))
         cache.put(job_id, model)
+    # The dataset's encoding matters to named rows (text by value) and to a classifier's labels only.
+    needed = body.rows is not None or model.task == "classification"
     dataset = (
-        None if job.dataset_id is None else repo.get_dataset(session, job.dataset_id, tenant_id=tenant_id)
+        repo.get_dataset(session, job.dataset_id, tenant_id=tenant_id)
+        if needed and job.dataset_id is not None
+        else None
     )
     X, field = rows_of(body, list(model.feature_names), None if dataset is None else dataset.text_features)
     predictions = model.predict(X)
