@@ -3,11 +3,20 @@ one indicator column per value but one, as the real tables the defaults were jud
 (``pandas.get_dummies(drop_first=True)``, docs/sal.md).
 
 A text column with 2 to :data:`MAX_LEVELS` distinct values (:data:`MAX_LISTED_LEVELS` where the
-uploader lists it in ``features``) and no missing cell is one-hot encoded:
+uploader lists it in ``features``; a missing cell counts as one more value) is one-hot encoded:
 its values sorted, the first is the reference (no column of its own, the intercept carries it) and
-each other value ``v`` is a feature ``"<column>=<v>"``, 1.0 on its rows and 0.0 elsewhere. Any other
-text column is left out, and the upload says why (one value, too many, missing cells); a column the
-uploader lists in ``features`` is encoded or refused with a 422 naming it, never left out.
+each other value ``v`` is a feature ``"<column>=<v>"``, 1.0 on its rows and 0.0 elsewhere. Where
+cells are missing, a last feature ``"<column> is missing"`` marks their rows. Any other text column
+is left out, and the upload says why (one value, too many); a column the uploader lists in
+``features`` is encoded or refused with a 422 naming it, never left out.
+
+A numeric column with missing cells keeps every row (:class:`Filled`): a missing cell is filled
+with the mean of the column's present cells, and a feature ``"<column> is missing"`` after it is
+1.0 on those rows, so a linear model learns its own value for them (the indicator's coefficient)
+and the fill only sets where the column's scale is measured from (what scikit-learn's
+``SimpleImputer(add_indicator=True)`` does). The mean is summed in fixed blocks of rows in the
+file's order (:class:`Mean`), so it is the same number whichever way the file was read. A row
+whose target is missing is left out: it has nothing to learn from (the upload counts them).
 
 A text target of exactly two values is a binary label: its values sorted, the first is read as 0
 and the second as 1 (``"<=50K"`` and ``">50K"``: 0 and 1), and the upload says so.
@@ -27,7 +36,17 @@ import pandas as pd
 
 from sal_core import InvalidDataError
 
-__all__ = ["MAX_LEVELS", "Columns", "Levels", "OneHot", "binary_target", "plan"]
+__all__ = [
+    "MAX_LEVELS",
+    "Columns",
+    "Filled",
+    "Levels",
+    "Mean",
+    "OneHot",
+    "binary_target",
+    "missing_name",
+    "plan",
+]
 
 MAX_LEVELS = 32
 """Most distinct values a text column may have to be one-hot encoded: more is an identifier or free
@@ -40,28 +59,96 @@ MAX_LISTED_LEVELS = 256
 category (a US state, a product line), so it is encoded past :data:`MAX_LEVELS`."""
 
 
+MEAN_BLOCK_ROWS = 1 << 14
+"""A fill's mean sums present cells this many at a time, in the file's order (:class:`Mean`)."""
+
+
+def missing_name(column: str) -> str:
+    """The feature that marks a column's missing cells."""
+    return f"{column} is missing"
+
+
 @dataclass(frozen=True)
 class OneHot:
-    """A text column's indicator features: ``levels`` sorted, ``levels[0]`` the reference."""
+    """A text column's indicator features: ``levels`` sorted, ``levels[0]`` the reference; with
+    ``missing``, one more that marks the rows whose cell is missing."""
 
     column: str
     levels: tuple[str, ...]
+    missing: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(f"{self.column}={v}" for v in self.levels[1:])
+        names = tuple(f"{self.column}={v}" for v in self.levels[1:])
+        return (*names, missing_name(self.column)) if self.missing else names
 
     def encode(self, series: pd.Series) -> np.ndarray:
-        """(n, len(levels) - 1) float64 indicators of ``series``'s values; its values are levels
-        (the plan read them from the same rows)."""
+        """(n, len(names)) float64 indicators of ``series``'s values; its values are levels or
+        missing (the plan read them from the same rows)."""
+        absent = series.isna().to_numpy()
         values = series.astype(str).to_numpy()
-        return (values[:, None] == np.asarray(self.levels[1:], dtype=object)[None, :]).astype(np.float64)
+        ind = (values[:, None] == np.asarray(self.levels[1:], dtype=object)[None, :]) & ~absent[:, None]
+        if self.missing:
+            ind = np.column_stack([ind, absent])
+        return ind.astype(np.float64)
+
+
+@dataclass(frozen=True)
+class Filled:
+    """A numeric column with ``missing`` empty cells among the rows kept: each filled with ``fill``
+    (the mean of its present cells), and a feature :func:`missing_name` after it marking them."""
+
+    column: str
+    fill: float
+    missing: int
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return self.column, missing_name(self.column)
+
+    def encode(self, values: np.ndarray) -> np.ndarray:
+        """(n, 2): the column with its missing cells filled, and the indicator of them."""
+        absent = np.isnan(values)
+        return np.column_stack([np.where(absent, self.fill, values), absent.astype(np.float64)])
+
+
+@dataclass
+class Mean:
+    """A numeric column's missing cells and the mean of its present ones, over a pass of chunks:
+    present cells are summed :data:`MEAN_BLOCK_ROWS` at a time in the file's order, so the mean is
+    bit for bit the same however the rows were chunked (the content id depends on it)."""
+
+    missing: int = 0
+    count: int = 0
+    total: float = 0.0
+    _rest: np.ndarray = field(default_factory=lambda: np.empty(0))
+
+    def add(self, values: np.ndarray) -> None:
+        absent = np.isnan(values)
+        self.missing += int(absent.sum())
+        present = values[~absent]
+        if self._rest.size:
+            present = np.concatenate([self._rest, present])
+        full = len(present) // MEAN_BLOCK_ROWS * MEAN_BLOCK_ROWS
+        for start in range(0, full, MEAN_BLOCK_ROWS):
+            self.total += float(np.sum(np.ascontiguousarray(present[start : start + MEAN_BLOCK_ROWS])))
+        self.count += full
+        self._rest = np.array(present[full:])
+
+    @property
+    def present(self) -> int:
+        return self.count + len(self._rest)
+
+    @property
+    def value(self) -> float:
+        n = self.present
+        return (self.total + float(np.sum(self._rest))) / n if n else 0.0
 
 
 @dataclass
 class Levels:
-    """A text column's distinct values so far (at most ``MAX_LEVELS + 1`` kept) and whether a cell
-    was missing: what a pass over the file's chunks learns of it."""
+    """A text column's distinct values so far (at most ``MAX_LISTED_LEVELS + 1`` kept) and whether a
+    cell was missing: what a pass over the file's chunks learns of it."""
 
     values: set[str] = field(default_factory=set)
     missing: bool = False
@@ -81,10 +168,8 @@ class Levels:
 
     def why_not(self, listed: bool = False) -> str | None:
         """Why the column cannot be one-hot encoded (``listed``: the uploader named it in
-        ``features``); None where it can."""
-        if self.missing:
-            return "has missing cells"
-        if len(self.values) < 2:
+        ``features``); None where it can. A missing cell counts as a value of its own."""
+        if len(self.values) + self.missing < 2:
             return "holds one value"
         if len(self.values) > MAX_LISTED_LEVELS:
             return f"has more than {MAX_LISTED_LEVELS} distinct values"
@@ -101,19 +186,23 @@ class Columns:
     """What the features are made of, in the file's column order: a numeric column by name, or a
     text column's :class:`OneHot`; and the text columns left out, each with why."""
 
-    sources: tuple[str | OneHot, ...]
+    sources: tuple[str | OneHot | Filled, ...]
     left_out: tuple[tuple[str, str], ...] = ()
 
     @property
     def feature_names(self) -> list[str]:
         names: list[str] = []
         for source in self.sources:
-            names.extend(source.names if isinstance(source, OneHot) else (source,))
+            names.extend((source,) if isinstance(source, str) else source.names)
         return names
 
     @property
     def encoded(self) -> tuple[OneHot, ...]:
         return tuple(s for s in self.sources if isinstance(s, OneHot))
+
+    @property
+    def filled(self) -> tuple[Filled, ...]:
+        return tuple(s for s in self.sources if isinstance(s, Filled))
 
 
 def plan(
@@ -123,14 +212,17 @@ def plan(
     other: Mapping[str, str] | None = None,
     *,
     chosen: bool,
+    means: Mapping[str, Mean] | None = None,
 ) -> Columns:
     """The features from the candidate columns (``text`` those that hold text, ``levels`` their
-    values over the whole file; ``other`` those that hold neither numbers nor text, each with why).
-    ``chosen``: the uploader listed them, so a column that cannot be a feature is a 422 naming it
-    rather than a column left out."""
+    values over the whole file; ``other`` those that hold neither numbers nor text, each with why;
+    ``means`` what a pass read of numeric columns, where one did: those with missing cells are
+    :class:`Filled`). ``chosen``: the uploader listed them, so a column that cannot be a feature is
+    a 422 naming it rather than a column left out."""
     text = set(text)
     other = other or {}
-    sources: list[str | OneHot] = []
+    means = means or {}
+    sources: list[str | OneHot | Filled] = []
     left_out: list[tuple[str, str]] = []
     for column in candidates:
         if column in other:
@@ -139,15 +231,25 @@ def plan(
             left_out.append((column, other[column]))
             continue
         if column not in text:
-            sources.append(column)
+            mean = means.get(column)
+            if mean is not None and mean.present == 0:
+                if chosen:
+                    raise InvalidDataError(
+                        f"column {column!r} has no value in any row", field=f"file.{column}"
+                    )
+                left_out.append((column, "has no value in any row"))
+            elif mean is not None and mean.missing:
+                sources.append(Filled(column, mean.value, mean.missing))
+            else:
+                sources.append(column)
             continue
         why = levels[column].why_not(listed=chosen)
         if why is None:
-            sources.append(OneHot(column, tuple(sorted(levels[column].values))))
+            sources.append(OneHot(column, tuple(sorted(levels[column].values)), levels[column].missing))
         elif chosen:
             raise InvalidDataError(
                 f"column {column!r} is text and {why}; a listed text column is encoded when it has 2 "
-                f"to {MAX_LISTED_LEVELS} values and no missing cell",
+                f"to {MAX_LISTED_LEVELS} values (a missing cell counts as one)",
                 field=f"file.{column}",
             )
         else:
@@ -157,9 +259,7 @@ def plan(
 
 def binary_target(target: str, levels: Levels) -> tuple[str, str]:
     """A text target's two values, sorted: the first read as 0, the second as 1; a 422 naming the
-    target where it has missing cells or not exactly two values."""
-    if levels.missing:
-        raise InvalidDataError(f"target column {target!r} is text with missing cells", field="target")
+    target where it has not exactly two values (rows whose target is missing are left out)."""
     if len(levels.values) != 2:
         count = "one value" if len(levels.values) < 2 else "more than two values"
         raise InvalidDataError(

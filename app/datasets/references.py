@@ -64,7 +64,8 @@ class DatasetReference(BaseModel):
     target: str = Field(max_length=255)
     environment: str = Field(max_length=255, description="The column naming each row's environment.")
     features: list[str] | None = Field(
-        default=None, description="Default: every numeric column but those two."
+        default=None,
+        description="Default: every other column of numbers, true/false, or text of 2 to 32 values.",
     )
     name: str | None = Field(default=None, max_length=255)
 

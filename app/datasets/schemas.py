@@ -34,7 +34,9 @@ class DatasetUpload(BaseModel):
     target: str = Field(description="Name of the label column.")
     environment: str = Field(description="Name of the column that says which environment a row is from.")
     features: str | None = Field(
-        default=None, description="Comma-separated feature columns; default: every other numeric column."
+        default=None,
+        description="Comma-separated feature columns; default: every other column of numbers, "
+        "true/false, or text of 2 to 32 values.",
     )
     name: str | None = Field(default=None, description="A name for the dataset; default: the file name.")
 
@@ -59,12 +61,20 @@ class DatasetPublic(BaseModel):
         "(no feature of its own), each other value v the feature '<column>=v'. Predict rows may give "
         "the column's value instead of its features.",
     )
+    missing_features: dict[str, float | None] = Field(
+        default_factory=dict,
+        description="Each column with missing cells, which has a feature '<column> is missing' (1.0 on "
+        "those rows): for a numeric column, the value its missing cells hold (the mean of its present "
+        "cells); null for a text column (its rows have no value indicator). Predict rows may give the "
+        "column as null.",
+    )
     target_labels: list[str] | None = Field(
         default=None, description="A text target's two values: the first read as 0, the second as 1."
     )
     warnings: list[str] = Field(
         default_factory=list,
-        description="On an upload's answer: what was decided for you (a text column left out, a name not used).",
+        description="On an upload's answer: what was decided for you (a text column left out, missing "
+        "cells filled, rows without a target left out, a name not used).",
     )
 
 

@@ -7,7 +7,7 @@ import uuid
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.datasets import objects, tables
+from app.datasets import encoding, objects, tables
 from app.datasets.streaming import StagedTable
 from app.db import erase
 from app.db import repository as repo
@@ -68,6 +68,10 @@ def encoding_of(table: tables.Table | StagedTable) -> dict[str, object] | None:
     out: dict[str, object] = {}
     if table.encoded:
         out["features"] = {e.column: list(e.levels) for e in table.encoded}
+    missing: dict[str, float | None] = {e.column: None for e in table.encoded if e.missing}
+    missing.update({f.column: f.fill for f in table.filled})
+    if missing:
+        out["missing"] = missing
     if table.target_levels:
         out["target"] = list(table.target_levels)
     return out or None
@@ -77,11 +81,30 @@ def upload_warnings(
     table: tables.Table | StagedTable, dataset: Dataset, name: str, created: bool
 ) -> list[str]:
     """What an upload decided without being asked: text columns left out of the features (each with
-    why), and a name not used because the same content was already stored under another."""
+    why), missing cells filled or marked, rows left out for a missing target, and a name not used
+    because the same content was already stored under another."""
     out = [
         f"column {c!r} {why}, so it is not a feature; list the features to silence this"
         for c, why in table.ignored_columns
     ]
+    out += [
+        f"column {f.column!r} is missing in {f.missing} row(s): they hold its mean ({f.fill:.6g}) and "
+        f"the feature {encoding.missing_name(f.column)!r} marks them"
+        for f in table.filled
+    ]
+    out += [
+        f"column {e.column!r} has missing cells: the feature {encoding.missing_name(e.column)!r} marks them"
+        for e in table.encoded
+        if e.missing
+    ]
+    if table.rows_without_target:
+        out.append(
+            f"the target {table.target!r} is missing in {table.rows_without_target} row(s); they are left out"
+        )
+    if table.rows_without_environment:
+        out.append(
+            f"the environment is missing in {table.rows_without_environment} more row(s); they are left out"
+        )
     if table.target_levels:
         zero, one = table.target_levels
         out.append(f"the target {table.target!r} is text: {zero!r} is read as 0 and {one!r} as 1")

@@ -16,16 +16,19 @@ memory as a 100 MB one, and disk about twice its float64 size while it is staged
 are numbers, which text, which neither). Where some hold text, a first pass over those columns alone
 reads their values in every chunk, so a text column is one-hot encoded on the whole file's values
 (:mod:`encoding`); the content id equals the one :func:`tables.from_file` gives the same file
-(tests/app/test_streaming.py).
+(tests/app/test_streaming.py). A numeric column's missing cells are filled with its mean over the
+whole file: where a chunk shows one the first plan did not expect, a pass over every column reads
+the means, and the rows are parsed again under the new plan (a file with missing numbers is read
+three times, one without them once or twice).
 
 What a chunk cannot know of the rest of the file: an error names the first bad row of the data
-but not how many more follow it; a column whose first chunk holds only missing values is taken
-as numeric.
+but not how many more follow it.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import io
 import json
@@ -70,6 +73,9 @@ class StagedTable:
     ignored_columns: tuple[tuple[str, str], ...]  # columns left out of the features, each with why
     target_levels: tuple[str, ...]  # a text target's two values (0 and 1); () for numbers
     encoded: tuple[encoding.OneHot, ...]  # the text columns one-hot encoded, with their values
+    filled: tuple[encoding.Filled, ...]  # the numeric columns with missing cells, with their fills
+    rows_without_target: int  # rows left out: no target
+    rows_without_environment: int  # rows left out: a target but no environment
     parquet_path: Path
     content_sha256: str
     n_chunks: int
@@ -247,6 +253,13 @@ class _Columns:
     plan: encoding.Columns
     chosen: bool  # the uploader listed the features
     target_levels: tuple[str, str] | None  # a text target's two values, read as 0 and 1
+    candidates: list[str]
+    text: list[str]
+    other: dict[str, str]
+
+    @property
+    def numeric(self) -> list[str]:
+        return [c for c in self.candidates if c not in self.text and c not in self.other]
 
 
 def _decide_columns(
@@ -260,8 +273,9 @@ def _decide_columns(
     features: Sequence[str] | None,
 ) -> _Columns:
     """The first chunk says which columns are candidates and which of them hold text; where some
-    do, a pass over those columns alone reads their values in every chunk (and refuses one that
-    holds numbers too, as the whole-file parser does). The file is left at its start."""
+    do, or a column's first chunk holds no value to tell (an empty CSV column reads as numbers), a
+    pass over those columns alone reads their values in every chunk (and refuses one that holds
+    numbers and words, as the whole-file parser does). The file is left at its start."""
     frames = _frames(file, filename, limits, chunk_bytes)
     first = next(frames)
     frames.close()
@@ -269,26 +283,66 @@ def _decide_columns(
     tables._check_no_formulas(first)
     candidates = tables.choose_features(first, target=target, environment=environment, features=features)
     text, other = tables.text_columns(first, candidates)
-    read = [*text, target] if tables.is_text_target(first[target]) else text
+    untold = [c for c in candidates if c not in text and c not in other and not first[c].notna().any()]
+    read = [*text, *untold, target] if tables.is_text_target(first[target]) else [*text, *untold]
     levels = {c: encoding.Levels() for c in read}
     if read:
         file.seek(0)
-        _read_levels(_frames(file, filename, limits, chunk_bytes, only=read), levels, target)
+        only = list(dict.fromkeys([*read, target, environment]))
+        words = _survey(
+            _frames(file, filename, limits, chunk_bytes, only=only), levels, {}, target, environment
+        )
+        text += [c for c in untold if c in words]  # words in a later chunk: a text column
     file.seek(0)
     plan = encoding.plan(candidates, text, levels, other, chosen=features is not None)
     tables.check_features(plan, target)
     target_levels = encoding.binary_target(target, levels[target]) if target in levels else None
-    return _Columns(list(first.columns), plan, features is not None, target_levels)
+    return _Columns(list(first.columns), plan, features is not None, target_levels, candidates, text, other)
 
 
-def _read_levels(frames: Iterator[pd.DataFrame], levels: dict[str, encoding.Levels], target: str) -> None:
-    """Every chunk's values of the text columns into ``levels``; a 422 for a column with numbers in
-    some cells and words in others, naming its first word (as :func:`tables.from_frame` does)."""
+def _replan(
+    file: BinaryIO,
+    filename: str | None,
+    limits: Limits | None,
+    chunk_bytes: int,
+    columns: _Columns,
+    target: str,
+    environment: str,
+) -> _Columns:
+    """The columns planned again from a pass over every candidate: the text columns' values and the
+    numeric columns' missing cells and means (:func:`tables.from_frame` reads the same of a frame)."""
+    levels = {c: encoding.Levels() for c in columns.text}
+    means = {c: encoding.Mean() for c in columns.numeric}
+    file.seek(0)
+    only = [*levels, *means, target, environment]
+    _survey(_frames(file, filename, limits, chunk_bytes, only=only), levels, means, target, environment)
+    file.seek(0)
+    plan = encoding.plan(
+        columns.candidates, columns.text, levels, columns.other, chosen=columns.chosen, means=means
+    )
+    tables.check_features(plan, target)
+    return dataclasses.replace(columns, plan=plan)
+
+
+def _survey(
+    frames: Iterator[pd.DataFrame],
+    levels: dict[str, encoding.Levels],
+    means: dict[str, encoding.Mean],
+    target: str,
+    environment: str,
+) -> set[str]:
+    """Every chunk's values of the rows kept (:func:`tables.kept_rows`) into ``levels`` (text
+    columns) and ``means`` (numeric ones); a 422 for a text column with numbers in some cells and
+    words in others, naming its first word (as :func:`tables.from_frame` does). Returns the columns
+    of ``levels`` that hold words."""
     numbers = dict.fromkeys(levels, False)
     first_word: dict[str, str] = {}
     offset = 0
     for frame in frames:
         frame.columns = pd.Index([str(c) for c in frame.columns])
+        kept = tables.rows_with_target_and_environment(frame, target, environment)
+        for c, mean in means.items():
+            mean.add(tables._numeric(frame, c, f"file.{c}", offset)[kept])
         for c, seen in levels.items():
             series = frame[c]
             has_number, has_word = tables.number_and_text_cells(series)
@@ -301,8 +355,9 @@ def _read_levels(frames: Iterator[pd.DataFrame], levels: dict[str, encoding.Leve
                 raise InvalidDataError(
                     f"column {c!r} mixes numbers and text{first_word[c]}", field=f"file.{c}"
                 )
-            seen.add(series)
+            seen.add(series if c == target else series[kept])
         offset += len(frame)
+    return set(first_word)
 
 
 def _check_chunk(frame: pd.DataFrame, columns: _Columns, offset: int) -> None:
@@ -312,9 +367,10 @@ def _check_chunk(frame: pd.DataFrame, columns: _Columns, offset: int) -> None:
         raise InvalidDataError("the file's columns change between rows", field="file")
     if columns.chosen:
         return
-    for c in columns.plan.sources:
-        if isinstance(c, encoding.OneHot):
+    for source in columns.plan.sources:
+        if isinstance(source, encoding.OneHot):
             continue
+        c = source.column if isinstance(source, encoding.Filled) else source
         series = frame[c]
         if tables.column_kind(series)[0] != "numeric":
             raise InvalidDataError(
@@ -357,34 +413,64 @@ def _parse(
     columns = _decide_columns(
         file, filename, limits, chunk_bytes, target=target, environment=environment, features=features
     )
-    feature_names = columns.plan.feature_names
+    try:
+        return _stage(file, root, filename, environment, target, limits, chunk_bytes, columns)
+    except tables.UnplannedMissing:  # a numeric column has missing cells: plan with their fills
+        for staged in root.iterdir():
+            staged.unlink()
+    columns = _replan(file, filename, limits, chunk_bytes, columns, target, environment)
+    return _stage(file, root, filename, environment, target, limits, chunk_bytes, columns)
+
+
+def _stage(
+    file: BinaryIO,
+    root: Path,
+    filename: str | None,
+    environment: str,
+    target: str,
+    limits: Limits | None,
+    chunk_bytes: int,
+    columns: _Columns,
+) -> StagedTable:
+    """The file's rows, checked and encoded by the plan, into a staged table under ``root``."""
     stager: Stager | None = None
-    offset = 0
+    offset = kept_rows = without_target = without_environment = 0
     try:
         for frame in _frames(file, filename, limits, chunk_bytes):
             frame.columns = pd.Index([str(c) for c in frame.columns])
             tables._check_no_formulas(frame)
             _check_chunk(frame, columns, offset)
-            env_series = frame[environment]
-            if env_series.isna().any():
-                raise InvalidDataError("environment column has missing values", field="environment")
-            env = np.asarray([str(v) for v in env_series.tolist()], dtype=object)
-            X = tables.feature_matrix(frame, columns.plan, offset)
             y = tables.target_values(frame, target, columns.target_levels, offset)
+            has_target = ~np.isnan(y)
+            kept = has_target & frame[environment].notna().to_numpy()
+            env = np.asarray([str(v) for v in frame[environment][kept].tolist()], dtype=object)
+            X = tables.feature_matrix(frame, columns.plan, offset, kept=kept)
             del frame
             if stager is None:
-                stager = Stager(root, feature_names, target)
-            stager.add(env, X, y)
+                stager = Stager(root, columns.plan.feature_names, target)
+            if kept.all():
+                stager.add(env, X, y)
+            elif kept.any():
+                stager.add(env, np.asfortranarray(X[kept]), y[kept])
             offset += len(y)
+            kept_rows += int(kept.sum())
+            without_target += int((~has_target).sum())
+            without_environment += int((has_target & ~kept).sum())
     finally:
         if stager is not None:
             stager.close_writer()
     if stager is None or offset == 0:  # pragma: no cover - no frame, no rows
         raise InvalidDataError("the file has no rows", field="file")
+    tables.check_kept(kept_rows, without_target, target, environment)
     if limits is not None:
         tables._check_shape(offset, len(columns.names), limits)
     return stager.staged(
-        ignored=columns.plan.left_out, target_levels=columns.target_levels or (), encoded=columns.plan.encoded
+        ignored=columns.plan.left_out,
+        target_levels=columns.target_levels or (),
+        encoded=columns.plan.encoded,
+        filled=columns.plan.filled,
+        rows_without_target=without_target,
+        rows_without_environment=without_environment,
     )
 
 
@@ -429,6 +515,9 @@ class Stager:
         ignored: tuple[tuple[str, str], ...] = (),
         target_levels: tuple[str, ...] = (),
         encoded: tuple[encoding.OneHot, ...] = (),
+        filled: tuple[encoding.Filled, ...] = (),
+        rows_without_target: int = 0,
+        rows_without_environment: int = 0,
     ) -> StagedTable:
         self.close_writer()
         return StagedTable(
@@ -439,6 +528,9 @@ class Stager:
             ignored_columns=ignored,
             target_levels=target_levels,
             encoded=encoded,
+            filled=filled,
+            rows_without_target=rows_without_target,
+            rows_without_environment=rows_without_environment,
             parquet_path=self.parquet_path,
             content_sha256=self._spool.sha256(self.feature_names, self.target),
             n_chunks=self.chunks,

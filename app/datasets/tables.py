@@ -68,6 +68,12 @@ class Table:
     target_levels: tuple[str, ...] = ()
     # The text columns one-hot encoded, each with its values (the dataset row records them).
     encoded: tuple[encoding.OneHot, ...] = ()
+    # The numeric columns with missing cells, each with its fill (the dataset row records them).
+    filled: tuple[encoding.Filled, ...] = ()
+    # Rows of the file left out (said back; not part of the content): with no target, and with a
+    # target but no environment.
+    rows_without_target: int = 0
+    rows_without_environment: int = 0
 
     @property
     def n_rows(self) -> int:
@@ -193,16 +199,21 @@ def _at_row(bad: np.ndarray, rows: bool, offset: int | None = None) -> str:
     return f" (first at row {first + 1} of the data, {int(bad.sum())} row(s) in all)"
 
 
-def _check_finite(values: np.ndarray, field: str, rows: bool = False, offset: int | None = None) -> None:
-    bad = ~np.isfinite(values)
+def _check_finite(
+    values: np.ndarray, field: str, rows: bool = False, offset: int | None = None, missing_ok: bool = False
+) -> None:
+    """Every value finite (``missing_ok``: or NaN, a missing cell of a file) and within
+    :data:`MAX_ABS_VALUE`."""
+    bad = np.isinf(values) if missing_ok else ~np.isfinite(values)
     if bad.any():
         raise InvalidDataError(
-            "contains NaN, infinite or missing values"
+            ("contains infinite values" if missing_ok else "contains NaN, infinite or missing values")
             + _at_row(bad.reshape(len(values), -1).any(axis=1), rows, offset),
             field=field,
         )
-    if values.size and float(np.max(np.abs(values))) > MAX_ABS_VALUE:
-        big = (np.abs(values) > MAX_ABS_VALUE).reshape(len(values), -1).any(axis=1)
+    big = np.abs(values) > MAX_ABS_VALUE  # False where NaN
+    if big.any():
+        big = big.reshape(len(values), -1).any(axis=1)
         raise InvalidDataError(
             f"contains a value larger than {MAX_ABS_VALUE:g} in magnitude{_at_row(big, rows, offset)}; "
             "rescale the column",
@@ -339,8 +350,6 @@ def column_kind(series: pd.Series) -> tuple[str, str]:
     Parquet decimals), ("text", "") for words (a categorical column, or codes typed as text, counts),
     or ("other", why) for what is neither (dates, bytes, lists), which is never a feature."""
     inferred = pd.api.types.infer_dtype(series, skipna=True)
-    if inferred == "boolean" and series.isna().any():
-        return "other", "is true/false with missing cells"  # as a text column with them is left out
     if pd.api.types.is_numeric_dtype(series):
         return "numeric", ""
     if isinstance(series.dtype, pd.CategoricalDtype):
@@ -372,7 +381,18 @@ def _text_cell(series: pd.Series, offset: int = 0) -> str:
     return f": row {offset + first + 1} of the data holds {str(series.iloc[first])[:40]!r}"
 
 
+class UnplannedMissing(InvalidDataError):
+    """A numeric feature column with a missing cell that the plan of the columns did not know of:
+    the streaming parser learns of it in a later chunk and plans again (a 422 if it escapes)."""
+
+    def __init__(self, column: str) -> None:
+        super().__init__(f"column {column!r} has missing cells", field=f"file.{column}")
+        self.column = column
+
+
 def _numeric(frame: pd.DataFrame, column: str, field: str, offset: int | None = None) -> np.ndarray:
+    """A numeric column's values, NaN where a cell is missing; a 422 naming ``field`` for a word,
+    an infinite value or one past :data:`MAX_ABS_VALUE`."""
     series = frame[column]
     if not pd.api.types.is_numeric_dtype(series):
         if column_kind(series)[0] != "numeric":
@@ -381,7 +401,7 @@ def _numeric(frame: pd.DataFrame, column: str, field: str, offset: int | None = 
             )
         series = pd.to_numeric(series)  # Python numbers in an object column: Parquet decimals
     values = series.to_numpy(dtype=np.float64, na_value=np.nan)
-    _check_finite(values, field, rows=True, offset=offset)
+    _check_finite(values, field, rows=True, offset=offset, missing_ok=True)
     return values
 
 
@@ -411,26 +431,64 @@ def from_frame(
     _check_no_formulas(frame)
     candidates = choose_features(frame, target=target, environment=environment, features=features)
     text, other = text_columns(frame, candidates)
-    plan = encoding.plan(
-        candidates, text, {c: encoding.Levels.of(frame[c]) for c in text}, other, chosen=features is not None
-    )
-    feature_names = check_features(plan, target)
-    env_series = frame[environment]
-    if env_series.isna().any():
-        raise InvalidDataError("environment column has missing values", field="environment")
-    env = np.asarray([str(v) for v in env_series.tolist()], dtype=object)
-    X = feature_matrix(frame, plan)
     levels = (
         encoding.binary_target(target, encoding.Levels.of(frame[target]))
         if is_text_target(frame[target])
         else None
     )
     y = target_values(frame, target, levels)
-    table = _group(env, X, y, feature_names, target)
+    kept, without_target, without_environment = kept_rows(frame, target, environment)
+    rows = frame if kept.all() else frame[kept]
+    numeric = [c for c in candidates if c not in text and c not in other]
+    means = {c: encoding.Mean() for c in numeric}
+    for c, mean in means.items():
+        mean.add(_numeric(frame, c, f"file.{c}")[kept])
+    plan = encoding.plan(
+        candidates,
+        text,
+        {c: encoding.Levels.of(rows[c]) for c in text},
+        other,
+        chosen=features is not None,
+        means=means,
+    )
+    feature_names = check_features(plan, target)
+    env = np.asarray([str(v) for v in frame[environment][kept].tolist()], dtype=object)
+    X = feature_matrix(frame, plan, kept=kept)
+    table = _group(env, X[kept], y[kept], feature_names, target)
     # Columns left out by default are said back, with why; a `features` list leaves none out.
     return dataclasses.replace(
-        table, ignored_columns=plan.left_out, target_levels=levels or (), encoded=plan.encoded
+        table,
+        ignored_columns=plan.left_out,
+        target_levels=levels or (),
+        encoded=plan.encoded,
+        filled=plan.filled,
+        rows_without_target=without_target,
+        rows_without_environment=without_environment,
     )
+
+
+def rows_with_target_and_environment(frame: pd.DataFrame, target: str, environment: str) -> np.ndarray:
+    """The rows a dataset keeps: those with a target (a row without one has nothing to learn from)
+    and an environment (one without cannot be put in any)."""
+    return (frame[target].notna() & frame[environment].notna()).to_numpy()
+
+
+def kept_rows(frame: pd.DataFrame, target: str, environment: str) -> tuple[np.ndarray, int, int]:
+    """:func:`rows_with_target_and_environment`, and how many rows lack a target, and how many
+    have one but no environment; a 422 where no row is kept."""
+    has_target = frame[target].notna().to_numpy()
+    kept = rows_with_target_and_environment(frame, target, environment)
+    check_kept(int(kept.sum()), int((~has_target).sum()), target, environment)
+    return kept, int((~has_target).sum()), int((has_target & ~kept).sum())
+
+
+def check_kept(kept: int, without_target: int, target: str, environment: str) -> None:
+    """A 422 where no row has both a target and an environment."""
+    if kept:
+        return
+    if without_target:
+        raise InvalidDataError(f"target column {target!r} has no value in any row", field="target")
+    raise InvalidDataError(f"environment column {environment!r} has no value in any row", field="environment")
 
 
 def is_text_target(series: pd.Series) -> bool:
@@ -445,10 +503,13 @@ def target_values(
     frame: pd.DataFrame, target: str, levels: tuple[str, str] | None, offset: int | None = None
 ) -> np.ndarray:
     """y: the target's numbers, checked; or, for a text target (``levels``), 1.0 where the row holds
-    the second value and 0.0 where it holds the first."""
+    the second value and 0.0 where it holds the first. NaN where the target is missing (a row the
+    dataset leaves out, :func:`kept_rows`)."""
     if levels is None:
         return _numeric(frame, target, "target", offset)
-    return (frame[target].astype(str).to_numpy() == levels[1]).astype(np.float64)
+    y = (frame[target].astype(str).to_numpy() == levels[1]).astype(np.float64)
+    y[frame[target].isna().to_numpy()] = np.nan
+    return y
 
 
 def text_columns(frame: pd.DataFrame, candidates: Sequence[str]) -> tuple[list[str], dict[str, str]]:
@@ -484,9 +545,13 @@ def check_features(plan: encoding.Columns, target: str) -> list[str]:
     return feature_names
 
 
-def feature_matrix(frame: pd.DataFrame, plan: encoding.Columns, offset: int | None = None) -> np.ndarray:
-    """X (n, p) float64 in Fortran order: each numeric column checked (finite, bounded), each text
-    column's indicators. ``offset``: the frame is a part of the file after that many data rows."""
+def feature_matrix(
+    frame: pd.DataFrame, plan: encoding.Columns, offset: int | None = None, kept: np.ndarray | None = None
+) -> np.ndarray:
+    """X (n, p) float64 in Fortran order: each numeric column checked (finite, bounded), filled
+    where the plan says so, each text column's indicators. ``offset``: the frame is a part of the
+    file after that many data rows; ``kept``: the rows the dataset keeps, where a missing cell of a
+    column the plan does not fill is :class:`UnplannedMissing` (on the others X holds NaN there)."""
     n = len(frame)
     X = np.empty((n, len(plan.feature_names)), dtype=np.float64, order="F")
     j = 0
@@ -494,9 +559,15 @@ def feature_matrix(frame: pd.DataFrame, plan: encoding.Columns, offset: int | No
         if isinstance(source, encoding.OneHot):
             k = len(source.names)
             X[:, j : j + k] = source.encode(frame[source.column])
+        elif isinstance(source, encoding.Filled):
+            k = 2
+            X[:, j : j + k] = source.encode(_numeric(frame, source.column, f"file.{source.column}", offset))
         else:
             k = 1
-            X[:, j] = _numeric(frame, source, f"file.{source}", offset)
+            X[:, j] = values = _numeric(frame, source, f"file.{source}", offset)
+            absent = np.isnan(values) if kept is None else np.isnan(values) & kept
+            if absent.any():
+                raise UnplannedMissing(source)
         j += k
     return X
 

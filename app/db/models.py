@@ -148,7 +148,8 @@ class Dataset(Base):
     storage_key: Mapped[str | None] = mapped_column(String(512), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     # How the upload encoded text (app.datasets.encoding): {"features": {column: [values, sorted;
-    # the first the reference]}, "target": [value read as 0, value read as 1]}; NULL: none was.
+    # the first the reference]}, "missing": {column with missing cells: the mean that fills a
+    # numeric one's, null for text}, "target": [value read as 0, value read as 1]}; NULL: none was.
     encoding: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
 
     @property
@@ -159,6 +160,11 @@ class Dataset(Base):
     def text_features(self) -> dict[str, list[str]]:
         features: dict[str, list[str]] = (self.encoding or {}).get("features", {})
         return features
+
+    @property
+    def missing_features(self) -> dict[str, float | None]:
+        missing: dict[str, float | None] = (self.encoding or {}).get("missing", {})
+        return missing
 
     @property
     def target_labels(self) -> list[str] | None:

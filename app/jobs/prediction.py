@@ -9,6 +9,7 @@ from typing import Protocol
 import numpy as np
 from sqlalchemy.orm import Session
 
+from app.datasets.encoding import missing_name
 from app.datasets.tables import MAX_ABS_VALUE
 from app.db import repository as repo
 from app.errors import UnprocessableEntity
@@ -29,11 +30,16 @@ class ModelCache(Protocol):
 
 
 def rows_of(
-    body: PredictRequest, names: list[str], text_features: Mapping[str, Sequence[str]] | None = None
+    body: PredictRequest,
+    names: list[str],
+    text_features: Mapping[str, Sequence[str]] | None = None,
+    missing_features: Mapping[str, float | None] | None = None,
 ) -> tuple[np.ndarray, str]:
     """The request's rows as an (n, len(names)) float64 array, and the field they came in. A named
     row may give a one-hot encoded text column (``text_features``: column -> its values, the first
-    the reference) by its value, which becomes the column's indicators."""
+    the reference) by its value, which becomes the column's indicators; and a column with missing
+    cells in the dataset (``missing_features``: column -> the fill of a numeric one, None for text)
+    as null, which sets its ``"<column> is missing"`` feature (0 where it has a value)."""
     if (body.X is None) == (body.rows is None):
         raise UnprocessableEntity.on("X", "give exactly one of X or rows")
     if body.X is not None:
@@ -45,8 +51,10 @@ def rows_of(
         X, field = np.asarray(body.X, dtype=np.float64).reshape(len(body.X), len(names)), "X"
     else:
         assert body.rows is not None
+        missing = missing_features or {}
         numbers = [
-            _numbers(_expanded(named, text_features or {}, i), names, i) for i, named in enumerate(body.rows)
+            _numbers(_filled(_expanded(named, text_features or {}, missing, i), missing, i), names, i)
+            for i, named in enumerate(body.rows)
         ]
         X = np.asarray([[row[n] for n in names] for row in numbers], dtype=np.float64)
         X, field = X.reshape(len(body.rows), len(names)), "rows"
@@ -59,31 +67,67 @@ def rows_of(
     return X, field
 
 
+Cell = float | str | None
+
+
 def _expanded(
-    named: Mapping[str, float | str], text_features: Mapping[str, Sequence[str]], i: int
-) -> dict[str, float | str]:
-    """A named row with each text column given by its value replaced by that column's indicators."""
+    named: Mapping[str, Cell],
+    text_features: Mapping[str, Sequence[str]],
+    missing_features: Mapping[str, float | None],
+    i: int,
+) -> dict[str, Cell]:
+    """A named row with each text column given by its value (or null, where the dataset had missing
+    cells in it) replaced by that column's indicators."""
     row = dict(named)
     for column, levels in text_features.items():
         if column not in row:
             continue
-        value = str(row.pop(column))
-        if value not in levels:
+        cell = row.pop(column)
+        has_missing = column in missing_features
+        if cell is None and not has_missing:
+            raise UnprocessableEntity.on(
+                f"rows[{i}].{column}",
+                f"{column!r} had no missing cell in the dataset; give one of {list(levels)}",
+            )
+        value = None if cell is None else str(cell)
+        if value is not None and value not in levels:
             raise UnprocessableEntity.on(
                 f"rows[{i}].{column}",
                 f"{value!r} is not a value of {column!r} in the dataset; it has {list(levels)}",
             )
-        for level in levels[1:]:
-            feature = f"{column}={level}"
+        indicators = {f"{column}={level}": float(value == level) for level in levels[1:]}
+        if has_missing:
+            indicators[missing_name(column)] = float(value is None)
+        for feature, indicator in indicators.items():
             if feature in row:
                 raise UnprocessableEntity.on(
                     f"rows[{i}].{feature}", f"give {column!r} by its value or by its features, not both"
                 )
-            row[feature] = 1.0 if value == level else 0.0
+            row[feature] = indicator
     return row
 
 
-def _numbers(row: Mapping[str, float | str], names: list[str], i: int) -> dict[str, float]:
+def _filled(row: dict[str, Cell], missing_features: Mapping[str, float | None], i: int) -> dict[str, Cell]:
+    """A named row with each numeric column that had missing cells in the dataset given its
+    ``"<column> is missing"`` feature (where the row does not give it), and null replaced by the
+    dataset's fill."""
+    for column, fill in missing_features.items():
+        if fill is None or column not in row:
+            continue
+        indicator = missing_name(column)
+        if row[column] is None:
+            if indicator in row:
+                raise UnprocessableEntity.on(
+                    f"rows[{i}].{indicator}",
+                    f"give {column!r} as null or its {indicator!r} feature, not both",
+                )
+            row[column], row[indicator] = fill, 1.0
+        else:
+            row.setdefault(indicator, 0.0)
+    return row
+
+
+def _numbers(row: Mapping[str, Cell], names: list[str], i: int) -> dict[str, float]:
     """A named row checked: exactly the features, each a number."""
     missing = [n for n in names if n not in row]
     extra = sorted(set(row) - set(names))
@@ -92,10 +136,18 @@ def _numbers(row: Mapping[str, float | str], names: list[str], i: int) -> dict[s
             f"rows[{i}].{(missing or extra)[0]}",
             f"rows need exactly the features {names}; missing {missing}, unknown {extra}",
         )
+    numbers: dict[str, float] = {}
     for name in names:
-        if isinstance(row[name], str):
+        cell = row[name]
+        if cell is None:
+            raise UnprocessableEntity.on(
+                f"rows[{i}].{name}",
+                "must be a number (null only for a column the dataset had missing cells in)",
+            )
+        if isinstance(cell, str):
             raise UnprocessableEntity.on(f"rows[{i}].{name}", "must be a number")
-    return {n: float(row[n]) for n in names}
+        numbers[name] = float(cell)
+    return numbers
 
 
 def predict(
@@ -114,7 +166,11 @@ def predict(
         if needed and job.dataset_id is not None
         else None
     )
-    X, field = rows_of(body, list(model.feature_names), None if dataset is None else dataset.text_features)
+    X, field = (
+        rows_of(body, list(model.feature_names))
+        if dataset is None
+        else rows_of(body, list(model.feature_names), dataset.text_features, dataset.missing_features)
+    )
     predictions = model.predict(X)
     probabilities = model.predict_proba(X) if model.task == "classification" else None
     if not np.all(np.isfinite(predictions)):

@@ -304,10 +304,11 @@ class PredictRequest(Strict):
     X: list[list[float]] | None = Field(
         default=None, description="Rows of covariates in feature_names order."
     )
-    rows: list[dict[str, float | str]] | None = Field(
+    rows: list[dict[str, float | str | None]] | None = Field(
         default=None,
         description="Rows as {feature: value}; a text column one-hot encoded (the dataset's "
-        "text_features) may be given as {column: its value} instead of its indicator features.",
+        "text_features) may be given as {column: its value} instead of its indicator features, and a "
+        "column with missing cells in the dataset (its missing_features) as {column: null}.",
     )
 
 

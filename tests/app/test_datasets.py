@@ -34,6 +34,7 @@ def test_csv_upload_is_content_addressed(client: httpx.Client) -> None:
         "environments",
         "created_at",
         "text_features",
+        "missing_features",
         "target_labels",
         "warnings",
     }
@@ -108,19 +109,39 @@ def test_text_and_true_false_columns_become_features(client: httpx.Client) -> No
     # Listed, a column of 90 values is a category the uploader asked for: 89 indicators.
     wide = f.upload_csv(client, df, features="x1, id")
     assert wide.status_code == 201 and len(wide.json()["feature_names"]) == 1 + 89
-    df.loc[5, "region"] = None
-    refused = f.upload_csv(client, df, features="x1, region")
-    body = f.assert_problem(refused, 422, "file.region")
-    assert "has missing cells" in body["detail"]
+    refused = f.upload_csv(client, df.assign(one="same"), features="x1, one")
+    body = f.assert_problem(refused, 422, "file.one")
+    assert "holds one value" in body["detail"]
 
 
 def test_a_bad_cell_is_reported_with_its_row(client: httpx.Client) -> None:
     text = "env,x1,y\na,1.0,2.0\na,2.0,3.0\nb,1.5,oops\nb,2.5,4.0\n"
     body = f.assert_problem(_csv(text)(client), 422, "target")
     assert "row 3 of the data holds 'oops'" in body["detail"], body
-    missing = "env,x1,y\na,1.0,2.0\na,,3.0\nb,1.5,2.5\n"
-    body = f.assert_problem(_csv(missing)(client), 422, "file.x1")
+    infinite = "env,x1,y\na,1.0,2.0\na,inf,3.0\nb,1.5,2.5\n"
+    body = f.assert_problem(_csv(infinite)(client), 422, "file.x1")
     assert "first at row 2 of the data" in body["detail"], body
+
+
+def test_missing_cells_are_filled_and_marked_and_rows_without_a_target_left_out(client: httpx.Client) -> None:
+    # A truncated last row: its target is missing, so the row is left out (and said to be); so is a
+    # row with no environment.
+    text = "env,x1,size,region,y\na,1.0,3,north,2.0\na,2.0,,,3.0\nb,1.5,5,south,NaN\nb,2.5,4,north,4.0\n,1,1,east,1\nb,2"
+    response = _csv(text)(client)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["n_rows"] == 3
+    # "south" is only in a row left out: not a value of the dataset's region
+    assert body["feature_names"] == ["x1", "size", "size is missing", "region is missing"]
+    assert body["missing_features"] == {"size": 3.5, "region": None}  # the mean of the kept rows' 3 and 4
+    assert body["text_features"] == {"region": ["north"]}
+    assert body["warnings"] == [
+        "column 'size' is missing in 1 row(s): they hold its mean (3.5) and the feature 'size is missing' marks them",
+        "column 'region' has missing cells: the feature 'region is missing' marks them",
+        "the target 'y' is missing in 2 row(s); they are left out",
+        "the environment is missing in 1 more row(s); they are left out",
+    ]
+    assert client.get(f"/datasets/{body['id']}").json()["missing_features"] == body["missing_features"]
 
 
 def test_list_paginates_newest_first(client: httpx.Client) -> None:
@@ -168,8 +189,7 @@ BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]
     "formula environment name": (_csv("env,x1,y\n=cmd,1,2\na,2,3\n"), 422, "file.env"),
     "formula column name": (_csv("env,x1,@x,y\na,1,2,3\n"), 422, "file"),
     "inf feature": (_csv("env,x1,y\na,-inf,2\na,2,3\n"), 422, "file.x1"),
-    "NaN literal target": (_csv("env,x1,y\na,1,NaN\na,2,3\n"), 422, "target"),
-    "truncated CSV row": (_csv("env,x1,y\na,1,2\na,2"), 422, "target"),
+    "target with no value": (_csv("env,x1,y\na,1,NaN\na,2,\n"), 422, "target"),
     "truncated CSV quote": (_csv('env,x1,y\na,1,2\n"a,2,3\n'), 422, "file"),
     "json: formula environment name": (
         lambda c: c.post(
@@ -197,13 +217,13 @@ BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]
         422,
         "Idempotency-Key",
     ),
-    "NaN feature": (_csv("env,x1,y\na,,2\na,2,3\n"), 422, "file.x1"),
+    "only feature has no value": (_csv("env,x1,y\na,,2\na,,3\n"), 422, "features"),
     "inf target": (_csv("env,x1,y\na,1,inf\na,2,3\n"), 422, "target"),
     "text target of three values": (_csv("env,x1,y\na,1,yes\na,2,no\na,3,maybe\n"), 422, "target"),
     "duplicate columns": (_csv("env,x1,x1,y\na,1,1,2\n"), 422, "file"),
     "empty file": (_csv(""), 422, "file"),
     "header only": (_csv("env,x1,y\n"), 422, "file"),
-    "missing environment value": (_csv("env,x1,y\na,1,2\n,2,3\n"), 422, "environment"),
+    "environment with no value": (_csv("env,x1,y\n,1,2\n,2,3\n"), 422, "environment"),
     "not UTF-8": (
         lambda c: c.post(
             "/datasets",

@@ -105,12 +105,11 @@ def test_text_columns_are_one_hot_over_the_whole_file_whichever_way_it_is_parsed
         assert staged.ignored_columns == whole.ignored_columns
         back = tables.Table.from_parquet(staged.parquet_path.read_bytes(), expected_sha256=whole.sha256())
     assert whole.feature_names == (
-        "a", "b", "c", "d", "region=north", "region=south", "region=west", "smoker"
+        "a", "b", "c", "d", "region=north", "region=south", "region=west", "smoker", "gap=b", "gap is missing"
     )  # fmt: skip
     assert dict(whole.ignored_columns) == {
         "note": "is text and holds one value",
         "id": "is text and has more than 256 distinct values",
-        "gap": "is text and has missing cells",
     }
     # Each row's indicators say its value; the reference value (first in sorted order) has none.
     rows = pd.concat([df[df["env"] == e.name] for e in back.environments])
@@ -118,6 +117,9 @@ def test_text_columns_are_one_hot_over_the_whole_file_whichever_way_it_is_parsed
     for j, level in enumerate(["north", "south", "west"]):
         np.testing.assert_array_equal(X[:, 4 + j], (rows["region"] == level).to_numpy(dtype=float))
     np.testing.assert_array_equal(X[:, 7], rows["smoker"].to_numpy(dtype=float))
+    # A missing cell is a value of its own: no value indicator, and its "is missing" feature.
+    np.testing.assert_array_equal(X[:, 8], (rows["gap"] == "b").to_numpy(dtype=float))
+    np.testing.assert_array_equal(X[:, 9], rows["gap"].isna().to_numpy(dtype=float))
 
 
 def test_codes_stored_as_text_are_text_and_a_stray_word_among_numbers_is_refused() -> None:
@@ -154,11 +156,11 @@ def test_columns_of_neither_numbers_nor_text_are_left_out_with_why() -> None:
     whole = _whole(data, name)
     with _streamed(data, name) as staged:
         assert staged.sha256() == whole.sha256() and staged.ignored_columns == whole.ignored_columns
-    assert whole.feature_names == ("a", "b", "c", "d", "price")
+    # true/false with missing cells is numbers with missing cells: 1/0, the gaps filled and marked
+    assert whole.feature_names == ("a", "b", "c", "d", "price", "flag", "flag is missing")
     assert dict(whole.ignored_columns) == {
         "when": "holds dates or times; give them as numbers (days since a date, say) to use them",
         "tags": "holds values that are neither numbers nor text",
-        "flag": "is true/false with missing cells",
     }
     with pytest.raises(InvalidDataError) as listed:
         _whole(data, name, ["a", "when"])
@@ -181,7 +183,7 @@ def test_a_listed_text_column_is_encoded_past_32_values_whichever_way_it_is_pars
 
 
 @pytest.mark.parametrize(
-    ("column", "why"), [("id", "has more than 256 distinct values"), ("gap", "has missing cells")]
+    ("column", "why"), [("id", "has more than 256 distinct values"), ("note", "holds one value")]
 )
 def test_a_listed_text_column_that_cannot_be_encoded_is_refused_by_name(column: str, why: str) -> None:
     name, data = _encodings(_with_text_columns())[0]
@@ -234,10 +236,10 @@ def test_a_bad_cell_in_a_later_chunk_is_named_by_its_row_in_the_file() -> None:
     assert streamed.field == whole.field == "file.a"
 
     df = _frame()
-    df.loc[4500, "b"] = np.nan
+    df.loc[4500, "b"] = np.inf
     whole, streamed = _refusals(df.to_csv(index=False).encode(), "t.csv")
     assert "first at row 4501 of the data" in str(whole)
-    assert str(streamed) == "contains NaN, infinite or missing values (first at row 4501 of the data)"
+    assert str(streamed) == "contains infinite values (first at row 4501 of the data)"
     assert streamed.field == "file.b"
 
 
@@ -369,3 +371,82 @@ def test_an_upload_is_staged_on_disk_and_removed_after(
     rows = 64 * 1024 // (csv_bytes / 6001)
     assert pq.ParquetFile(stored).metadata.num_row_groups == -(-6000 // rows) > 1
     assert list(staging.iterdir()) == []  # both uploads' staging directories are gone
+
+
+def _with_gaps(n: int) -> tuple[pd.DataFrame, list[int]]:
+    df = _frame(n)
+    rng = np.random.default_rng(3)
+    df.loc[rng.choice(n, n // 100, replace=False), "b"] = np.nan  # gaps in every chunk
+    df.loc[n - 300, "c"] = np.nan  # one gap, in the last chunk: the streamed parse learns of it late
+    df["empty"] = np.nan  # no value in any row
+    df["grp"] = rng.choice(["p", "q"], size=n)
+    dropped = [10, n // 2, n - 1]
+    df.loc[dropped, "y"] = np.nan  # rows with nothing to learn from
+    df.loc[n // 3, "env"] = None  # a row in no environment
+    df.loc[n // 3, "b"] = np.nan  # (a gap of a row left out: not counted)
+    df.loc[n // 2, "grp"] = "seen only where the target is missing"
+    df.loc[10, "d"] = np.nan  # missing only in a row left out: no gap of the dataset
+    return df, dropped
+
+
+@pytest.mark.parametrize("encoding", [0, 1], ids=["csv", "parquet"])
+def test_missing_numbers_are_filled_and_marked_and_rows_without_a_target_left_out_either_way(
+    encoding: int,
+) -> None:
+    # 40,000 rows: the fills' means sum blocks of 16,384 present cells, across the chunks' edges
+    df, dropped = _with_gaps(40_000)
+    name, data = _encodings(df)[encoding]
+    whole = _whole(data, name)
+    with _streamed(data, name) as staged:
+        assert staged.sha256() == whole.sha256()
+        assert staged.feature_names == whole.feature_names
+        assert staged.filled == whole.filled and staged.encoded == whole.encoded
+        assert staged.ignored_columns == whole.ignored_columns
+        assert staged.rows_without_target == whole.rows_without_target == len(dropped)
+        assert staged.rows_without_environment == whole.rows_without_environment == 1
+    assert whole.feature_names == ("a", "b", "b is missing", "c", "c is missing", "d", "grp=q")
+    assert dict(whole.ignored_columns) == {
+        "note": "is text and holds one value",
+        "empty": "has no value in any row",
+    }
+    kept = df.drop(index=[*dropped, 40_000 // 3])
+    fills = {f.column: f for f in whole.filled}
+    assert fills["b"].missing == kept["b"].isna().sum() >= 395 and fills["c"].missing == 1
+    np.testing.assert_allclose(fills["b"].fill, kept["b"].mean(), rtol=1e-12)
+    assert whole.encoded[0].levels == ("p", "q")  # a value of a row left out is not a level
+    rows = pd.concat([kept[kept["env"] == e.name] for e in whole.environments])
+    X = np.vstack([e.X for e in whole.environments])
+    assert whole.n_rows == len(kept) and not np.isnan(X).any()
+    np.testing.assert_array_equal(X[:, 1], rows["b"].fillna(fills["b"].fill).to_numpy())
+    np.testing.assert_array_equal(X[:, 2], rows["b"].isna().to_numpy(dtype=float))
+    np.testing.assert_array_equal(X[:, 5], rows["d"].to_numpy())
+
+
+def test_a_listed_column_with_no_value_and_a_target_with_none_are_refused_by_name() -> None:
+    df, _ = _with_gaps(5000)
+    name, data = _encodings(df)[0]
+    for parse in (_whole, _streamed):
+        with pytest.raises(InvalidDataError) as err:
+            parse(data, name, ["a", "empty"])
+        assert err.value.field == "file.empty" and "has no value in any row" in str(err.value)
+    df["y"] = np.nan
+    name, data = _encodings(df)[0]
+    for parse in (_whole, _streamed):
+        with pytest.raises(InvalidDataError) as err:
+            parse(data, name)
+        assert err.value.field == "target" and "has no value in any row" in str(err.value)
+
+
+@pytest.mark.parametrize("later", ["words", "numbers"])
+def test_a_csv_column_empty_in_the_first_chunk_is_what_the_whole_file_says(later: str) -> None:
+    df = _frame()
+    df["late"] = pd.Series([None] * len(df), dtype=object)
+    values = ["x", "z"] if later == "words" else [1.5, 2.5]
+    df.loc[3000:, "late"] = [values[i % 2] for i in range(len(df) - 3000)]
+    name, data = _encodings(df)[0]
+    whole = _whole(data, name)
+    with _streamed(data, name) as staged:
+        assert staged.sha256() == whole.sha256() and staged.feature_names == whole.feature_names
+        assert staged.filled == whole.filled
+    expected = ("late=z", "late is missing") if later == "words" else ("late", "late is missing")
+    assert whole.feature_names[-2:] == expected

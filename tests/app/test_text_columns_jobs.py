@@ -1,6 +1,6 @@
-"""A raw table with a text column and a yes/no label, end to end on a real worker: the upload
-records the encoding, a job given no task classifies, and predictions take the text column by its
-value as they take it by its indicator features."""
+"""A raw table with a text column, a yes/no label and missing cells, end to end on a real worker: the
+upload records the encoding, a job given no task classifies, and predictions take the text column by
+its value, and a column with missing cells as null, as they take them by their features."""
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ def _raw_frame() -> pd.DataFrame:
     df["region"] = rng.choice(["south", "north", "east"], size=len(df))
     shift = df["region"].map({"east": 0.0, "north": 1.0, "south": -1.0})
     df["y"] = np.where(df["x1"] - df["x2"] + shift > 0, "yes", "no")
+    df.loc[::17, "x3"] = np.nan
+    df.loc[5::23, "region"] = None
+    df.loc[[3, 50], "y"] = None  # no label: left out
     return df
 
 
@@ -41,8 +44,13 @@ def trained(client: httpx.Client, pg_worker: object) -> dict[str, Any]:
 
 def test_the_dataset_says_how_its_text_was_encoded(client: httpx.Client, trained: dict[str, Any]) -> None:
     dataset = client.get(f"/datasets/{trained['dataset']['id']}").json()
-    assert dataset["feature_names"] == ["x1", "x2", "x3", "region=north", "region=south"]
+    assert dataset["feature_names"] == [
+        "x1", "x2", "x3", "x3 is missing", "region=north", "region=south", "region is missing"
+    ]  # fmt: skip
     assert dataset["text_features"] == {"region": ["east", "north", "south"]}
+    raw = _raw_frame().dropna(subset=["y"])
+    assert dataset["n_rows"] == len(raw)
+    assert dataset["missing_features"] == {"x3": pytest.approx(raw["x3"].mean(), rel=1e-12), "region": None}
     assert dataset["target_labels"] == ["no", "yes"]
     assert trained["job"]["task"] == "classification"
 
@@ -57,8 +65,10 @@ def test_a_text_column_predicts_by_its_value_as_by_its_features(
             "x1": 0.3,
             "x2": -0.2,
             "x3": 1.0,
+            "x3 is missing": 0.0,
             "region=north": float(r == "north"),
             "region=south": float(r == "south"),
+            "region is missing": 0.0,
         }
         for r in ("east", "north", "south")
     ]
@@ -77,3 +87,30 @@ def test_a_text_column_predicts_by_its_value_as_by_its_features(
     f.assert_problem(both, 422, "rows[0].region=north")
     word = client.post(url, json={"rows": [{**by_value[0], "x1": "high"}]})
     f.assert_problem(word, 422, "rows[0].x1")
+
+
+def test_a_column_with_missing_cells_predicts_from_null_as_from_its_features(
+    client: httpx.Client, trained: dict[str, Any]
+) -> None:
+    url = f"/jobs/{trained['job']['id']}/predict"
+    fill = trained["dataset"]["missing_features"]["x3"]
+    by_null = [{"x1": 0.3, "x2": -0.2, "x3": None, "region": None}]
+    by_features = [
+        {
+            "x1": 0.3,
+            "x2": -0.2,
+            "x3": fill,
+            "x3 is missing": 1.0,
+            "region=north": 0.0,
+            "region=south": 0.0,
+            "region is missing": 1.0,
+        }
+    ]
+    first, second = (client.post(url, json={"rows": rows}) for rows in (by_null, by_features))
+    assert first.status_code == 200 and second.status_code == 200, (first.text, second.text)
+    assert first.json() == second.json()
+    no_gap = client.post(url, json={"rows": [{**by_null[0], "x1": None}]})
+    body = f.assert_problem(no_gap, 422, "rows[0].x1")
+    assert "null only for a column the dataset had missing cells in" in body["detail"]
+    both = client.post(url, json={"rows": [{**by_null[0], "x3 is missing": 1.0}]})
+    f.assert_problem(both, 422, "rows[0].x3 is missing")

@@ -311,11 +311,16 @@
       dl([["Id", h("code", { text: d.id })], ["sha256", h("code", { text: d.sha256 })], ["Rows", String(d.n_rows)], ["Target", d.target], ["Created", when(d.created_at)]]),
       figure("Rows per environment", chart, null, ["Environment", "Rows"], envs.map((e) => [e.name, String(e.n_rows)]), "rows"),
       h("h2", { text: "Columns" }),
-      table(null, ["Column", "Role"], [...(d.feature_names || []).map((f) => [f, featureRole(f, d.text_features || {})]), [d.target, targetRole(d.target_labels)]], { id: "columns-table" }));
+      table(null, ["Column", "Role"], [...(d.feature_names || []).map((f) => [f, featureRole(f, d.text_features || {}, d.missing_features || {})]), [d.target, targetRole(d.target_labels)]], { id: "columns-table" }));
   }
 
-  // A one-hot feature "<column>=<value>" of a text column the upload encoded says so, and its reference.
-  function featureRole(name, textFeatures) {
+  // A one-hot feature "<column>=<value>" of a text column the upload encoded says so, and its reference;
+  // a column with missing cells and its "<column> is missing" feature say how they were filled.
+  function featureRole(name, textFeatures, missingFeatures) {
+    for (const [column, fill] of Object.entries(missingFeatures)) {
+      if (name === `${column} is missing`) return `feature: 1 where ${column} is missing`;
+      if (name === column && fill !== null) return `feature (missing cells hold its mean, ${fill.toPrecision(6)})`;
+    }
     for (const [column, levels] of Object.entries(textFeatures)) {
       if (name.startsWith(`${column}=`) && levels.includes(name.slice(column.length + 1))) {
         return `feature: 1 where ${column} is ${name.slice(column.length + 1)} (text column; reference ${levels[0]})`;
