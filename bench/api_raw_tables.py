@@ -194,19 +194,26 @@ def upload(
 
 def sal_job(client: httpx.Client, dataset_id: str, train: Sequence[str], timeout_s: float = 600) -> dict:
     """A SAL job at default parameters, waited for; its result (summary and ERM reference)."""
+    result: dict = run_job(client, dataset_id, train, "sal", timeout_s)["result"]
+    return result
+
+
+def run_job(
+    client: httpx.Client, dataset_id: str, train: Sequence[str], algorithm: str, timeout_s: float = 600
+) -> dict:
+    """A job of ``algorithm`` at default parameters, waited for until it succeeds."""
     response = client.post(
-        "/jobs", json={"dataset_id": dataset_id, "algorithm": "sal", "train_environments": list(train)}
+        "/jobs", json={"dataset_id": dataset_id, "algorithm": algorithm, "train_environments": list(train)}
     )
     response.raise_for_status()
     job_id = response.json()["id"]
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        job = client.get(f"/jobs/{job_id}").json()
+        job: dict = client.get(f"/jobs/{job_id}").json()
         if job["status"] in ("succeeded", "failed", "cancelled"):
             if job["status"] != "succeeded":
                 raise RuntimeError(f"job {job_id} {job['status']}: {job.get('error')}")
-            result: dict = job["result"]
-            return result
+            return job
         time.sleep(0.5)
     raise TimeoutError(f"job {job_id} still running after {timeout_s} s")
 

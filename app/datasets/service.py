@@ -89,7 +89,8 @@ def upload_warnings(
     ]
     out += [
         f"column {f.column!r} is missing in {f.missing} row(s): they hold its mean ({f.fill:.6g}) and "
-        f"the feature {encoding.missing_name(f.column)!r} marks them"
+        f"the feature {encoding.missing_name(f.column)!r} marks them (to fit on complete rows only, "
+        "upload the table without those rows)"
         for f in table.filled
     ]
     out += [

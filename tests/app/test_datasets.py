@@ -136,7 +136,8 @@ def test_missing_cells_are_filled_and_marked_and_rows_without_a_target_left_out(
     assert body["missing_features"] == {"size": 3.5, "region": None}  # the mean of the kept rows' 3 and 4
     assert body["text_features"] == {"region": ["north"]}
     assert body["warnings"] == [
-        "column 'size' is missing in 1 row(s): they hold its mean (3.5) and the feature 'size is missing' marks them",
+        "column 'size' is missing in 1 row(s): they hold its mean (3.5) and the feature 'size is missing' marks "
+        "them (to fit on complete rows only, upload the table without those rows)",
         "column 'region' has missing cells: the feature 'region is missing' marks them",
         "the target 'y' is missing in 2 row(s); they are left out",
         "the environment is missing in 1 more row(s); they are left out",

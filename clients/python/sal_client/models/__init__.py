@@ -12,6 +12,7 @@ from .certificate_public import CertificatePublic
 from .dataset_create import DatasetCreate
 from .dataset_environment import DatasetEnvironment
 from .dataset_public import DatasetPublic
+from .dataset_public_missing_features import DatasetPublicMissingFeatures
 from .dataset_public_text_features import DatasetPublicTextFeatures
 from .dataset_reference import DatasetReference
 from .dataset_summary import DatasetSummary
@@ -161,6 +162,7 @@ __all__ = (
     "DatasetCreate",
     "DatasetEnvironment",
     "DatasetPublic",
+    "DatasetPublicMissingFeatures",
     "DatasetPublicTextFeatures",
     "DatasetReference",
     "DatasetsPublic",

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.dataset_environment import DatasetEnvironment
+    from ..models.dataset_public_missing_features import DatasetPublicMissingFeatures
     from ..models.dataset_public_text_features import DatasetPublicTextFeatures
 
 
@@ -29,12 +30,16 @@ class DatasetPublic:
         name (str):
         sha256 (str):
         target (str):
+        missing_features (DatasetPublicMissingFeatures | Unset): Each column with missing cells, which has a feature
+            '<column> is missing' (1.0 on those rows): for a numeric column, the value its missing cells hold (the mean of
+            its present cells); null for a text column (its rows have no value indicator). Predict rows may give the column
+            as null.
         target_labels (list[str] | None | Unset): A text target's two values: the first read as 0, the second as 1.
         text_features (DatasetPublicTextFeatures | Unset): Each text column one-hot encoded: its values, sorted; the
             first is the reference (no feature of its own), each other value v the feature '<column>=v'. Predict rows may
             give the column's value instead of its features.
-        warnings (list[str] | Unset): On an upload's answer: what was decided for you (a text column left out, a name
-            not used).
+        warnings (list[str] | Unset): On an upload's answer: what was decided for you (a text column left out, missing
+            cells filled, rows without a target left out, a name not used).
     """
 
     created_at: datetime.datetime
@@ -45,6 +50,7 @@ class DatasetPublic:
     name: str
     sha256: str
     target: str
+    missing_features: DatasetPublicMissingFeatures | Unset = UNSET
     target_labels: list[str] | None | Unset = UNSET
     text_features: DatasetPublicTextFeatures | Unset = UNSET
     warnings: list[str] | Unset = UNSET
@@ -69,6 +75,10 @@ class DatasetPublic:
         sha256 = self.sha256
 
         target = self.target
+
+        missing_features: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.missing_features, Unset):
+            missing_features = self.missing_features.to_dict()
 
         target_labels: list[str] | None | Unset
         if isinstance(self.target_labels, Unset):
@@ -101,6 +111,8 @@ class DatasetPublic:
                 "target": target,
             }
         )
+        if missing_features is not UNSET:
+            field_dict["missing_features"] = missing_features
         if target_labels is not UNSET:
             field_dict["target_labels"] = target_labels
         if text_features is not UNSET:
@@ -113,6 +125,7 @@ class DatasetPublic:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.dataset_environment import DatasetEnvironment  # noqa: PLC0415
+        from ..models.dataset_public_missing_features import DatasetPublicMissingFeatures  # noqa: PLC0415
         from ..models.dataset_public_text_features import DatasetPublicTextFeatures  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -136,6 +149,13 @@ class DatasetPublic:
         sha256 = d.pop("sha256")
 
         target = d.pop("target")
+
+        _missing_features = d.pop("missing_features", UNSET)
+        missing_features: DatasetPublicMissingFeatures | Unset
+        if isinstance(_missing_features, Unset):
+            missing_features = UNSET
+        else:
+            missing_features = DatasetPublicMissingFeatures.from_dict(_missing_features)
 
         def _parse_target_labels(data: object) -> list[str] | None | Unset:
             if data is None:
@@ -172,6 +192,7 @@ class DatasetPublic:
             name=name,
             sha256=sha256,
             target=target,
+            missing_features=missing_features,
             target_labels=target_labels,
             text_features=text_features,
             warnings=warnings,

@@ -19,7 +19,8 @@ class DatasetReference:
         environment (str): The column naming each row's environment.
         target (str):
         url (str): s3://bucket/prefix: every object under the prefix ending in .parquet, in key order.
-        features (list[str] | None | Unset): Default: every numeric column but those two.
+        features (list[str] | None | Unset): Default: every other column of numbers, true/false, or text of 2 to 32
+            values.
         name (None | str | Unset):
     """
 

@@ -21,7 +21,8 @@ class DatasetUpload:
         environment (str): Name of the column that says which environment a row is from.
         file (File): A CSV or Parquet file.
         target (str): Name of the label column.
-        features (None | str | Unset): Comma-separated feature columns; default: every other numeric column.
+        features (None | str | Unset): Comma-separated feature columns; default: every other column of numbers,
+            true/false, or text of 2 to 32 values.
         name (None | str | Unset): A name for the dataset; default: the file name.
     """
 

@@ -20,7 +20,8 @@ class PredictRequest:
     Attributes:
         x (list[list[float]] | None | Unset): Rows of covariates in feature_names order.
         rows (list[PredictRequestRowsType0Item] | None | Unset): Rows as {feature: value}; a text column one-hot encoded
-            (the dataset's text_features) may be given as {column: its value} instead of its indicator features.
+            (the dataset's text_features) may be given as {column: its value} instead of its indicator features, and a
+            column with missing cells in the dataset (its missing_features) as {column: null}.
     """
 
     x: list[list[float]] | None | Unset = UNSET

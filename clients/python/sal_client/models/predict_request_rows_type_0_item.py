@@ -11,7 +11,7 @@ T = TypeVar("T", bound="PredictRequestRowsType0Item")
 
 @_attrs_define
 class PredictRequestRowsType0Item:
-    additional_properties: dict[str, float | str] = _attrs_field(init=False, factory=dict)
+    additional_properties: dict[str, float | None | str] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -29,8 +29,10 @@ class PredictRequestRowsType0Item:
         additional_properties = {}
         for prop_name, prop_dict in d.items():
 
-            def _parse_additional_property(data: object) -> float | str:
-                return cast(float | str, data)
+            def _parse_additional_property(data: object) -> float | None | str:
+                if data is None:
+                    return data
+                return cast(float | None | str, data)
 
             additional_property = _parse_additional_property(prop_dict)
 
@@ -43,10 +45,10 @@ class PredictRequestRowsType0Item:
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> float | str:
+    def __getitem__(self, key: str) -> float | None | str:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: float | str) -> None:
+    def __setitem__(self, key: str, value: float | None | str) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:
