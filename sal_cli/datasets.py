@@ -17,6 +17,8 @@ app = typer.Typer(help="Upload and inspect datasets.", no_args_is_help=True)
 def _dataset_table(d: dict[str, Any]) -> None:
     output.fields(d, ("id", "name", "sha256", "n_rows", "target", "feature_names"), title="dataset")
     output.table(None, ["environment", "rows"], [[e["name"], e["n_rows"]] for e in d["environments"]])
+    if d.get("warnings"):  # what the upload decided: columns left out, gaps filled, rows left out
+        output.table(None, ["warning"], [[w] for w in d["warnings"]])
 
 
 @app.command("upload")

@@ -129,6 +129,14 @@ def _usable(schema: pa.Schema, column: str) -> bool:
     return _numeric(schema, column) or bool(pa.types.is_string(t) or pa.types.is_large_string(t))
 
 
+def _why_not(schema: pa.Schema, column: str) -> str:
+    """Why a column that is not :func:`_usable` is left out."""
+    t = schema.field(column).type
+    if pa.types.is_null(t):
+        return "has no value in any row"
+    return tables.DATES if pa.types.is_temporal(t) else tables.OTHER
+
+
 def check(store: ObjectStore, ref: DatasetReference, settings: Settings) -> Plan:
     """The reference's files and schema, from listings and footers only; 422/503 when wrong."""
     bucket, prefix = parse_url(ref.url)
@@ -185,9 +193,7 @@ def _check(store: ObjectStore, bucket: str, prefix: str, ref: DatasetReference, 
     if ref.features is None:
         features = tuple(c for c in columns if c not in (ref.target, ref.environment) and _usable(schema, c))
         left_out = tuple(
-            (c, tables.DATES if pa.types.is_temporal(schema.field(c).type) else tables.OTHER)
-            for c in columns
-            if c not in (ref.target, ref.environment, *features)
+            (c, _why_not(schema, c)) for c in columns if c not in (ref.target, ref.environment, *features)
         )
     else:
         missing = [c for c in ref.features if c not in columns]

@@ -46,6 +46,15 @@ def test_upload_prints_a_table_by_default(embedded: str, dataset: dict[str, Any]
     )  # the same content: the same dataset
 
 
+def test_upload_prints_what_the_upload_decided(embedded: str, tmp_path: Path) -> None:
+    csv = tmp_path / "gaps.csv"
+    csv.write_text("env,g,y\na,1.0,1.0\na,,2.0\nb,3.0,1.5\nb,4.0,\n")
+    out = sal(embedded, "datasets", "upload", str(csv), "--target", "y", "--environment", "env").stdout
+    words = " ".join(out.replace("│", " ").split())  # the table may wrap a warning across lines
+    assert "warning" in out and "they hold its mean (2)" in words, out  # over the rows kept: 1 and 3
+    assert "left out" in words, out
+
+
 def test_jobs_submit_watch_get_download(embedded: str, dataset: dict[str, Any], tmp_path: Path) -> None:
     train = ",".join(e.name for e in scenario.setting("regression").train)
     job = json.loads(sal(embedded, "--json", "jobs", "submit", "--dataset", dataset["id"], "--algorithm", "sal",
