@@ -443,7 +443,7 @@ def _stage(
             y = tables.target_values(frame, target, columns.target_levels, offset)
             has_target = ~np.isnan(y)
             kept = has_target & frame[environment].notna().to_numpy()
-            env = np.asarray([str(v) for v in frame[environment][kept].tolist()], dtype=object)
+            env = tables.environment_names(frame[environment][kept])
             X = tables.feature_matrix(frame, columns.plan, offset, kept=kept)
             del frame
             if stager is None:

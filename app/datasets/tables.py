@@ -452,7 +452,7 @@ def from_frame(
         means=means,
     )
     feature_names = check_features(plan, target)
-    env = np.asarray([str(v) for v in frame[environment][kept].tolist()], dtype=object)
+    env = environment_names(frame[environment][kept])
     X = feature_matrix(frame, plan, kept=kept)
     table = _group(env, X[kept], y[kept], feature_names, target)
     # Columns left out by default are said back, with why; a `features` list leaves none out.
@@ -464,6 +464,16 @@ def from_frame(
         filled=plan.filled,
         rows_without_target=without_target,
         rows_without_environment=without_environment,
+    )
+
+
+def environment_names(series: pd.Series) -> np.ndarray:
+    """Each row's environment as text. A whole number reads as one ("2003"), also where a gap in the
+    column made pandas read its numbers as floats (2003.0), so a year is the same name in every
+    chunk of a file and with or without gaps."""
+    return np.asarray(
+        [str(int(v)) if isinstance(v, float) and v.is_integer() else str(v) for v in series.tolist()],
+        dtype=object,
     )
 
 

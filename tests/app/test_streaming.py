@@ -450,3 +450,19 @@ def test_a_csv_column_empty_in_the_first_chunk_is_what_the_whole_file_says(later
         assert staged.filled == whole.filled
     expected = ("late=z", "late is missing") if later == "words" else ("late", "late is missing")
     assert whole.feature_names[-2:] == expected
+
+
+@pytest.mark.parametrize("encoding", [0, 1], ids=["csv", "parquet"])
+def test_a_year_names_its_environment_alike_with_or_without_gaps_in_its_column(encoding: int) -> None:
+    df = _frame()
+    df["env"] = 2000 + np.arange(len(df)) % 3
+    gappy = df.astype({"env": float})
+    gappy.loc[4100, "env"] = np.nan  # a row in no environment: read as floats, in that chunk or all
+    names = []
+    for frame in (df, gappy):
+        name, data = _encodings(frame)[encoding]
+        whole = _whole(data, name)
+        with _streamed(data, name) as staged:
+            assert staged.summary() == whole.summary()
+        names.append([e.name for e in whole.environments])
+    assert names[0] == names[1] == ["2000", "2001", "2002"]
