@@ -8,7 +8,8 @@ One export is one new MLflow run in the experiment the request names, on the tra
   the test summary (``test/mean_error``, ``test/std_error``, ``test/worst_error``), the certificate
   (``certificate/rho_hat``, ``certificate/worst_case_risk``) and ``duration_s``;
 * artifacts: ``sal/coefficients.json`` (θ and b by feature, in the covariates' units),
-  ``sal/covariate_weights.json`` (w by feature), ``sal/model.safetensors`` (the service's own file)
+  ``sal/covariate_weights.json`` (w by feature), ``sal/encoding.json`` (how the dataset's columns
+  became the features), ``sal/model.safetensors`` (the service's own file)
   and ``model/``, an MLflow model of the ONNX flavour (:mod:`app.jobs.onnx_export`) that loads with
   ``mlflow.pyfunc.load_model("runs:/<run_id>/model")`` and predicts from a DataFrame of the
   features (its signature names them), needing onnxruntime but no sal-service code.
@@ -114,7 +115,8 @@ def export_job(
             "no MLflow tracking server is configured: set SAL_MLFLOW_TRACKING_URI on the API server"
         )
     weights = onnx_export.succeeded_weights(session, job)
-    model, metadata = artifacts.unpack(weights), artifacts.metadata_of(weights)
+    model = artifacts.unpack(weights)
+    metadata = {**artifacts.metadata_of(weights), **onnx_export.encoding_metadata(session, job)}
     result = jobs_service.stored_result(session, job.id)
     assert result is not None  # a succeeded job has its result row
     _probe(uri)
@@ -184,6 +186,8 @@ def _log_run(
         "sal/coefficients.json",
     )
     client.log_dict(run_id, {"covariate_weights": result.covariate_weights}, "sal/covariate_weights.json")
+    if "encoding" in metadata:
+        client.log_dict(run_id, json.loads(metadata["encoding"]), "sal/encoding.json")
     with tempfile.TemporaryDirectory() as tmp:
         native = Path(tmp) / "model.safetensors"
         native.write_bytes(weights)

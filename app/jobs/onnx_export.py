@@ -10,7 +10,9 @@ the probability σ(logit) and the label 1[logit ≥ 0]. One input and named outp
             probability  double [N]      classification: P(y = 1)
             logit        double [N]      classification: the model's output before σ
 
-``metadata_props`` carry the feature names (JSON), the task, the job and its algorithm, and w.
+``metadata_props`` carry the feature names (JSON), the task, the job and its algorithm, w, and
+``encoding`` (JSON): how the dataset's columns became the features (text values one-hot, missing
+cells' fills and their ``"<column> is missing"`` features), to prepare a table's rows for ``X``.
 onnxruntime runs it as it is::
 
     import onnxruntime as ort
@@ -35,6 +37,7 @@ from app.db import repository as repo
 from app.db.models import Job, JobStatus
 from app.errors import Conflict
 from app.jobs import artifacts
+from app.jobs import service as jobs_service
 from sal_core import FittedModel
 from sal_core.models import LinearModel
 
@@ -60,7 +63,17 @@ def succeeded_weights(session: Session, job: Job) -> bytes:
 def job_onnx(session: Session, job: Job) -> bytes:
     """The ONNX file of a succeeded job's model (409 for any other job)."""
     data = succeeded_weights(session, job)
-    return to_onnx(artifacts.unpack(data), {**artifacts.metadata_of(data), "job_id": job.id})
+    return to_onnx(artifacts.unpack(data), {**artifacts.metadata_of(data), **encoding_metadata(session, job)})
+
+
+def encoding_metadata(session: Session, job: Job) -> dict[str, str]:
+    """The job's id, and how its dataset's columns became the features (``encoding``: JSON of
+    :class:`app.jobs.schemas.InputEncoding`, absent once the dataset is deleted)."""
+    encoding = jobs_service.input_encoding(session, job)
+    out = {"job_id": job.id}
+    if encoding is not None:
+        out["encoding"] = encoding.model_dump_json()
+    return out
 
 
 def to_onnx(model: FittedModel, metadata: Mapping[str, str] | None = None) -> bytes:

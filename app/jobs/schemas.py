@@ -322,6 +322,24 @@ class PredictResponse(BaseModel):
     )
 
 
+class InputEncoding(BaseModel):
+    """How the uploaded table's columns became the model's features (app.datasets.encoding), to
+    prepare rows for an exported model as ``POST /jobs/{id}/predict`` prepares named rows."""
+
+    text_features: dict[str, list[str]] = Field(
+        description="Each text column one-hot encoded: its values, sorted; the first is the reference "
+        "(no feature), each other value v the feature '<column>=v' (1.0 on its rows)."
+    )
+    missing_features: dict[str, float | None] = Field(
+        description="Each column with missing cells: the feature '<column> is missing' is 1.0 on a "
+        "row whose cell is missing, and a numeric column's missing cell holds the value given (null "
+        "for text)."
+    )
+    target_labels: list[str] | None = Field(
+        description="A text target's two values: the first is prediction 0, the second 1."
+    )
+
+
 class WeightsJSON(BaseModel):
     format_version: str
     job_id: str | None
@@ -334,3 +352,6 @@ class WeightsJSON(BaseModel):
     coefficients: dict[str, float] | None
     intercept: float | None
     covariate_weights: dict[str, float] | None
+    encoding: InputEncoding | None = Field(
+        default=None, description="How the dataset's columns became feature_names; null once it is deleted."
+    )

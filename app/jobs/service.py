@@ -27,7 +27,7 @@ from app.jobs import artifacts, budget, outbox
 from app.jobs.placement import Placement, place
 from app.jobs.public import job_summary
 from app.jobs.result import JobResult
-from app.jobs.schemas import HistoryPage, JobCreate, JobsComparison, JobsQuery, WeightsJSON
+from app.jobs.schemas import HistoryPage, InputEncoding, JobCreate, JobsComparison, JobsQuery, WeightsJSON
 from app.jobs.spec import JobSpec, check_job
 from app.queue import JobQueue
 from app.settings import Settings
@@ -322,12 +322,27 @@ def weights(session: Session, job: Job) -> bytes:
 
 
 def weights_json(session: Session, job_id: str, tenant_id: str) -> WeightsJSON:
-    """The model as one JSON document: θ, w, feature names, standardisation and model config."""
-    data = weights(session, get_job(session, job_id, tenant_id))
+    """The model as one JSON document: θ, w, feature names, standardisation, model config, and how
+    the dataset's columns became the features."""
+    job = get_job(session, job_id, tenant_id)
+    data = weights(session, job)
     document = artifacts.to_json(
         artifacts.unpack(data), artifacts.metadata_of(data), stored_result(session, job_id)
     )
-    return WeightsJSON.model_validate(document)
+    return WeightsJSON.model_validate({**document, "encoding": input_encoding(session, job)})
+
+
+def input_encoding(session: Session, job: Job) -> InputEncoding | None:
+    """How the job's dataset turned its uploaded columns into the model's features; None once the
+    dataset is deleted."""
+    dataset = repo.get_dataset(session, job.dataset_id, tenant_id=job.tenant_id) if job.dataset_id else None
+    if dataset is None:
+        return None
+    return InputEncoding(
+        text_features=dataset.text_features,
+        missing_features=dataset.missing_features,
+        target_labels=dataset.target_labels,
+    )
 
 
 def update_job(session: Session, job_id: str, tenant_id: str, changes: dict[str, Any]) -> Job:

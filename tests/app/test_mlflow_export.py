@@ -123,7 +123,9 @@ def test_an_exported_run_has_the_jobs_numbers_and_a_loadable_model(
     assert metrics["reference/standard_error"] == pytest.approx(reference["standard_error"], rel=1e-12)
 
     listed = {a.path for a in client.list_artifacts(export["run_id"], "sal")}
-    assert listed == {"sal/coefficients.json", "sal/covariate_weights.json", "sal/model.safetensors"}
+    assert listed == {
+        "sal/coefficients.json", "sal/covariate_weights.json", "sal/encoding.json", "sal/model.safetensors"
+    }  # fmt: skip
     local = Path(
         mlflow.artifacts.download_artifacts(
             run_id=export["run_id"], tracking_uri=mlflow_uri, dst_path=str(tmp_path)
@@ -132,6 +134,10 @@ def test_an_exported_run_has_the_jobs_numbers_and_a_loadable_model(
     assert json.loads((local / "sal" / "covariate_weights.json").read_text()) == {
         "covariate_weights": result["covariate_weights"]
     }
+    # numbers alone: nothing one-hot encoded or filled, but said so
+    assert json.loads((local / "sal" / "encoding.json").read_text()) == {
+        "text_features": {}, "missing_features": {}, "target_labels": None
+    }  # fmt: skip
     assert (
         json.loads((local / "sal" / "coefficients.json").read_text())["coefficients"]
         == result["coefficients"]

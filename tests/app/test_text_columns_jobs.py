@@ -114,3 +114,39 @@ def test_a_column_with_missing_cells_predicts_from_null_as_from_its_features(
     assert "null only for a column the dataset had missing cells in" in body["detail"]
     both = client.post(url, json={"rows": [{**by_null[0], "x3 is missing": 1.0}]})
     f.assert_problem(both, 422, "rows[0].x3 is missing")
+
+
+def test_exports_carry_the_encoding_that_turns_a_raw_row_into_the_models_input(
+    client: httpx.Client, trained: dict[str, Any]
+) -> None:
+    import json
+
+    import onnx
+    import onnxruntime as ort
+
+    job_id = trained["job"]["id"]
+    dataset = trained["dataset"]
+    weights = client.get(f"/jobs/{job_id}/weights", params={"format": "json"}).json()
+    assert weights["encoding"] == {
+        "text_features": dataset["text_features"],
+        "missing_features": dataset["missing_features"],
+        "target_labels": dataset["target_labels"],
+    }
+    graph = client.get(f"/jobs/{job_id}/model.onnx").content
+    meta = {p.key: p.value for p in onnx.load_from_string(graph).metadata_props}
+    encoding = json.loads(meta["encoding"])
+    assert encoding == weights["encoding"]
+    # A raw row with gaps, prepared from the encoding alone, gives /predict's answer to the same row.
+    raw = {"x1": 0.3, "x2": -0.2, "x3": None, "region": None}
+    row = {"x1": 0.3, "x2": -0.2}
+    for column, fill in encoding["missing_features"].items():
+        row[f"{column} is missing"] = float(raw[column] is None)
+        if fill is not None:
+            row[column] = fill if raw[column] is None else raw[column]
+    for column, levels in encoding["text_features"].items():
+        row.update({f"{column}={v}": float(raw[column] == v) for v in levels[1:]})
+    X = np.asarray([[row[f] for f in weights["feature_names"]]], dtype=np.float64)
+    label, probability, _ = ort.InferenceSession(graph).run(None, {"X": X})
+    served = client.post(f"/jobs/{job_id}/predict", json={"rows": [raw]}).json()
+    assert label.tolist() == served["predictions"]
+    np.testing.assert_allclose(probability, served["probabilities"], rtol=1e-9)

@@ -39,6 +39,9 @@ from .get_sweep_report_response_200 import GetSweepReportResponse200
 from .health import Health
 from .history_page import HistoryPage
 from .homogeneity import Homogeneity
+from .input_encoding import InputEncoding
+from .input_encoding_missing_features import InputEncodingMissingFeatures
+from .input_encoding_text_features import InputEncodingTextFeatures
 from .job_create import JobCreate
 from .job_create_device import JobCreateDevice
 from .job_create_params import JobCreateParams
@@ -189,6 +192,9 @@ __all__ = (
     "Health",
     "HistoryPage",
     "Homogeneity",
+    "InputEncoding",
+    "InputEncodingMissingFeatures",
+    "InputEncodingTextFeatures",
     "JobCreate",
     "JobCreateDevice",
     "JobCreateParams",

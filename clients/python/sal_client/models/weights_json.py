@@ -7,8 +7,10 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.weights_json_task import WeightsJSONTask
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.input_encoding import InputEncoding
     from ..models.weights_json_coefficients_type_0 import WeightsJSONCoefficientsType0
     from ..models.weights_json_covariate_weights_type_0 import WeightsJSONCovariateWeightsType0
     from ..models.weights_json_model import WeightsJSONModel
@@ -34,6 +36,8 @@ class WeightsJSON:
         standardizer (WeightsJSONStandardizer):
         state (WeightsJSONState):
         task (WeightsJSONTask):
+        encoding (InputEncoding | None | Unset): How the dataset's columns became feature_names; null once it is
+            deleted.
     """
 
     algorithm: None | str
@@ -47,9 +51,11 @@ class WeightsJSON:
     standardizer: WeightsJSONStandardizer
     state: WeightsJSONState
     task: WeightsJSONTask
+    encoding: InputEncoding | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.input_encoding import InputEncoding  # noqa: PLC0415
         from ..models.weights_json_coefficients_type_0 import WeightsJSONCoefficientsType0  # noqa: PLC0415
         from ..models.weights_json_covariate_weights_type_0 import WeightsJSONCovariateWeightsType0  # noqa: PLC0415
 
@@ -86,6 +92,14 @@ class WeightsJSON:
 
         task = self.task.value
 
+        encoding: dict[str, Any] | None | Unset
+        if isinstance(self.encoding, Unset):
+            encoding = UNSET
+        elif isinstance(self.encoding, InputEncoding):
+            encoding = self.encoding.to_dict()
+        else:
+            encoding = self.encoding
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -103,11 +117,14 @@ class WeightsJSON:
                 "task": task,
             }
         )
+        if encoding is not UNSET:
+            field_dict["encoding"] = encoding
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.input_encoding import InputEncoding  # noqa: PLC0415
         from ..models.weights_json_coefficients_type_0 import WeightsJSONCoefficientsType0  # noqa: PLC0415
         from ..models.weights_json_covariate_weights_type_0 import WeightsJSONCovariateWeightsType0  # noqa: PLC0415
         from ..models.weights_json_model import WeightsJSONModel  # noqa: PLC0415
@@ -179,6 +196,23 @@ class WeightsJSON:
 
         task = WeightsJSONTask(d.pop("task"))
 
+        def _parse_encoding(data: object) -> InputEncoding | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                encoding_type_0 = InputEncoding.from_dict(data)
+
+                return encoding_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(InputEncoding | None | Unset, data)
+
+        encoding = _parse_encoding(d.pop("encoding", UNSET))
+
         weights_json = cls(
             algorithm=algorithm,
             coefficients=coefficients,
@@ -191,6 +225,7 @@ class WeightsJSON:
             standardizer=standardizer,
             state=state,
             task=task,
+            encoding=encoding,
         )
 
         weights_json.additional_properties = d
