@@ -34,7 +34,7 @@ import io
 import json
 import shutil
 import tempfile
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -168,27 +168,54 @@ def _csv_header(file: BinaryIO) -> tuple[list[str], int, int]:
     return header, lines, size
 
 
-def _frames(
-    file: BinaryIO,
-    filename: str | None,
-    limits: Limits | None,
-    chunk_bytes: int,
-    only: Sequence[str] | None = None,
-) -> Generator[pd.DataFrame, None, None]:
-    """The file's rows as frames of a bounded number of rows (``only``: of these columns alone); the
-    first one may be empty (a file with a header and no rows), and there is always a first one.
-    Shape limits are checked before any row is decoded."""
-    head = file.read(4)
-    file.seek(0)
-    if not head:
-        raise InvalidDataError("the uploaded file is empty", field="file")
-    is_parquet = head == PARQUET_MAGIC
-    if filename and filename.lower().endswith((".parquet", ".pq")) and not is_parquet:
-        raise InvalidDataError("the file is named .parquet but is not a Parquet file", field="file")
-    if is_parquet:
-        yield from _parquet_frames(file, limits, chunk_bytes, only)
-    else:
-        yield from _csv_frames(file, limits, chunk_bytes, only)
+# The cells pandas reads as true and false in a CSV file (its default true_values, false_values).
+_BOOL_SPELLINGS = frozenset({"True", "TRUE", "true", "False", "FALSE", "false"})
+
+
+@dataclass
+class _Reader:
+    """How the upload's file is read, pass after pass: a bounded number of rows at a time, and the
+    CSV columns read as text because some chunk holds words besides true/false (``as_text``)."""
+
+    file: BinaryIO
+    filename: str | None
+    limits: Limits | None
+    chunk_bytes: int
+    as_text: frozenset[str] = frozenset()
+
+    @property
+    def is_parquet(self) -> bool:
+        head = self.file.read(4)
+        self.file.seek(0)
+        if not head:
+            raise InvalidDataError("the uploaded file is empty", field="file")
+        is_parquet = head == PARQUET_MAGIC
+        if self.filename and self.filename.lower().endswith((".parquet", ".pq")) and not is_parquet:
+            raise InvalidDataError("the file is named .parquet but is not a Parquet file", field="file")
+        return is_parquet
+
+    def frames(
+        self, only: Sequence[str] | None = None, as_text: Sequence[str] | None = None
+    ) -> Generator[pd.DataFrame, None, None]:
+        """The file's rows as frames of a bounded number of rows (``only``: of these columns alone;
+        ``as_text``: these CSV columns as the text of their cells, else :attr:`as_text`); the first
+        one may be empty (a file with a header and no rows), and there is always a first one. Shape
+        limits are checked before any row is decoded. The file is left at its start."""
+        self.file.seek(0)
+        if self.is_parquet:
+            yield from _parquet_frames(self.file, self.limits, self.chunk_bytes, only)
+        else:
+            text = self.as_text if as_text is None else as_text
+            yield from _csv_frames(self.file, self.limits, self.chunk_bytes, only, text)
+        self.file.seek(0)
+
+    def first(self) -> pd.DataFrame:
+        frames = self.frames()
+        first = next(frames)
+        frames.close()
+        self.file.seek(0)
+        first.columns = pd.Index([str(c) for c in first.columns])
+        return first
 
 
 def _parquet_frames(
@@ -212,7 +239,11 @@ def _parquet_frames(
 
 
 def _csv_frames(
-    file: BinaryIO, limits: Limits | None, chunk_bytes: int, only: Sequence[str] | None
+    file: BinaryIO,
+    limits: Limits | None,
+    chunk_bytes: int,
+    only: Sequence[str] | None,
+    as_text: Iterable[str] = (),
 ) -> Iterator[pd.DataFrame]:
     header, lines, size = _csv_header(file)
     # Lines bound rows from above (a quoted cell may span lines): linear, before any parsing.
@@ -226,7 +257,9 @@ def _csv_frames(
     text = io.TextIOWrapper(file, encoding="utf-8-sig", newline="")
     try:
         usecols = None if only is None else list(only)
-        reader = pd.read_csv(text, chunksize=parse_rows(size / max(lines, 1), chunk_bytes), usecols=usecols)
+        dtype = {c: str for c in as_text if usecols is None or c in usecols} or None
+        rows = parse_rows(size / max(lines, 1), chunk_bytes)
+        reader = pd.read_csv(text, chunksize=rows, usecols=usecols, dtype=dtype)
         first = True
         with reader:
             for frame in reader:
@@ -263,60 +296,55 @@ class _Columns:
 
 
 def _decide_columns(
-    file: BinaryIO,
-    filename: str | None,
-    limits: Limits | None,
-    chunk_bytes: int,
-    *,
-    target: str,
-    environment: str,
-    features: Sequence[str] | None,
+    reader: _Reader, *, target: str, environment: str, features: Sequence[str] | None
 ) -> _Columns:
     """The first chunk says which columns are candidates and which of them hold text; where some
     do, or a column's first chunk holds no value to tell (an empty CSV column reads as numbers), a
     pass over those columns alone reads their values in every chunk (and refuses one that holds
     numbers and words, as the whole-file parser does). The file is left at its start."""
-    frames = _frames(file, filename, limits, chunk_bytes)
-    first = next(frames)
-    frames.close()
-    first.columns = pd.Index([str(c) for c in first.columns])
+    first = reader.first()
     tables._check_no_formulas(first)
     candidates = tables.choose_features(first, target=target, environment=environment, features=features)
+    if not reader.is_parquet:
+        reader.as_text = _csv_text_columns(reader, first, [*candidates, target, environment])
+        first = reader.first()  # those columns as the text of their cells, as the whole file reads them
     text, other = tables.text_columns(first, candidates)
     untold = [c for c in candidates if c not in text and c not in other and not first[c].notna().any()]
     read = [*text, *untold, target] if tables.is_text_target(first[target]) else [*text, *untold]
     levels = {c: encoding.Levels() for c in read}
     if read:
-        file.seek(0)
         only = list(dict.fromkeys([*read, target, environment]))
-        words = _survey(
-            _frames(file, filename, limits, chunk_bytes, only=only), levels, {}, target, environment
-        )
+        words = _survey(reader.frames(only=only), levels, {}, target, environment)
         text += [c for c in untold if c in words]  # words in a later chunk: a text column
-    file.seek(0)
     plan = encoding.plan(candidates, text, levels, other, chosen=features is not None)
     tables.check_features(plan, target)
     target_levels = encoding.binary_target(target, levels[target]) if target in levels else None
     return _Columns(list(first.columns), plan, features is not None, target_levels, candidates, text, other)
 
 
-def _replan(
-    file: BinaryIO,
-    filename: str | None,
-    limits: Limits | None,
-    chunk_bytes: int,
-    columns: _Columns,
-    target: str,
-    environment: str,
-) -> _Columns:
+def _csv_text_columns(reader: _Reader, first: pd.DataFrame, columns: Sequence[str]) -> frozenset[str]:
+    """The CSV columns that the whole file reads as text, to be read so in every chunk: pandas
+    reads a chunk whose cells are all true/false spellings ("FALSE") as true/false, where the file
+    holds other words too (R writes a logical padded, "FALSE" and " TRUE"). Those the first chunk
+    reads as text, and those it reads as true/false but a pass finds other words in."""
+    kinds = {c: pd.api.types.infer_dtype(first[c], skipna=True) for c in dict.fromkeys(columns)}
+    text = {c for c, kind in kinds.items() if kind == "string"}
+    boolish = [c for c, kind in kinds.items() if kind == "boolean"]
+    if boolish:
+        for frame in reader.frames(only=boolish, as_text=boolish):
+            for c in boolish:
+                if c not in text and not set(frame[c].dropna().unique()) <= _BOOL_SPELLINGS:
+                    text.add(c)
+    return frozenset(text)
+
+
+def _replan(reader: _Reader, columns: _Columns, target: str, environment: str) -> _Columns:
     """The columns planned again from a pass over every candidate: the text columns' values and the
     numeric columns' missing cells and means (:func:`tables.from_frame` reads the same of a frame)."""
     levels = {c: encoding.Levels() for c in columns.text}
     means = {c: encoding.Mean() for c in columns.numeric}
-    file.seek(0)
     only = [*levels, *means, target, environment]
-    _survey(_frames(file, filename, limits, chunk_bytes, only=only), levels, means, target, environment)
-    file.seek(0)
+    _survey(reader.frames(only=only), levels, means, target, environment)
     plan = encoding.plan(
         columns.candidates, columns.text, levels, columns.other, chosen=columns.chosen, means=means
     )
@@ -410,33 +438,23 @@ def _parse(
     limits: Limits | None,
     chunk_bytes: int,
 ) -> StagedTable:
-    columns = _decide_columns(
-        file, filename, limits, chunk_bytes, target=target, environment=environment, features=features
-    )
+    reader = _Reader(file, filename, limits, chunk_bytes)
+    columns = _decide_columns(reader, target=target, environment=environment, features=features)
     try:
-        return _stage(file, root, filename, environment, target, limits, chunk_bytes, columns)
+        return _stage(reader, root, environment, target, columns)
     except tables.UnplannedMissing:  # a numeric column has missing cells: plan with their fills
         for staged in root.iterdir():
             staged.unlink()
-    columns = _replan(file, filename, limits, chunk_bytes, columns, target, environment)
-    return _stage(file, root, filename, environment, target, limits, chunk_bytes, columns)
+    columns = _replan(reader, columns, target, environment)
+    return _stage(reader, root, environment, target, columns)
 
 
-def _stage(
-    file: BinaryIO,
-    root: Path,
-    filename: str | None,
-    environment: str,
-    target: str,
-    limits: Limits | None,
-    chunk_bytes: int,
-    columns: _Columns,
-) -> StagedTable:
+def _stage(reader: _Reader, root: Path, environment: str, target: str, columns: _Columns) -> StagedTable:
     """The file's rows, checked and encoded by the plan, into a staged table under ``root``."""
     stager: Stager | None = None
     offset = kept_rows = without_target = without_environment = 0
     try:
-        for frame in _frames(file, filename, limits, chunk_bytes):
+        for frame in reader.frames():
             frame.columns = pd.Index([str(c) for c in frame.columns])
             tables._check_no_formulas(frame)
             _check_chunk(frame, columns, offset)
@@ -462,8 +480,8 @@ def _stage(
     if stager is None or offset == 0:  # pragma: no cover - no frame, no rows
         raise InvalidDataError("the file has no rows", field="file")
     tables.check_kept(kept_rows, without_target, target, environment)
-    if limits is not None:
-        tables._check_shape(offset, len(columns.names), limits)
+    if reader.limits is not None:
+        tables._check_shape(offset, len(columns.names), reader.limits)
     return stager.staged(
         ignored=columns.plan.left_out,
         target_levels=columns.target_levels or (),

@@ -466,3 +466,28 @@ def test_a_year_names_its_environment_alike_with_or_without_gaps_in_its_column(e
             assert staged.summary() == whole.summary()
         names.append([e.name for e in whole.environments])
     assert names[0] == names[1] == ["2000", "2001", "2002"]
+
+
+def test_a_csv_column_of_true_and_false_with_other_words_in_a_later_chunk_is_text_either_way() -> None:
+    # R writes a logical padded, as "FALSE" and " TRUE": pandas reads a chunk of "FALSE" alone as
+    # true/false, the whole file as text.
+    df = _frame().drop(columns="note")
+    df["college"] = np.where(np.arange(len(df)) < 3000, "FALSE", np.where(df["a"] > 0, " TRUE", "FALSE"))
+    df["plain"] = np.where(df["b"] > 0, "TRUE", "FALSE")  # true/false in every chunk: 1 and 0
+    name, data = _encodings(df)[0]
+    whole = _whole(data, name)
+    with _streamed(data, name) as staged:
+        assert staged.sha256() == whole.sha256() and staged.feature_names == whole.feature_names
+    assert whole.feature_names[-2:] == ("college=FALSE", "plain")
+    assert whole.encoded[0].levels == (" TRUE", "FALSE")
+
+
+def test_a_csv_text_column_whose_later_chunk_holds_only_false_stays_text() -> None:
+    df = _frame().drop(columns="note")
+    df["college"] = np.where(np.arange(len(df)) < 3000, np.where(df["a"] > 0, " TRUE", "FALSE"), "FALSE")
+    df["env"] = np.where(np.arange(len(df)) < 2000, np.where(df["c"] > 0, " TRUE", "FALSE"), "FALSE")
+    name, data = _encodings(df)[0]
+    whole = _whole(data, name)
+    with _streamed(data, name) as staged:
+        assert staged.sha256() == whole.sha256() and staged.summary() == whole.summary()
+    assert {e.name for e in whole.environments} == {"FALSE", " TRUE"}  # as written, in every chunk
