@@ -59,8 +59,38 @@ MAX_LISTED_LEVELS = 256
 category (a US state, a product line), so it is encoded past :data:`MAX_LEVELS`."""
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is a formula to a spreadsheet that opens an export of it
+(CSV injection); numbers like "-1.5" are not text, and a cell of dashes alone ("-", a common
+placeholder) calls nothing."""
+
 MEAN_BLOCK_ROWS = 1 << 14
 """A fill's mean sums present cells this many at a time, in the file's order (:class:`Mean`)."""
+
+
+def looks_like_formula(value: object) -> bool:
+    """A text a spreadsheet would run as a formula (:data:`FORMULA_STARTS`)."""
+    if not isinstance(value, str) or not value.startswith(FORMULA_STARTS) or not value.strip("-"):
+        return False
+    try:
+        float(value)
+    except ValueError:
+        return True
+    return False
+
+
+def check_value(column: str, value: str, field: str) -> None:
+    """A value the dataset stores (a one-hot level, a label): no NUL character (PostgreSQL cannot
+    store one) and not a spreadsheet formula; a 422 naming ``field`` else. Cells of columns left
+    out are never stored, so they are not checked."""
+    if "\x00" in value:
+        raise InvalidDataError(f"column {column!r} has a value with the NUL character (\\u0000)", field=field)
+    if looks_like_formula(value):
+        raise InvalidDataError(
+            f"column {column!r} has a value that looks like a spreadsheet formula ({value[:40]!r}); "
+            "remove it or quote it without the leading =, +, -, @",
+            field=field,
+        )
 
 
 def missing_name(column: str) -> str:
@@ -245,6 +275,8 @@ def plan(
             continue
         why = levels[column].why_not(listed=chosen)
         if why is None:
+            for value in sorted(levels[column].values):
+                check_value(column, value, f"file.{column}")
             sources.append(OneHot(column, tuple(sorted(levels[column].values)), levels[column].missing))
         elif chosen:
             raise InvalidDataError(
@@ -268,4 +300,6 @@ def binary_target(target: str, levels: Levels) -> tuple[str, str]:
             field="target",
         )
     first, second = sorted(levels.values)
+    for value in (first, second):
+        check_value(target, value, "target")
     return first, second

@@ -303,7 +303,7 @@ def _decide_columns(
     pass over those columns alone reads their values in every chunk (and refuses one that holds
     numbers and words, as the whole-file parser does). The file is left at its start."""
     first = reader.first()
-    tables._check_no_formulas(first)
+    tables.check_column_names(first)
     candidates = tables.choose_features(first, target=target, environment=environment, features=features)
     if not reader.is_parquet:
         reader.as_text = _csv_text_columns(reader, first, [*candidates, target, environment])
@@ -456,7 +456,6 @@ def _stage(reader: _Reader, root: Path, environment: str, target: str, columns: 
     try:
         for frame in reader.frames():
             frame.columns = pd.Index([str(c) for c in frame.columns])
-            tables._check_no_formulas(frame)
             _check_chunk(frame, columns, offset)
             y = tables.target_values(frame, target, columns.target_levels, offset)
             has_target = ~np.isnan(y)

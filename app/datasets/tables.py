@@ -30,9 +30,6 @@ from sal_core import Environment, InvalidDataError
 
 ENV_COLUMN = "__environment__"
 PARQUET_MAGIC = b"PAR1"
-# A text cell starting with one of these is a formula to a spreadsheet that opens an export of it
-# (CSV injection); numbers like "-1.5" are not text.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Every value of a dataset is finite and at most this large in magnitude: squares and sums of
 # squares of such values (the metrics) stay finite in float64 (1e300 ** 2 would overflow to inf).
 MAX_ABS_VALUE = 1e100
@@ -162,7 +159,7 @@ def check_text(value: str, field: str) -> str:
     database is given one) and not a spreadsheet formula."""
     if "\x00" in value:
         raise InvalidDataError("must not contain the NUL character (\\u0000)", field=field)
-    if _is_formula(value):
+    if encoding.looks_like_formula(value):
         raise InvalidDataError(f"{value[:40]!r} looks like a spreadsheet formula", field=field)
     return value
 
@@ -177,7 +174,7 @@ def _check_names(feature_names: Sequence[str], target: str) -> None:
             f"feature and target names must be distinct, got {names}", field="feature_names"
         )
     for name in names:
-        if _is_formula(name):
+        if encoding.looks_like_formula(name):
             raise InvalidDataError(
                 f"column name {name!r} looks like a spreadsheet formula", field="feature_names"
             )
@@ -259,7 +256,7 @@ def from_arrays(
         check_text(name, f"{where}.name")
         if name in seen:
             raise InvalidDataError(f"duplicate environment name {name!r}", field=f"{where}.name")
-        if _is_formula(name):
+        if encoding.looks_like_formula(name):
             raise InvalidDataError(
                 f"environment name {name!r} looks like a spreadsheet formula", field=f"{where}.name"
             )
@@ -312,30 +309,12 @@ def _read_frame(data: bytes, filename: str | None, limits: Limits | None = None)
         raise InvalidDataError(f"malformed CSV: {exc}", field="file") from None
 
 
-def _is_formula(value: object) -> bool:
-    if not isinstance(value, str) or not value.startswith(FORMULA_STARTS):
-        return False
-    try:
-        float(value)
-    except ValueError:
-        return True
-    return False
-
-
-def _check_no_formulas(frame: pd.DataFrame) -> None:
+def check_column_names(frame: pd.DataFrame) -> None:
+    """No column name a spreadsheet would run as a formula. Cells are checked where they are stored:
+    one-hot levels and labels (:func:`encoding.check_value`), environment names (:func:`check_text`)."""
     for column in frame.columns:
-        if _is_formula(column):
+        if encoding.looks_like_formula(column):
             raise InvalidDataError(f"column name {column!r} looks like a spreadsheet formula", field="file")
-        series = frame[column]
-        if pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
-            continue
-        bad = next((v for v in series.tolist() if _is_formula(v)), None)
-        if bad is not None:
-            raise InvalidDataError(
-                f"column {column!r} has a cell that looks like a spreadsheet formula ({bad[:40]!r}); "
-                "remove it or quote it without the leading =, +, -, @",
-                field=f"file.{column}",
-            )
 
 
 _TEXT = frozenset({"string", "empty"})
@@ -428,7 +407,7 @@ def from_frame(
     the same checks and the same content id whichever way the rows came."""
     columns = [str(c) for c in frame.columns]
     frame.columns = pd.Index(columns)
-    _check_no_formulas(frame)
+    check_column_names(frame)
     candidates = choose_features(frame, target=target, environment=environment, features=features)
     text, other = text_columns(frame, candidates)
     levels = (

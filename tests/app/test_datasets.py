@@ -145,6 +145,19 @@ def test_missing_cells_are_filled_and_marked_and_rows_without_a_target_left_out(
     assert client.get(f"/datasets/{body['id']}").json()["missing_features"] == body["missing_features"]
 
 
+def test_formula_cells_are_refused_only_where_the_dataset_would_store_them(client: httpx.Client) -> None:
+    # A free-text column (left out: too many values) may start a review with "-"; a placeholder "-"
+    # is a value like any other; an encoded column's formula is refused by name.
+    rows = [f"e{i % 2},{i},-review number {i},{'-' if i % 3 else 'yes'},{i % 5}" for i in range(40)]
+    response = _csv("env,x1,review,flag,y\n" + "\n".join(rows) + "\n")(client)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["text_features"] == {"flag": ["-", "yes"]} and "review" not in body["feature_names"]
+    formula = _csv("env,x1,kind,y\na,1,=cmd(),2\na,2,ok,3\nb,3,ok,4\n")(client)
+    detail = f.assert_problem(formula, 422, "file.kind")["detail"]
+    assert "looks like a spreadsheet formula ('=cmd()')" in detail
+
+
 def test_list_paginates_newest_first(client: httpx.Client) -> None:
     ids = [f.upload_csv(client, f.frame(seed=200 + i)).json()["id"] for i in range(3)]
     page1 = client.get("/datasets", params={"limit": 2}).json()
@@ -187,7 +200,7 @@ BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]
     "formula cell +": (_csv("env,x1,note,y\na,1,+cmd,2\na,2,ok,3\n"), 422, "file.note"),
     "formula cell -": (_csv("env,x1,note,y\na,1,-2+3+cmd|' /C calc'!A0,2\na,2,ok,3\n"), 422, "file.note"),
     "formula cell @": (_csv("env,x1,note,y\na,1,@SUM(1),2\na,2,ok,3\n"), 422, "file.note"),
-    "formula environment name": (_csv("env,x1,y\n=cmd,1,2\na,2,3\n"), 422, "file.env"),
+    "formula environment name": (_csv("env,x1,y\n=cmd,1,2\na,2,3\n"), 422, "environment"),
     "formula column name": (_csv("env,x1,@x,y\na,1,2,3\n"), 422, "file"),
     "inf feature": (_csv("env,x1,y\na,-inf,2\na,2,3\n"), 422, "file.x1"),
     "target with no value": (_csv("env,x1,y\na,1,NaN\na,2,\n"), 422, "target"),
