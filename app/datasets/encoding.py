@@ -218,6 +218,8 @@ class Columns:
 
     sources: tuple[str | OneHot | Filled, ...]
     left_out: tuple[tuple[str, str], ...] = ()
+    # The encoded text columns that mix numbers and words, each with its first word (said back).
+    mixed: tuple[tuple[str, str], ...] = ()
 
     @property
     def feature_names(self) -> list[str]:
@@ -243,15 +245,18 @@ def plan(
     *,
     chosen: bool,
     means: Mapping[str, Mean] | None = None,
+    mixed: Mapping[str, str] | None = None,
 ) -> Columns:
     """The features from the candidate columns (``text`` those that hold text, ``levels`` their
     values over the whole file; ``other`` those that hold neither numbers nor text, each with why;
     ``means`` what a pass read of numeric columns, where one did: those with missing cells are
-    :class:`Filled`). ``chosen``: the uploader listed them, so a column that cannot be a feature is
-    a 422 naming it rather than a column left out."""
+    :class:`Filled`; ``mixed`` the text columns that mix numbers and words, each with its first
+    word). ``chosen``: the uploader listed them, so a column that cannot be a feature is a 422 naming
+    it rather than a column left out."""
     text = set(text)
     other = other or {}
     means = means or {}
+    mixed = mixed or {}
     sources: list[str | OneHot | Filled] = []
     left_out: list[tuple[str, str]] = []
     for column in candidates:
@@ -278,15 +283,21 @@ def plan(
             for value in sorted(levels[column].values):
                 check_value(column, value, f"file.{column}")
             sources.append(OneHot(column, tuple(sorted(levels[column].values)), levels[column].missing))
-        elif chosen:
-            raise InvalidDataError(
-                f"column {column!r} is text and {why}; a listed text column is encoded when it has 2 "
-                f"to {MAX_LISTED_LEVELS} values (a missing cell counts as one)",
-                field=f"file.{column}",
-            )
         else:
-            left_out.append((column, f"is text and {why}"))
-    return Columns(tuple(sources), tuple(left_out))
+            kind = (
+                f"mixes numbers and words{mixed[column]}, and as text {why}"
+                if column in mixed
+                else f"is text and {why}"
+            )
+            if chosen:
+                raise InvalidDataError(
+                    f"column {column!r} {kind}; a listed text column is encoded when it has 2 "
+                    f"to {MAX_LISTED_LEVELS} values (a missing cell counts as one)",
+                    field=f"file.{column}",
+                )
+            left_out.append((column, kind))
+    encoded = {s.column for s in sources if isinstance(s, OneHot)}
+    return Columns(tuple(sources), tuple(left_out), tuple((c, w) for c, w in mixed.items() if c in encoded))
 
 
 def binary_target(target: str, levels: Levels) -> tuple[str, str]:

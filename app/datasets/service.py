@@ -88,6 +88,11 @@ def upload_warnings(
         for c, why in table.ignored_columns
     ]
     out += [
+        f"column {c!r} mixes numbers and words{word}, so it is encoded as text (a feature for each "
+        "value but the first); to use it as numbers, leave such cells empty"
+        for c, word in table.mixed_columns
+    ]
+    out += [
         f"column {f.column!r} is missing in {f.missing} row(s): they hold its mean ({f.fill:.6g}) and "
         f"the feature {encoding.missing_name(f.column)!r} marks them (to fit on complete rows only, "
         "upload the table without those rows)"

@@ -76,6 +76,7 @@ class StagedTable:
     filled: tuple[encoding.Filled, ...]  # the numeric columns with missing cells, with their fills
     rows_without_target: int  # rows left out: no target
     rows_without_environment: int  # rows left out: a target but no environment
+    mixed_columns: tuple[tuple[str, str], ...]  # encoded text columns mixing numbers and words
     parquet_path: Path
     content_sha256: str
     n_chunks: int
@@ -289,6 +290,7 @@ class _Columns:
     candidates: list[str]
     text: list[str]
     other: dict[str, str]
+    mixed: dict[str, str]  # text columns that mix numbers and words: the first word
 
     @property
     def numeric(self) -> list[str]:
@@ -300,26 +302,55 @@ def _decide_columns(
 ) -> _Columns:
     """The first chunk says which columns are candidates and which of them hold text; where some
     do, or a column's first chunk holds no value to tell (an empty CSV column reads as numbers), a
-    pass over those columns alone reads their values in every chunk (and refuses one that holds
-    numbers and words, as the whole-file parser does). The file is left at its start."""
+    pass over those columns alone reads their values in every chunk. A numeric column with a word
+    in a later chunk is found while the rows are staged (:func:`_replan`). The file is left at its
+    start."""
     first = reader.first()
     tables.check_column_names(first)
     candidates = tables.choose_features(first, target=target, environment=environment, features=features)
     if not reader.is_parquet:
         reader.as_text = _csv_text_columns(reader, first, [*candidates, target, environment])
         first = reader.first()  # those columns as the text of their cells, as the whole file reads them
-    text, other = tables.text_columns(first, candidates)
+    text, other, _ = tables.text_columns(first, candidates)
     untold = [c for c in candidates if c not in text and c not in other and not first[c].notna().any()]
     read = [*text, *untold, target] if tables.is_text_target(first[target]) else [*text, *untold]
     levels = {c: encoding.Levels() for c in read}
+    mixed: dict[str, str] = {}
     if read:
         only = list(dict.fromkeys([*read, target, environment]))
-        words = _survey(reader.frames(only=only), levels, {}, target, environment)
-        text += [c for c in untold if c in words]  # words in a later chunk: a text column
-    plan = encoding.plan(candidates, text, levels, other, chosen=features is not None)
+        survey = _survey(reader.frames(only=only), levels, {}, target, environment)
+        worded = [c for c in untold if c in survey.words]  # words in a later chunk: a text column
+        mixed = {c: w for c, w in survey.mixed.items() if c not in worded}
+        text = [c for c in text if c not in survey.marked]  # numbers with gaps, as in the whole file
+        if worded:
+            more = _read_as_text(reader, worded, target, environment)
+            levels.update(more.levels)
+            mixed.update(more.mixed)
+            text += worded
+    plan = encoding.plan(candidates, text, levels, other, chosen=features is not None, mixed=mixed)
     tables.check_features(plan, target)
     target_levels = encoding.binary_target(target, levels[target]) if target in levels else None
-    return _Columns(list(first.columns), plan, features is not None, target_levels, candidates, text, other)
+    return _Columns(
+        list(first.columns), plan, features is not None, target_levels, candidates, text, other, mixed
+    )
+
+
+@dataclass
+class _Text:
+    levels: dict[str, encoding.Levels]
+    mixed: dict[str, str]
+
+
+def _read_as_text(reader: _Reader, columns: Sequence[str], target: str, environment: str) -> _Text:
+    """Columns found to be text in a later chunk, read as text from now on (a CSV chunk of numbers
+    alone parses them as numbers, where the whole file reads the cells as written), and their
+    values read so."""
+    if not reader.is_parquet:
+        reader.as_text = reader.as_text | frozenset(columns)
+    levels = {c: encoding.Levels() for c in columns}
+    only = list(dict.fromkeys([*columns, target, environment]))
+    survey = _survey(reader.frames(only=only), levels, {}, target, environment)
+    return _Text(levels, survey.mixed)
 
 
 def _csv_text_columns(reader: _Reader, first: pd.DataFrame, columns: Sequence[str]) -> frozenset[str]:
@@ -344,12 +375,28 @@ def _replan(reader: _Reader, columns: _Columns, target: str, environment: str) -
     levels = {c: encoding.Levels() for c in columns.text}
     means = {c: encoding.Mean() for c in columns.numeric}
     only = [*levels, *means, target, environment]
-    _survey(reader.frames(only=only), levels, means, target, environment)
+    survey = _survey(reader.frames(only=only), levels, means, target, environment)
+    text, mixed = list(columns.text), dict(columns.mixed)
+    if survey.worded:  # numbers in the first chunk, words in a later one: a text column
+        more = _read_as_text(reader, list(survey.worded), target, environment)
+        levels.update(more.levels)
+        mixed.update(more.mixed)
+        text += list(survey.worded)
+        for c in survey.worded:
+            del means[c]
     plan = encoding.plan(
-        columns.candidates, columns.text, levels, columns.other, chosen=columns.chosen, means=means
+        columns.candidates, text, levels, columns.other, chosen=columns.chosen, means=means, mixed=mixed
     )
     tables.check_features(plan, target)
-    return dataclasses.replace(columns, plan=plan)
+    return dataclasses.replace(columns, plan=plan, text=text, mixed=mixed)
+
+
+@dataclass
+class _Survey:
+    words: set[str]  # columns of ``levels`` that hold a word
+    mixed: dict[str, str]  # columns of ``levels`` that hold numbers and words: the first word
+    worded: dict[str, str]  # columns of ``means`` that hold a word (text after all): the first
+    marked: set[str]  # columns of ``levels`` of numbers and missing-value markers alone: numbers
 
 
 def _survey(
@@ -358,52 +405,62 @@ def _survey(
     means: dict[str, encoding.Mean],
     target: str,
     environment: str,
-) -> set[str]:
+) -> _Survey:
     """Every chunk's values of the rows kept (:func:`tables.kept_rows`) into ``levels`` (text
-    columns) and ``means`` (numeric ones); a 422 for a text column with numbers in some cells and
-    words in others, naming its first word (as :func:`tables.from_frame` does). Returns the columns
-    of ``levels`` that hold words."""
+    columns) and ``means`` (numeric ones, until one shows a word); a 422 for a text target with
+    numbers in some cells and words in others, naming its first word (as :func:`tables.from_frame`
+    does). Says which columns hold words, and where."""
     numbers = dict.fromkeys(levels, False)
+    markers = dict.fromkeys(levels, False)
     first_word: dict[str, str] = {}
+    worded: dict[str, str] = {}
     offset = 0
     for frame in frames:
         frame.columns = pd.Index([str(c) for c in frame.columns])
         kept = tables.rows_with_target_and_environment(frame, target, environment)
         for c, mean in means.items():
-            mean.add(tables._numeric(frame, c, f"file.{c}", offset)[kept])
+            if c not in worded and (word := _first_word(frame[c], offset)):
+                worded[c] = word
+            if c not in worded:
+                mean.add(tables._numeric(frame, c, f"file.{c}", offset)[kept])
         for c, seen in levels.items():
             series = frame[c]
             has_number, has_word = tables.number_and_text_cells(series)
             numbers[c] = numbers[c] or has_number
+            markers[c] = markers[c] or bool(series.isin(tables.MISSING_MARKERS).any())
             if has_word and c not in first_word:
                 first_word[c] = tables._text_cell(series, offset)
-            if numbers[c] and c in first_word:
-                if c == target:
-                    raise InvalidDataError(f"column {c!r} must be numeric{first_word[c]}", field="target")
-                raise InvalidDataError(
-                    f"column {c!r} mixes numbers and text{first_word[c]}", field=f"file.{c}"
-                )
+            if c == target and numbers[c] and c in first_word:
+                raise InvalidDataError(f"column {c!r} must be numeric{first_word[c]}", field="target")
             seen.add(series if c == target else series[kept])
         offset += len(frame)
-    return set(first_word)
+    mixed = {c: word for c, word in first_word.items() if numbers[c] and c != target}
+    marked = {c for c in levels if numbers[c] and markers[c] and c not in first_word and c != target}
+    return _Survey(set(first_word), mixed, worded, marked)
+
+
+def _first_word(series: pd.Series, offset: int) -> str:
+    """Where a column read as numbers holds a word in this chunk ("" where it holds none)."""
+    if pd.api.types.is_numeric_dtype(series):
+        return ""
+    return tables._text_cell(series, offset)
+
+
+class _UnplannedText(Exception):
+    """A column planned as numbers holds a word in a later chunk: the columns are planned again."""
 
 
 def _check_chunk(frame: pd.DataFrame, columns: _Columns, offset: int) -> None:
-    """A chunk agrees with the first: the same columns, numbers where the first had numbers (else
-    the column mixes numbers and text)."""
+    """A chunk agrees with the first: the same columns, and numbers (or missing-value markers) where
+    the plan has numbers; a word there is :class:`_UnplannedText`."""
     if list(frame.columns) != columns.names:
         raise InvalidDataError("the file's columns change between rows", field="file")
-    if columns.chosen:
-        return
     for source in columns.plan.sources:
         if isinstance(source, encoding.OneHot):
             continue
         c = source.column if isinstance(source, encoding.Filled) else source
-        series = frame[c]
-        if tables.column_kind(series)[0] != "numeric":
-            raise InvalidDataError(
-                f"column {c!r} mixes numbers and text{tables._text_cell(series, offset)}", field=f"file.{c}"
-            )
+        if _first_word(frame[c], offset):
+            raise _UnplannedText(c)
 
 
 def parse_file(
@@ -442,7 +499,7 @@ def _parse(
     columns = _decide_columns(reader, target=target, environment=environment, features=features)
     try:
         return _stage(reader, root, environment, target, columns)
-    except tables.UnplannedMissing:  # a numeric column has missing cells: plan with their fills
+    except (tables.UnplannedMissing, _UnplannedText):  # gaps or words the first plan did not know
         for staged in root.iterdir():
             staged.unlink()
     columns = _replan(reader, columns, target, environment)
@@ -488,6 +545,7 @@ def _stage(reader: _Reader, root: Path, environment: str, target: str, columns: 
         filled=columns.plan.filled,
         rows_without_target=without_target,
         rows_without_environment=without_environment,
+        mixed_columns=columns.plan.mixed,
     )
 
 
@@ -535,6 +593,7 @@ class Stager:
         filled: tuple[encoding.Filled, ...] = (),
         rows_without_target: int = 0,
         rows_without_environment: int = 0,
+        mixed_columns: tuple[tuple[str, str], ...] = (),
     ) -> StagedTable:
         self.close_writer()
         return StagedTable(
@@ -548,6 +607,7 @@ class Stager:
             filled=filled,
             rows_without_target=rows_without_target,
             rows_without_environment=rows_without_environment,
+            mixed_columns=mixed_columns,
             parquet_path=self.parquet_path,
             content_sha256=self._spool.sha256(self.feature_names, self.target),
             n_chunks=self.chunks,

@@ -71,6 +71,8 @@ class Table:
     # target but no environment.
     rows_without_target: int = 0
     rows_without_environment: int = 0
+    # Encoded text columns that mix numbers and words, each with its first word (said back).
+    mixed_columns: tuple[tuple[str, str], ...] = ()
 
     @property
     def n_rows(self) -> int:
@@ -344,16 +346,34 @@ def column_kind(series: pd.Series) -> tuple[str, str]:
     return "other", OTHER
 
 
+MISSING_MARKERS = frozenset({".", "?", "*", "-", "--"})
+"""Cells that mark a missing value among numbers (SAS's ".", UCI's "?"), beside the empty cell and
+the spellings pandas reads as missing ("NA", "n/a", "null", ...): a column of numbers and these is
+numbers with gaps. Among words they are values like any other."""
+
+
+def _words(series: pd.Series) -> pd.Series:
+    """The cells that are neither numbers, nor missing, nor a missing-value marker."""
+    return series.notna() & pd.to_numeric(series, errors="coerce").isna() & ~series.isin(MISSING_MARKERS)
+
+
 def number_and_text_cells(series: pd.Series) -> tuple[bool, bool]:
-    """Whether some cell of a text column reads as a number, and whether some other cell does not."""
+    """Whether some cell of a text column reads as a number, and whether some other cell is a word
+    (neither a number nor a missing-value marker)."""
     parsed = pd.to_numeric(series, errors="coerce")
-    return bool(parsed.notna().any()), bool((series.notna() & parsed.isna()).any())
+    return bool(parsed.notna().any()), bool(_words(series).any())
+
+
+def numbers_with_markers(series: pd.Series) -> bool:
+    """A text column that is numbers with gaps: numbers, missing-value markers, and no word."""
+    numbers, words = number_and_text_cells(series)
+    return numbers and not words and bool(series.isin(MISSING_MARKERS).any())
 
 
 def _text_cell(series: pd.Series, offset: int = 0) -> str:
-    """The first cell of a column that is not a number: its row and value (``offset``: data rows
-    before this part of the file)."""
-    bad = (pd.to_numeric(series, errors="coerce").isna() & series.notna()).to_numpy()
+    """The first cell of a column that is a word (neither a number nor a missing-value marker): its
+    row and value (``offset``: data rows before this part of the file)."""
+    bad = _words(series).to_numpy()
     if not bad.any():
         return ""
     first = int(np.flatnonzero(bad)[0])
@@ -374,11 +394,12 @@ def _numeric(frame: pd.DataFrame, column: str, field: str, offset: int | None = 
     an infinite value or one past :data:`MAX_ABS_VALUE`."""
     series = frame[column]
     if not pd.api.types.is_numeric_dtype(series):
-        if column_kind(series)[0] != "numeric":
+        if _words(series).any():
             raise InvalidDataError(
                 f"column {column!r} must be numeric{_text_cell(series, offset or 0)}", field=field
             )
-        series = pd.to_numeric(series)  # Python numbers in an object column: Parquet decimals
+        # numbers as text, Python numbers (Parquet decimals), true/false; markers are gaps
+        series = pd.to_numeric(series.where(~series.isin(MISSING_MARKERS)), errors="coerce")
     values = series.to_numpy(dtype=np.float64, na_value=np.nan)
     _check_finite(values, field, rows=True, offset=offset, missing_ok=True)
     return values
@@ -409,7 +430,7 @@ def from_frame(
     frame.columns = pd.Index(columns)
     check_column_names(frame)
     candidates = choose_features(frame, target=target, environment=environment, features=features)
-    text, other = text_columns(frame, candidates)
+    text, other, mixed = text_columns(frame, candidates)
     levels = (
         encoding.binary_target(target, encoding.Levels.of(frame[target]))
         if is_text_target(frame[target])
@@ -429,6 +450,7 @@ def from_frame(
         other,
         chosen=features is not None,
         means=means,
+        mixed=mixed,
     )
     feature_names = check_features(plan, target)
     env = environment_names(frame[environment][kept])
@@ -443,6 +465,7 @@ def from_frame(
         filled=plan.filled,
         rows_without_target=without_target,
         rows_without_environment=without_environment,
+        mixed_columns=plan.mixed,
     )
 
 
@@ -501,25 +524,27 @@ def target_values(
     return y
 
 
-def text_columns(frame: pd.DataFrame, candidates: Sequence[str]) -> tuple[list[str], dict[str, str]]:
-    """The candidate feature columns that hold text, and those that hold neither numbers nor text,
-    each with why. A text column whose every cell reads as a number (codes typed as text in Parquet)
-    is text; one with numbers in some cells and words in others is a 422 naming its first word (a
-    stray word or a spreadsheet formula)."""
+def text_columns(
+    frame: pd.DataFrame, candidates: Sequence[str], offset: int = 0
+) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """The candidate feature columns that hold text; those that hold neither numbers nor text, each
+    with why; and the text columns that mix numbers and words, each with its first word (a
+    category such as "7+" beside "1" and "2", or a stray word: as text, it is encoded or left out
+    with why). A text column whose every cell reads as a number (codes typed as text in Parquet) is
+    text; numbers beside missing-value markers (:data:`MISSING_MARKERS`) are numbers with gaps."""
     text: list[str] = []
     other: dict[str, str] = {}
+    mixed: dict[str, str] = {}
     for c in candidates:
         kind, why = column_kind(frame[c])
         if kind == "other":
             other[c] = why
-        elif kind == "text":
+        elif kind == "text" and not numbers_with_markers(frame[c]):
             numbers, words = number_and_text_cells(frame[c])
             if numbers and words:
-                raise InvalidDataError(
-                    f"column {c!r} mixes numbers and text{_text_cell(frame[c])}", field=f"file.{c}"
-                )
+                mixed[c] = _text_cell(frame[c], offset)
             text.append(c)
-    return text, other
+    return text, other, mixed
 
 
 def check_features(plan: encoding.Columns, target: str) -> list[str]:

@@ -123,6 +123,25 @@ def test_a_bad_cell_is_reported_with_its_row(client: httpx.Client) -> None:
     assert "first at row 2 of the data" in body["detail"], body
 
 
+def test_a_column_of_numbers_and_words_is_text_and_says_so(client: httpx.Client) -> None:
+    # Cylinders 4, 6, 8 and "rotary" (MASS's Cars93): a category written with digits, one-hot
+    # encoded; "?" among numbers is a missing value (UCI's), filled and marked.
+    rows = [
+        f"{'ab'[i % 2]},{i},{['4', '6', '8', 'rotary'][i % 4]},{'?' if i % 7 == 0 else i % 5},{i % 3}"
+        for i in range(40)
+    ]
+    response = _csv("env,x1,cylinders,score,y\n" + "\n".join(rows) + "\n")(client)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["feature_names"] == [
+        "x1", "cylinders=6", "cylinders=8", "cylinders=rotary", "score", "score is missing"
+    ]  # fmt: skip
+    assert (
+        "column 'cylinders' mixes numbers and words: row 4 of the data holds 'rotary', so it is encoded "
+        "as text (a feature for each value but the first); to use it as numbers, leave such cells empty"
+    ) in body["warnings"]
+
+
 def test_missing_cells_are_filled_and_marked_and_rows_without_a_target_left_out(client: httpx.Client) -> None:
     # A truncated last row: its target is missing, so the row is left out (and said to be); so is a
     # row with no environment.
@@ -190,7 +209,7 @@ GOOD = "env,x1,y\na,1.0,2.0\na,2.0,3.0\nb,1.5,2.5\n"
 BAD_UPLOADS: dict[str, tuple[Callable[[httpx.Client], httpx.Response], int, str]] = {
     "missing target column": (_csv("env,x1,z\na,1,2\n"), 422, "target"),
     "missing environment column": (_csv("site,x1,y\na,1,2\n"), 422, "environment"),
-    "non-numeric feature": (_csv("env,x1,x2,y\na,1,oops,2\na,2,3,3\n"), 422, "file.x2"),
+    "non-numeric target": (_csv("env,x1,y\na,1,2\na,2,oops\na,3,3\n"), 422, "target"),
     "formula cell": (_csv("env,x1,x2,y\na,1,=SUM(A1:A2),2\na,2,3,3\n"), 422, "file.x2"),
     "formula cell =, text column": (
         _csv('env,x1,note,y\na,1,=HYPERLINK("x"),2\na,2,ok,3\n'),

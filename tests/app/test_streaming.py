@@ -122,7 +122,7 @@ def test_text_columns_are_one_hot_over_the_whole_file_whichever_way_it_is_parsed
     np.testing.assert_array_equal(X[:, 9], rows["gap"].isna().to_numpy(dtype=float))
 
 
-def test_codes_stored_as_text_are_text_and_a_stray_word_among_numbers_is_refused() -> None:
+def test_codes_stored_as_text_are_text_and_a_word_among_them_is_one_more_value() -> None:
     df = _frame()
     rng = np.random.default_rng(2)
     df["grade"] = rng.choice(["1", "2", "3"], size=len(df))  # codes, typed as text in Parquet
@@ -135,12 +135,38 @@ def test_codes_stored_as_text_are_text_and_a_stray_word_among_numbers_is_refused
     assert dict(whole.ignored_columns)["zip"] == "is text and has more than 256 distinct values"
     df["grade"] = df["grade"].astype(object)
     df.loc[4300, "grade"] = "oops"  # a word among codes, in a later chunk
-    errors = _refusals(*reversed(_encodings(df)[1]))
-    assert (
-        str(errors[0])
-        == str(errors[1])
-        == "column 'grade' mixes numbers and text: row 4301 of the data holds 'oops'"
-    )
+    for encoding in (0, 1):
+        name, data = _encodings(df)[encoding]
+        whole = _whole(data, name)
+        with _streamed(data, name) as staged:
+            assert staged.sha256() == whole.sha256() and staged.mixed_columns == whole.mixed_columns
+        grades = tuple(f for f in whole.feature_names if f.startswith("grade"))
+        assert grades == ("grade=2", "grade=3", "grade=oops")  # (CSV reads the zip codes as numbers)
+        assert whole.mixed_columns == (("grade", ": row 4301 of the data holds 'oops'"),)
+
+
+@pytest.mark.parametrize("encoding", [0, 1], ids=["csv", "parquet"])
+def test_a_column_of_numbers_and_words_is_text_and_of_numbers_and_markers_has_gaps(encoding: int) -> None:
+    # Categories written with digits ("7+" beside "1", "2"; a car's 3, 4, 6 or "rotary" cylinders)
+    # are text; "." or "?" among numbers (SAS's and UCI's missing value) is a gap. The first chunk
+    # shows numbers alone, a later one the words or markers.
+    df = _frame()
+    n = len(df)
+    df["kids"] = pd.Series([str(i % 3) for i in range(n)], dtype=object)
+    df.loc[4200:, "kids"] = "3+"
+    df["dose"] = pd.Series([f"{v:.3f}" for v in df["c"]], dtype=object)
+    df.loc[[3100, 4400], "dose"] = [".", "?"]
+    df["width"] = df["d"].round(2).astype(str).astype(object)
+    df.loc[4600, "width"] = "wide"  # a stray word: text of too many values, left out with why
+    name, data = _encodings(df)[encoding]
+    whole = _whole(data, name)
+    with _streamed(data, name) as staged:
+        assert staged.sha256() == whole.sha256() and staged.feature_names == whole.feature_names
+        assert staged.ignored_columns == whole.ignored_columns and staged.filled == whole.filled
+    assert whole.feature_names[-5:] == ("kids=1", "kids=2", "kids=3+", "dose", "dose is missing")
+    assert [(f.column, f.missing) for f in whole.filled] == [("dose", 2)]
+    why = dict(whole.ignored_columns)["width"]
+    assert why.startswith("mixes numbers and words: row 4601 of the data holds 'wide', and as text has"), why
 
 
 def test_columns_of_neither_numbers_nor_text_are_left_out_with_why() -> None:
@@ -216,11 +242,13 @@ def test_a_text_target_of_two_values_is_read_as_0_and_1_whichever_way_it_is_pars
         assert err.value.field == "target" and "more than two values" in str(err.value)
 
 
-def _refusals(data: bytes, name: str) -> tuple[InvalidDataError, InvalidDataError]:
+def _refusals(
+    data: bytes, name: str, features: list[str] | None = None
+) -> tuple[InvalidDataError, InvalidDataError]:
     out = []
     for parse in (_whole, _streamed):
         with pytest.raises(InvalidDataError) as err:
-            parse(data, name)
+            parse(data, name, features)
         out.append(err.value)
     return out[0], out[1]
 
@@ -228,12 +256,16 @@ def _refusals(data: bytes, name: str) -> tuple[InvalidDataError, InvalidDataErro
 def test_a_bad_cell_in_a_later_chunk_is_named_by_its_row_in_the_file() -> None:
     df = _frame()
     df["a"] = df["a"].astype(object)
-    df.loc[3000, "a"] = "oops"  # in the third chunk
-    whole, streamed = _refusals(df.to_csv(index=False).encode(), "t.csv")
-    assert (
-        str(streamed) == str(whole) == "column 'a' mixes numbers and text: row 3001 of the data holds 'oops'"
+    df.loc[3000, "a"] = "oops"  # in the third chunk: text, of too many values to be a feature
+    data = df.to_csv(index=False).encode()
+    whole = _whole(data, "t.csv")
+    with _streamed(data, "t.csv") as staged:
+        assert staged.sha256() == whole.sha256() and staged.ignored_columns == whole.ignored_columns
+    assert dict(whole.ignored_columns)["a"].startswith(
+        "mixes numbers and words: row 3001 of the data holds 'oops', and as text has more than 256"
     )
-    assert streamed.field == whole.field == "file.a"
+    listed, _ = _refusals(data, "t.csv", ["a", "b"])
+    assert listed.field == "file.a" and "row 3001 of the data holds 'oops'" in str(listed)
 
     df = _frame()
     df.loc[4500, "b"] = np.inf
@@ -246,9 +278,12 @@ def test_a_bad_cell_in_a_later_chunk_is_named_by_its_row_in_the_file() -> None:
 def test_a_text_column_with_numbers_in_a_later_chunk_mixes_them() -> None:
     df = _frame()
     df.loc[4000, "note"] = "12.5"
-    whole, streamed = _refusals(df.to_csv(index=False).encode(), "t.csv")
-    assert str(streamed) == str(whole)
-    assert "mixes numbers and text" in str(streamed) and streamed.field == "file.note"
+    data = df.to_csv(index=False).encode()
+    whole = _whole(data, "t.csv")
+    with _streamed(data, "t.csv") as staged:
+        assert staged.sha256() == whole.sha256() and staged.mixed_columns == whole.mixed_columns
+    assert whole.mixed_columns == (("note", ": row 1 of the data holds 'text'"),)
+    assert whole.feature_names[-1] == "note=text"  # "12.5" is the reference value
 
 
 @pytest.mark.parametrize(
