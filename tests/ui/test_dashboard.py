@@ -115,9 +115,10 @@ def test_upload_a_csv(page: Any, setting: synthetic.Setting, state: dict[str, An
     screenshot(page, "dataset")
 
 
-def test_a_dataset_page_says_how_its_text_was_encoded(page: Any, api_a: httpx.Client) -> None:
+def test_a_dataset_page_says_how_its_text_and_gaps_were_encoded(page: Any, api_a: httpx.Client) -> None:
     csv = "env,x,region,label\n" + "".join(
-        f"{e},{i % 7},{['east', 'north', 'south'][i % 3]},{['no', 'yes'][i % 2]}\n"
+        f"{e},{'' if (e, i) == ('a', 5) else i % 7},{'' if (e, i) == ('b', 7) else ['east', 'north', 'south'][i % 3]},"
+        f"{['no', 'yes'][i % 2]}\n"
         for e in ("a", "b")
         for i in range(12)
     )
@@ -135,9 +136,11 @@ def test_a_dataset_page_says_how_its_text_was_encoded(page: Any, api_a: httpx.Cl
         strict=True,
     ))  # fmt: skip
     assert roles == {
-        "x": "feature",
+        "x": f"feature (missing cells hold its mean, {57 / 23:.6g})",  # 62 - 5, over 23 cells
+        "x is missing": "feature: 1 where x is missing",
         "region=north": "feature: 1 where region is north (text column; reference east)",
         "region=south": "feature: 1 where region is south (text column; reference east)",
+        "region is missing": "feature: 1 where region is missing",
         "label": "target: no is 0, yes is 1",
     }
 
