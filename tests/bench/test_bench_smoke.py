@@ -243,3 +243,16 @@ def test_worker_threads_bench_times_a_worker_process_both_ways() -> None:
     for held in (True, False):
         cpu, wall = wt.run(held, workers=1, fits=1)
         assert cpu > 0 and wall > 0
+
+
+def test_missing_cells_survey_scores_both_uploads_on_the_same_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import missing_cells_survey as survey
+    from bench.real_data import wheels_dir
+
+    if not (wheels_dir() / survey.WHEEL).is_file():
+        pytest.skip(f"{survey.WHEEL} is not in {wheels_dir()} (scripts/test.sh fetches it)")
+    survey.main(["--every", "20"])  # measure() asserts the two uploads' test rows are the same rows
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and not line.startswith("| table")]
+    assert len(rows) >= 5, out
+    assert "Where both fit" in out and "complete rows too few to fit on" in out
