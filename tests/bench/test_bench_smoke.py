@@ -245,7 +245,9 @@ def test_worker_threads_bench_times_a_worker_process_both_ways() -> None:
         assert cpu > 0 and wall > 0
 
 
-def test_missing_cells_survey_scores_both_uploads_on_the_same_rows(capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_cells_survey_scores_both_uploads_on_the_same_rows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from bench import missing_cells_survey as survey
     from bench.real_data import wheels_dir
 
@@ -256,3 +258,17 @@ def test_missing_cells_survey_scores_both_uploads_on_the_same_rows(capsys: pytes
     rows = [line for line in out.splitlines() if line.startswith("| ") and not line.startswith("| table")]
     assert len(rows) >= 5, out
     assert "Where both fit" in out and "complete rows too few to fit on" in out
+
+
+def test_parse_uploads_times_the_parser_against_pandas_on_every_variant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bench import parse_uploads
+
+    parse_uploads.main(["--rows", "3000"])
+    rows = [
+        line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "MB" not in line
+    ]
+    assert [r.split(" | ")[0].lstrip("| ") for r in rows] == [
+        "no gap", "a numeric gap in the last chunk", "a column of numbers and words"
+    ]  # fmt: skip
