@@ -18,6 +18,11 @@ and the fill only sets where the column's scale is measured from (what scikit-le
 file's order (:class:`Mean`), so it is the same number whichever way the file was read. A row
 whose target is missing is left out: it has nothing to learn from (the upload counts them).
 
+A column of numbers and words is text (a category written with digits: "1", "2", "3+"), and the
+upload names its first word; numbers beside missing-value markers alone ("." or "?") are numbers
+with gaps (``tables.MISSING_MARKERS``). A value the dataset stores (a one-hot level, a label) may not
+be a spreadsheet formula (:func:`check_value`); cells of columns left out are never stored.
+
 A text target of exactly two values is a binary label: its values sorted, the first is read as 0
 and the second as 1 (``"<=50K"`` and ``">50K"``: 0 and 1), and the upload says so.
 
@@ -37,6 +42,7 @@ import pandas as pd
 from sal_core import InvalidDataError
 
 __all__ = [
+    "FORMULA_STARTS",
     "MAX_LEVELS",
     "Columns",
     "Filled",
@@ -44,6 +50,8 @@ __all__ = [
     "Mean",
     "OneHot",
     "binary_target",
+    "check_value",
+    "looks_like_formula",
     "missing_name",
     "plan",
 ]
