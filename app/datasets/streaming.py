@@ -310,7 +310,8 @@ def _decide_columns(
     candidates = tables.choose_features(first, target=target, environment=environment, features=features)
     if not reader.is_parquet:
         reader.as_text = _csv_text_columns(reader, first, [*candidates, target, environment])
-        first = reader.first()  # those columns as the text of their cells, as the whole file reads them
+        if any(pd.api.types.infer_dtype(first[c], skipna=True) != "string" for c in reader.as_text):
+            first = reader.first()  # a true/false chunk of a text column: read again as its cells
     text, other, _ = tables.text_columns(first, candidates)
     untold = [c for c in candidates if c not in text and c not in other and not first[c].notna().any()]
     read = [*text, *untold, target] if tables.is_text_target(first[target]) else [*text, *untold]
