@@ -214,9 +214,11 @@ def paired_rmse_difference(
         np.asarray(v, dtype=np.float64) for v in (n, sq, quad, ref_sq, ref_quad, cross)
     )
     rmse, ref_rmse = np.sqrt(sq_ / n_), np.sqrt(ref_sq_ / n_)
-    a, b = 0.5 / np.maximum(rmse, 1e-300), 0.5 / np.maximum(ref_rmse, 1e-300)
+    # 1/(2·RMSE), 0 where every residual is 0 (the term r²/(2·RMSE) is then 0 on every row); each
+    # product is taken with the sums first, so a tiny RMSE never squares its inverse into ∞ · 0
+    a, b = (np.divide(0.5, e, out=np.zeros_like(e), where=e > 0.0) for e in (rmse, ref_rmse))
     total = a * sq_ - b * ref_sq_
-    squares = a * a * quad_ + b * b * ref_quad_ - 2.0 * a * b * cross_
+    squares = (a * quad_) * a + (b * ref_quad_) * b - 2.0 * ((a * cross_) * b)
     spread = np.maximum(squares - total * total / n_, 0.0) / np.maximum(n_ - 1.0, 1.0)
     variance = np.where(n_ > 1, spread / n_, 0.0)
     k = n_.size

@@ -172,3 +172,40 @@ def test_a_paired_difference_needs_one_task_and_some_environments() -> None:
         paired_difference(a, b, reg.test)
     with pytest.raises(InvalidDataError, match="no environments"):
         paired_difference(a, a, [])
+
+
+def test_a_paired_rmse_difference_holds_where_a_model_predicts_an_environment_exactly() -> None:
+    """An environment where a model's residuals are all 0 (a target constant there, fitted exactly)
+    adds nothing to that model's share of the noise, instead of dividing by its RMSE of 0: the
+    comparison stays finite, equal to the Mean_Errors' difference, with the other environments'
+    noise alone (before, such an environment overflowed to NaN and the job lost its reference)."""
+    from sal_core.metrics import paired_rmse_difference
+
+    rng = np.random.default_rng(0)
+    r, s = rng.normal(0.0, 1.0, 50), rng.normal(0.0, 1.2, 50)  # residuals in a noisy environment
+
+    def sums(res: np.ndarray, ref: np.ndarray) -> list[float]:
+        return [
+            res.size,
+            (res**2).sum(),
+            (res**4).sum(),
+            (ref**2).sum(),
+            (ref**4).sum(),
+            (res**2 * ref**2).sum(),
+        ]
+
+    noisy = sums(r, s)
+    exact_both = sums(np.zeros(30), np.zeros(30))
+    exact_one = sums(np.zeros(30), rng.normal(0.0, 0.5, 30))
+    alone = paired_rmse_difference(*(np.array([v]) for v in noisy))
+    for exact in (exact_both, exact_one):
+        found = paired_rmse_difference(*(np.array(c) for c in zip(noisy, exact, strict=True)))
+        rmse = [
+            np.sqrt(noisy[1] / 50) - np.sqrt(noisy[3] / 50),
+            np.sqrt(exact[1] / 30) - np.sqrt(exact[3] / 30),
+        ]
+        assert np.isfinite([found.difference, found.standard_error, found.reference_error]).all()
+        assert found.difference == pytest.approx(np.mean(rmse), abs=1e-12)
+        assert found.standard_error >= alone.standard_error / 2 - 1e-15
+    both = paired_rmse_difference(*(np.array(c) for c in zip(noisy, exact_both, strict=True)))
+    assert both.standard_error == pytest.approx(alone.standard_error / 2, rel=1e-12)
