@@ -536,7 +536,7 @@ def _stage(reader: _Reader, root: Path, environment: str, target: str, columns: 
             stager.close_writer()
     if stager is None or offset == 0:  # pragma: no cover - no frame, no rows
         raise InvalidDataError("the file has no rows", field="file")
-    tables.check_kept(kept_rows, without_target, target, environment)
+    tables.check_kept(kept_rows, without_target, without_environment, target, environment)
     if reader.limits is not None:
         tables._check_shape(offset, len(columns.names), reader.limits)
     return stager.staged(

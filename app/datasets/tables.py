@@ -492,17 +492,29 @@ def kept_rows(frame: pd.DataFrame, target: str, environment: str) -> tuple[np.nd
     have one but no environment; a 422 where no row is kept."""
     has_target = frame[target].notna().to_numpy()
     kept = rows_with_target_and_environment(frame, target, environment)
-    check_kept(int(kept.sum()), int((~has_target).sum()), target, environment)
-    return kept, int((~has_target).sum()), int((has_target & ~kept).sum())
+    without_target, without_environment = int((~has_target).sum()), int((has_target & ~kept).sum())
+    check_kept(int(kept.sum()), without_target, without_environment, target, environment)
+    return kept, without_target, without_environment
 
 
-def check_kept(kept: int, without_target: int, target: str, environment: str) -> None:
-    """A 422 where no row has both a target and an environment."""
+def check_kept(
+    kept: int, without_target: int, without_environment: int, target: str, environment: str
+) -> None:
+    """A 422 where no row has both a target and an environment, naming which column is empty, or,
+    where neither is, that the rows with a target have no environment."""
     if kept:
         return
-    if without_target:
+    if not without_environment:
         raise InvalidDataError(f"target column {target!r} has no value in any row", field="target")
-    raise InvalidDataError(f"environment column {environment!r} has no value in any row", field="environment")
+    if not without_target:
+        raise InvalidDataError(
+            f"environment column {environment!r} has no value in any row", field="environment"
+        )
+    raise InvalidDataError(
+        f"no row has both a target and an environment: the {without_environment} row(s) with a value in "
+        f"target column {target!r} have none in environment column {environment!r}",
+        field="environment",
+    )
 
 
 def is_text_target(series: pd.Series) -> bool:

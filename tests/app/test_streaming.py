@@ -470,6 +470,19 @@ def test_a_listed_column_with_no_value_and_a_target_with_none_are_refused_by_nam
         with pytest.raises(InvalidDataError) as err:
             parse(data, name)
         assert err.value.field == "target" and "has no value in any row" in str(err.value)
+    # a target only in rows with no environment: the message says so (it used to say the target had
+    # no value at all)
+    df["y"] = np.where(df["env"].isna(), 1.0, np.nan)
+    assert df["y"].notna().sum() == 1
+    name, data = _encodings(df)[0]
+    for parse in (_whole, _streamed):
+        with pytest.raises(InvalidDataError) as err:
+            parse(data, name)
+        assert err.value.field == "environment"
+        assert (
+            "no row has both a target and an environment: the 1 row(s) with a value in target column 'y'"
+            in str(err.value)
+        )
 
 
 @pytest.mark.parametrize("later", ["words", "numbers"])
