@@ -23,6 +23,11 @@ upload names its first word; numbers beside missing-value markers alone ("." or 
 with gaps (``tables.MISSING_MARKERS``). A value the dataset stores (a one-hot level, a label) may not
 be a spreadsheet formula (:func:`check_value`); cells of columns left out are never stored.
 
+A column named as a row index (:data:`ROW_INDEX_NAMES`: R's ``rownames``, the unnamed first column
+that ``write.csv`` or pandas' ``to_csv`` writes for a frame's index) is left out unless listed: its
+values label the file's rows, and a model that used them would learn the file's order (where a file
+is sorted by its target, as many are, the row number alone predicts it in the file and nowhere else).
+
 A text target of exactly two values is a binary label: its values sorted, the first is read as 0
 and the second as 1 (``"<=50K"`` and ``">50K"``: 0 and 1), and the upload says so.
 
@@ -44,6 +49,7 @@ from sal_core import InvalidDataError
 __all__ = [
     "FORMULA_STARTS",
     "MAX_LEVELS",
+    "ROW_INDEX_NAMES",
     "Columns",
     "Filled",
     "Levels",
@@ -71,6 +77,16 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these is a formula to a spreadsheet that opens an export of it
 (CSV injection); numbers like "-1.5" are not text, and a cell of dashes alone ("-", a common
 placeholder) calls nothing."""
+
+ROW_INDEX_NAMES = frozenset({"rownames", "Unnamed: 0", "", "...1"})
+"""Column names that say a column is a row index, not a measurement: Rdatasets' ``rownames``, the
+empty header R's ``write.csv`` writes over row names (and pandas' ``to_csv`` over its index), which
+pandas reads as ``Unnamed: 0`` and readr as ``...1``."""
+
+ROW_INDEX_WHY = (
+    "is named as a row index (R's row names, or a frame's index written to the file): it labels the "
+    "file's rows, and a model that used it would learn their order"
+)
 
 MEAN_BLOCK_ROWS = 1 << 14
 """A fill's mean sums present cells this many at a time, in the file's order (:class:`Mean`)."""
@@ -260,7 +276,7 @@ def plan(
     ``means`` what a pass read of numeric columns, where one did: those with missing cells are
     :class:`Filled`; ``mixed`` the text columns that mix numbers and words, each with its first
     word). ``chosen``: the uploader listed them, so a column that cannot be a feature is a 422 naming
-    it rather than a column left out."""
+    it rather than a column left out, and a row index (:data:`ROW_INDEX_NAMES`) is a feature as asked."""
     text = set(text)
     other = other or {}
     means = means or {}
@@ -268,6 +284,9 @@ def plan(
     sources: list[str | OneHot | Filled] = []
     left_out: list[tuple[str, str]] = []
     for column in candidates:
+        if column in ROW_INDEX_NAMES and not chosen:
+            left_out.append((column, ROW_INDEX_WHY))
+            continue
         if column in other:
             if chosen:
                 raise InvalidDataError(f"column {column!r} {other[column]}", field=f"file.{column}")

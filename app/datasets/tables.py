@@ -565,8 +565,10 @@ def check_features(plan: encoding.Columns, target: str) -> list[str]:
     """The planned feature names, checked: at least one, and names a dataset may have."""
     feature_names = plan.feature_names
     if not feature_names:
+        why = "; ".join(f"column {c!r} {reason}" for c, reason in plan.left_out)
         raise InvalidDataError(
-            f"no feature columns found (numeric, true/false, or text of 2 to {encoding.MAX_LEVELS} values)",
+            f"no feature columns found (numeric, true/false, or text of 2 to {encoding.MAX_LEVELS} values)"
+            + (f": {why}; list the features to use one" if why else ""),
             field="features",
         )
     _check_names(feature_names, target)

@@ -539,3 +539,35 @@ def test_a_csv_text_column_whose_later_chunk_holds_only_false_stays_text() -> No
     with _streamed(data, name) as staged:
         assert staged.sha256() == whole.sha256() and staged.summary() == whole.summary()
     assert {e.name for e in whole.environments} == {"FALSE", " TRUE"}  # as written, in every chunk
+
+
+def test_a_row_index_column_is_left_out_unless_listed() -> None:
+    """R's ``rownames`` and the unnamed first column a frame's index writes (read back as
+    ``Unnamed: 0``) label rows, they are not measurements: left out by default, with why, whole and
+    streamed alike (one with a gap in a later chunk too), and a feature where the uploader lists it."""
+    df = _frame()
+    df.insert(0, "rownames", np.arange(1, len(df) + 1, dtype=float))
+    df.loc[4000, "rownames"] = np.nan  # a gap in a column left out is no gap of the dataset
+    data = df.to_csv(index=True).encode()  # the index too, under an empty header
+    whole = _whole(data, "t.csv")
+    with _streamed(data, "t.csv") as staged:
+        assert staged.sha256() == whole.sha256() and staged.feature_names == whole.feature_names
+        assert staged.ignored_columns == whole.ignored_columns and staged.filled == whole.filled == ()
+    assert whole.feature_names == ("a", "b", "c", "d")
+    ignored = dict(whole.ignored_columns)
+    assert set(ignored) == {"Unnamed: 0", "rownames", "note"}
+    assert (
+        ignored["rownames"].startswith("is named as a row index")
+        and ignored["Unnamed: 0"] == ignored["rownames"]
+    )
+    only = df[["rownames", "env", "y"]].to_csv(index=False).encode()  # no other column to learn from
+    for parse in (_whole, _streamed):
+        with pytest.raises(InvalidDataError) as err:
+            parse(only, "t.csv")
+        assert err.value.field == "features"
+        assert "no feature columns found" in str(
+            err.value
+        ) and "column 'rownames' is named as a row index" in str(err.value)
+    listed = _whole(data, "t.csv", ["rownames", "a"])
+    assert listed.feature_names == ("rownames", "rownames is missing", "a")
+    assert listed.ignored_columns == ()
