@@ -69,7 +69,9 @@ class DatasetPublic(BaseModel):
         "column as null.",
     )
     target_labels: list[str] | None = Field(
-        default=None, description="A text target's two values: the first read as 0, the second as 1."
+        default=None,
+        description="A label target's two values, text or two whole numbers other than 0 and 1 (such as 1 "
+        "and 2): the first read as 0, the second as 1.",
     )
     warnings: list[str] = Field(
         default_factory=list,

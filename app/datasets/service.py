@@ -113,7 +113,13 @@ def upload_warnings(
         )
     if table.target_levels:
         zero, one = table.target_levels
-        out.append(f"the target {table.target!r} is text: {zero!r} is read as 0 and {one!r} as 1")
+        if tables.numeric_label_levels(table.target_levels):
+            out.append(
+                f"the target {table.target!r} holds two whole numbers, a label: {zero} is read as 0 and {one} "
+                "as 1, so a job classifies unless its task says 'regression'"
+            )
+        else:
+            out.append(f"the target {table.target!r} is text: {zero!r} is read as 0 and {one!r} as 1")
     if not created and name != dataset.name:
         out.append(f"this content is already stored as {dataset.name!r}; the name {name!r} was not used")
     return out

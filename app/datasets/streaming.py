@@ -31,7 +31,6 @@ import csv
 import dataclasses
 import hashlib
 import io
-import json
 import shutil
 import tempfile
 from collections.abc import Generator, Iterable, Iterator, Sequence
@@ -134,15 +133,10 @@ class _Spool:
             self.rows[name] += len(rows)
             self.binary[name] = self.binary[name] and bool(np.isin(y[rows], (0.0, 1.0)).all())
 
-    def sha256(self, feature_names: Sequence[str], target: str) -> str:
+    def sha256(self, feature_names: Sequence[str], target: str, target_levels: Sequence[str] = ()) -> str:
         """:meth:`tables.Table.sha256` of the spooled rows, read back a megabyte at a time."""
-        header = {
-            "v": 1,
-            "feature_names": list(feature_names),
-            "target": target,
-            "environments": [[name, n] for name, n in self.rows.items()],
-        }
-        h = hashlib.sha256(json.dumps(header, sort_keys=True, separators=(",", ":")).encode())
+        header = tables.content_header(feature_names, target, list(self.rows.items()), target_levels)
+        h = hashlib.sha256(header)
         for name in self.rows:
             for path in self._paths(name):
                 with path.open("rb") as f:
@@ -330,10 +324,42 @@ def _decide_columns(
             text += worded
     plan = encoding.plan(candidates, text, levels, other, chosen=features is not None, mixed=mixed)
     tables.check_features(plan, target)
-    target_levels = encoding.binary_target(target, levels[target]) if target in levels else None
+    target_levels = (
+        encoding.binary_target(target, levels[target])
+        if target in levels
+        else _numeric_label(reader, first, target)
+    )
     return _Columns(
         list(first.columns), plan, features is not None, target_levels, candidates, text, other, mixed
     )
+
+
+def _numeric_label(reader: _Reader, first: pd.DataFrame, target: str) -> tuple[str, str] | None:
+    """:func:`tables.numeric_label` of the whole file's target: where the first chunk holds at most
+    two whole numbers, a pass over the target column alone reads the rest (stopping at a third
+    value); a cell that is not a number stops it too, and the rows' staging names that cell as the
+    whole-file parse does."""
+    try:
+        seen = np.unique(tables.target_values(first, target, None))
+    except InvalidDataError:
+        return None
+    seen = seen[~np.isnan(seen)]
+    if seen.size > 2 or not bool(np.all(seen == np.round(seen))) or set(seen) == {0.0, 1.0}:
+        return None  # numbers, or a 0/1 label read as it is, whatever the later chunks hold
+    frames = reader.frames(only=[target])
+    try:
+        for frame in frames:
+            frame.columns = pd.Index([str(c) for c in frame.columns])
+            seen = np.union1d(seen, tables.target_values(frame, target, None))
+            seen = seen[~np.isnan(seen)]
+            if seen.size > 2:
+                return None
+    except InvalidDataError:
+        return None
+    finally:
+        frames.close()
+        reader.file.seek(0)
+    return tables.numeric_label(seen)
 
 
 @dataclass
@@ -522,7 +548,7 @@ def _stage(reader: _Reader, root: Path, environment: str, target: str, columns: 
             X = tables.feature_matrix(frame, columns.plan, offset, kept=kept)
             del frame
             if stager is None:
-                stager = Stager(root, columns.plan.feature_names, target)
+                stager = Stager(root, columns.plan.feature_names, target, columns.target_levels or ())
             if kept.all():
                 stager.add(env, X, y)
             elif kept.any():
@@ -541,7 +567,6 @@ def _stage(reader: _Reader, root: Path, environment: str, target: str, columns: 
         tables._check_shape(offset, len(columns.names), reader.limits)
     return stager.staged(
         ignored=columns.plan.left_out,
-        target_levels=columns.target_levels or (),
         encoded=columns.plan.encoded,
         filled=columns.plan.filled,
         rows_without_target=without_target,
@@ -556,14 +581,18 @@ class Stager:
     the content id. The streaming parser stages an upload with it; ``bench.scale`` stages rows it
     generates (a table larger than an upload's disk allows)."""
 
-    def __init__(self, root: Path, feature_names: Sequence[str], target: str) -> None:
+    def __init__(
+        self, root: Path, feature_names: Sequence[str], target: str, target_levels: Sequence[str] = ()
+    ) -> None:
         self.root = root
         self.feature_names = tuple(feature_names)
         self.target = target
+        self.target_levels = tuple(target_levels)  # a label's two values (tables.target_levels_of)
         self.parquet_path = root / "table.parquet"
         self._spool = _Spool(root)
+        self._schema = _schema(self.feature_names, target, self.target_levels)
         self._writer: pq.ParquetWriter | None = pq.ParquetWriter(
-            self.parquet_path, _schema(self.feature_names, target), compression="zstd"
+            self.parquet_path, self._schema, compression="zstd"
         )
         self.chunks = 0
 
@@ -571,7 +600,7 @@ class Stager:
         """A chunk: environment names (n,), X (n, p) float64 (Fortran order copies nothing), y (n,)."""
         if self._writer is None:
             raise ValueError("the stager's table is closed")
-        self._writer.write_table(_arrow(env, X, y, self.feature_names, self.target))
+        self._writer.write_table(_arrow(env, X, y, self._schema))
         self._spool.add(env, X, y)
         self.chunks += 1
 
@@ -589,7 +618,6 @@ class Stager:
     def staged(
         self,
         ignored: tuple[tuple[str, str], ...] = (),
-        target_levels: tuple[str, ...] = (),
         encoded: tuple[encoding.OneHot, ...] = (),
         filled: tuple[encoding.Filled, ...] = (),
         rows_without_target: int = 0,
@@ -603,29 +631,29 @@ class Stager:
             env_rows=dict(self._spool.rows),
             env_binary=dict(self._spool.binary),
             ignored_columns=ignored,
-            target_levels=target_levels,
+            target_levels=self.target_levels,
             encoded=encoded,
             filled=filled,
             rows_without_target=rows_without_target,
             rows_without_environment=rows_without_environment,
             mixed_columns=mixed_columns,
             parquet_path=self.parquet_path,
-            content_sha256=self._spool.sha256(self.feature_names, self.target),
+            content_sha256=self._spool.sha256(self.feature_names, self.target, self.target_levels),
             n_chunks=self.chunks,
             _dir=self.root,
         )
 
 
-def _schema(features: Sequence[str], target: str) -> pa.Schema:
+def _schema(features: Sequence[str], target: str, target_levels: Sequence[str] = ()) -> pa.Schema:
     """The stored table's schema, as :meth:`tables.Table.to_parquet` writes it."""
     fields = [pa.field(ENV_COLUMN, pa.string())]
     fields += [pa.field(c, pa.float64()) for c in features]
     fields.append(pa.field(target, pa.float64()))
-    return pa.schema(fields, metadata={"sal.target": target})
+    return pa.schema(fields, metadata=tables.parquet_metadata(target, target_levels))
 
 
-def _arrow(env: np.ndarray, X: np.ndarray, y: np.ndarray, features: Sequence[str], target: str) -> pa.Table:
+def _arrow(env: np.ndarray, X: np.ndarray, y: np.ndarray, schema: pa.Schema) -> pa.Table:
     arrays = [pa.array(env, pa.string())]
     arrays += [pa.array(X[:, j], pa.float64()) for j in range(X.shape[1])]  # F order: no copy per column
     arrays.append(pa.array(y, pa.float64()))
-    return pa.Table.from_arrays(arrays, schema=_schema(features, target))
+    return pa.Table.from_arrays(arrays, schema=schema)

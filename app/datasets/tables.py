@@ -61,7 +61,8 @@ class Table:
     # Columns of the file left out of the features by default (text that cannot be one-hot, dates,
     # lists), each with why, said back to the uploader; not part of the content (sha256).
     ignored_columns: tuple[tuple[str, str], ...] = ()
-    # A text target's two values, read as 0 and 1 (said back to the uploader); () for numbers.
+    # A label's two values (text, or two whole numbers other than 0 and 1), read as 0 and 1 (said back
+    # to the uploader); () for numbers.
     target_levels: tuple[str, ...] = ()
     # The text columns one-hot encoded, each with its values (the dataset row records them).
     encoded: tuple[encoding.OneHot, ...] = ()
@@ -91,13 +92,13 @@ class Table:
         ]
 
     def sha256(self) -> str:
-        header = {
-            "v": 1,
-            "feature_names": list(self.feature_names),
-            "target": self.target,
-            "environments": [[e.name, e.n_rows] for e in self.environments],
-        }
-        h = hashlib.sha256(json.dumps(header, sort_keys=True, separators=(",", ":")).encode())
+        header = content_header(
+            self.feature_names,
+            self.target,
+            [(e.name, e.n_rows) for e in self.environments],
+            self.target_levels,
+        )
+        h = hashlib.sha256(header)
         for e in self.environments:
             h.update(np.ascontiguousarray(e.X, dtype="<f8").tobytes())
             h.update(np.ascontiguousarray(e.y, dtype="<f8").tobytes())
@@ -113,7 +114,7 @@ class Table:
         for j, name in enumerate(self.feature_names):
             columns[name] = pa.array(X[:, j], pa.float64())
         columns[self.target] = pa.array(y, pa.float64())
-        table = pa.table(columns, metadata={"sal.target": self.target})
+        table = pa.table(columns, metadata=parquet_metadata(self.target, self.target_levels))
         sink = io.BytesIO()
         pq.write_table(table, sink, compression="zstd", row_group_size=row_group_rows)
         return sink.getvalue()
@@ -124,6 +125,7 @@ class Table:
         arrow = pq.read_table(io.BytesIO(data))
         meta = arrow.schema.metadata or {}
         target = meta[b"sal.target"].decode()
+        levels = tuple(json.loads(meta[b"sal.target_levels"])) if b"sal.target_levels" in meta else ()
         features = [c for c in arrow.column_names if c not in (ENV_COLUMN, target)]
         table = _group(
             np.asarray(arrow.column(ENV_COLUMN).to_pylist(), dtype=object),
@@ -132,6 +134,7 @@ class Table:
             features,
             target,
         )
+        table = dataclasses.replace(table, target_levels=levels)
         actual = table.sha256()
         if actual != expected_sha256:
             raise CorruptDatasetError(f"stored dataset is corrupt: sha256 {actual} != {expected_sha256}")
@@ -433,11 +436,7 @@ def from_frame(
     check_column_names(frame)
     candidates = choose_features(frame, target=target, environment=environment, features=features)
     text, other, mixed = text_columns(frame, candidates)
-    levels = (
-        encoding.binary_target(target, encoding.Levels.of(frame[target]))
-        if is_text_target(frame[target])
-        else None
-    )
+    levels = target_levels_of(frame, target)
     y = target_values(frame, target, levels)
     kept, without_target, without_environment = kept_rows(frame, target, environment)
     rows = frame if kept.all() else frame[kept]
@@ -525,14 +524,86 @@ def is_text_target(series: pd.Series) -> bool:
     return not bool(pd.to_numeric(series, errors="coerce").notna().any())
 
 
+def parquet_metadata(target: str, target_levels: Sequence[str] = ()) -> dict[str, str]:
+    """The stored table's Parquet metadata: the target's name and, for a label, its two values (read
+    back by :meth:`Table.from_parquet`, whose content id hashes them; tables stored before labels
+    were hashed have none, and their ids did not hash them)."""
+    meta = {"sal.target": target}
+    if target_levels:
+        meta["sal.target_levels"] = json.dumps(list(target_levels))
+    return meta
+
+
+def content_header(
+    feature_names: Sequence[str],
+    target: str,
+    environments: Sequence[tuple[str, int]],
+    target_levels: Sequence[str] = (),
+) -> bytes:
+    """What a content id hashes before the rows: names, environments' sizes and, for a label, its two
+    values (the same 0s and 1s read from "no"/"yes" and from 1/2 are different datasets: a dataset
+    found by its content id answers with its own labels). Without a label the header is as it was
+    before labels were hashed, so numeric targets keep their ids."""
+    header: dict[str, object] = {
+        "v": 1,
+        "feature_names": list(feature_names),
+        "target": target,
+        "environments": [[name, n] for name, n in environments],
+    }
+    if target_levels:
+        header["target_levels"] = list(target_levels)
+    return json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+
+
+def numeric_label(values: np.ndarray) -> tuple[str, str] | None:
+    """A numeric target's two values where it is a label other than 0/1: exactly two distinct whole
+    numbers (1 and 2, −1 and 1), as scikit-learn's ``type_of_target`` reads such a column
+    ("binary"), written as whole numbers ("1", "2"); the first is read as 0 and the second as 1. None
+    for any other target, and for 0 and 1, which are read as they are."""
+    present = np.unique(values[~np.isnan(values)])
+    if present.size != 2 or not bool(np.all(present == np.round(present))) or set(present) <= {0.0, 1.0}:
+        return None
+    low, high = (f"{v:.0f}" for v in present)
+    return low, high
+
+
+def target_levels_of(frame: pd.DataFrame, target: str) -> tuple[str, str] | None:
+    """The target's two values where it is a label to read as 0 and 1 (text, :func:`is_text_target`,
+    or two whole numbers, :func:`numeric_label`); None where its numbers are the target."""
+    if is_text_target(frame[target]):
+        return encoding.binary_target(target, encoding.Levels.of(frame[target]))
+    return numeric_label(_numeric(frame, target, "target"))
+
+
+def _label_numbers(levels: tuple[str, str]) -> tuple[float, float] | None:
+    """A numeric label's two values as numbers (:func:`numeric_label`); None for a text target's,
+    none of whose values reads as a number (:func:`is_text_target`)."""
+    try:
+        return float(levels[0]), float(levels[1])
+    except ValueError:
+        return None
+
+
+def numeric_label_levels(levels: Sequence[str]) -> bool:
+    """Whether a dataset's ``target_levels`` are two whole numbers (:func:`numeric_label`), not text."""
+    return len(levels) == 2 and _label_numbers((levels[0], levels[1])) is not None
+
+
 def target_values(
     frame: pd.DataFrame, target: str, levels: tuple[str, str] | None, offset: int | None = None
 ) -> np.ndarray:
-    """y: the target's numbers, checked; or, for a text target (``levels``), 1.0 where the row holds
-    the second value and 0.0 where it holds the first. NaN where the target is missing (a row the
-    dataset leaves out, :func:`kept_rows`)."""
+    """y: the target's numbers, checked; or, for a label (``levels``: a text target's two values, or
+    two whole numbers, :func:`target_levels_of`), 1.0 where the row holds the second value and 0.0
+    where it holds the first. NaN where the target is missing (a row the dataset leaves out,
+    :func:`kept_rows`)."""
     if levels is None:
         return _numeric(frame, target, "target", offset)
+    numbers = _label_numbers(levels)
+    if numbers is not None:
+        values = _numeric(frame, target, "target", offset)
+        y = (values == numbers[1]).astype(np.float64)
+        y[np.isnan(values)] = np.nan
+        return y
     y = (frame[target].astype(str).to_numpy() == levels[1]).astype(np.float64)
     y[frame[target].isna().to_numpy()] = np.nan
     return y

@@ -336,7 +336,8 @@ class InputEncoding(BaseModel):
         "for text)."
     )
     target_labels: list[str] | None = Field(
-        description="A text target's two values: the first is prediction 0, the second 1."
+        description="A label target's two values (text, or two whole numbers other than 0 and 1): the first is "
+        "prediction 0, the second 1."
     )
 
 

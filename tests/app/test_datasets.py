@@ -114,6 +114,29 @@ def test_text_and_true_false_columns_become_features(client: httpx.Client) -> No
     assert "holds one value" in body["detail"]
 
 
+def test_a_target_of_two_whole_numbers_is_a_label_and_a_job_classifies_it(client: httpx.Client) -> None:
+    """A target coded 1/2 (as many R tables code a yes/no) is read as 0 and 1, as a text label is,
+    so a job with no task classifies; 0/1 stays as it is, and a third value makes it numbers."""
+    df = f.frame(seed=106, binary=True)
+    coded = df.assign(y=df["y"] + 1.0)  # 1.0 and 2.0
+    response = f.upload_csv(client, coded)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["target_labels"] == ["1", "2"]
+    said = "the target 'y' holds two whole numbers, a label: 1 is read as 0 and 2 as 1, so a job classifies"
+    assert [w for w in body["warnings"] if w.startswith(said)] != []
+    # 0 and 1: the same rows read as they are, yet another dataset (the content id hashes a label's
+    # values), so it answers with no labels rather than as the 1/2 upload stored before it
+    plain = f.upload_csv(client, df).json()
+    assert plain["target_labels"] is None and plain["sha256"] != body["sha256"] and plain["id"] != body["id"]
+    job = client.post("/jobs", json=f.job_body(body["id"]))
+    assert job.status_code in (200, 201, 202), job.text
+    assert job.json()["task"] == "classification"
+    three = coded.assign(y=coded["y"].where(coded.index != 5, 3.0))
+    numbers = f.upload_csv(client, three).json()
+    assert numbers["target_labels"] is None and not any("two whole numbers" in w for w in numbers["warnings"])
+
+
 def test_a_bad_cell_is_reported_with_its_row(client: httpx.Client) -> None:
     text = "env,x1,y\na,1.0,2.0\na,2.0,3.0\nb,1.5,oops\nb,2.5,4.0\n"
     body = f.assert_problem(_csv(text)(client), 422, "target")

@@ -571,3 +571,34 @@ def test_a_row_index_column_is_left_out_unless_listed() -> None:
     listed = _whole(data, "t.csv", ["rownames", "a"])
     assert listed.feature_names == ("rownames", "rownames is missing", "a")
     assert listed.ignored_columns == ()
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "levels"),
+    [
+        ((1.0, 2.0), (1.0, 2.0), ("1", "2")),
+        ((-1.0, 1.0), (-1.0, 1.0), ("-1", "1")),
+        ((2.0, 2.0), (5.0, 2.0), ("2", "5")),  # one value in the first chunk: the pass finds the other
+        ((1.0, 2.0), (3.0, 2.0), ()),  # a third value in a later chunk: numbers
+        ((0.0, 1.0), (0.0, 1.0), ()),  # 0 and 1 are read as they are
+        ((1.5, 2.5), (1.5, 2.5), ()),  # two values, not whole numbers: numbers
+    ],
+)
+def test_a_target_of_two_whole_numbers_is_a_label_whole_and_streamed(
+    first: tuple[float, float], later: tuple[float, float], levels: tuple[str, ...]
+) -> None:
+    df = _frame()
+    n = len(df)
+    df["y"] = np.where(np.arange(n) % 2 == 0, first[0], first[1])
+    df.loc[4000:, "y"] = np.where(np.arange(4000, n) % 2 == 0, later[0], later[1])  # the last chunk
+    for name, data in _encodings(df):
+        whole = _whole(data, name)
+        with _streamed(data, name) as staged:
+            assert staged.sha256() == whole.sha256() and staged.target_levels == whole.target_levels == levels
+        y = np.concatenate([e.y for e in whole.environments])
+        if levels:
+            assert set(np.unique(y)) == {0.0, 1.0}
+            rows = pd.concat([df[df["env"] == e.name] for e in whole.environments])
+            np.testing.assert_array_equal(y, (rows["y"] == float(levels[1])).to_numpy(dtype=float))
+        else:
+            assert set(np.unique(y)) == set(df["y"])

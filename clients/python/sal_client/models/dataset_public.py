@@ -34,7 +34,8 @@ class DatasetPublic:
             '<column> is missing' (1.0 on those rows): for a numeric column, the value its missing cells hold (the mean of
             its present cells); null for a text column (its rows have no value indicator). Predict rows may give the column
             as null.
-        target_labels (list[str] | None | Unset): A text target's two values: the first read as 0, the second as 1.
+        target_labels (list[str] | None | Unset): A label target's two values, text or two whole numbers other than 0
+            and 1 (such as 1 and 2): the first read as 0, the second as 1.
         text_features (DatasetPublicTextFeatures | Unset): Each text column one-hot encoded: its values, sorted; the
             first is the reference (no feature of its own), each other value v the feature '<column>=v'. Predict rows may
             give the column's value instead of its features.

@@ -23,7 +23,8 @@ class InputEncoding:
             missing_features (InputEncodingMissingFeatures): Each column with missing cells: the feature '<column> is
                 missing' is 1.0 on a row whose cell is missing, and a numeric column's missing cell holds the value given (null
                 for text).
-            target_labels (list[str] | None): A text target's two values: the first is prediction 0, the second 1.
+            target_labels (list[str] | None): A label target's two values (text, or two whole numbers other than 0 and 1):
+                the first is prediction 0, the second 1.
             text_features (InputEncodingTextFeatures): Each text column one-hot encoded: its values, sorted; the first is
                 the reference (no feature), each other value v the feature '<column>=v' (1.0 on its rows).
     """
