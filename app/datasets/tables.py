@@ -16,6 +16,7 @@ import dataclasses
 import hashlib
 import io
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -555,6 +556,9 @@ def content_header(
     return json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
 
 
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
 def numeric_label(values: np.ndarray) -> tuple[str, str] | None:
     """A numeric target's two values where it is a label other than 0/1: exactly two distinct whole
     numbers (1 and 2, −1 and 1), as scikit-learn's ``type_of_target`` reads such a column
@@ -576,12 +580,12 @@ def target_levels_of(frame: pd.DataFrame, target: str) -> tuple[str, str] | None
 
 
 def _label_numbers(levels: tuple[str, str]) -> tuple[float, float] | None:
-    """A numeric label's two values as numbers (:func:`numeric_label`); None for a text target's,
-    none of whose values reads as a number (:func:`is_text_target`)."""
-    try:
-        return float(levels[0]), float(levels[1])
-    except ValueError:
+    """A numeric label's two values as numbers (:func:`numeric_label` writes them as whole numbers);
+    None for a text target's, none of whose values pandas reads as a number (:func:`is_text_target`),
+    so none is written as one ("1_000", which Python's float would read, is text)."""
+    if not all(_WHOLE_NUMBER.fullmatch(v) for v in levels):
         return None
+    return float(levels[0]), float(levels[1])
 
 
 def numeric_label_levels(levels: Sequence[str]) -> bool:

@@ -57,3 +57,18 @@ def test_errors_name_the_field() -> None:
             b"env,x,y\na,1,2\n", filename="d.csv", target="nope", environment="env", features=None
         )
     assert err.value.field == "target"
+
+
+def test_a_label_is_stored_with_its_values_and_read_back_under_the_same_content_id() -> None:
+    """A label's two values travel with the stored table (Parquet metadata), so the integrity check
+    on read hashes them as the upload did; text that Python's float would read ("1_000") stays a
+    text label, and two whole numbers are one."""
+    df = f.frame(seed=7, binary=True)
+    for coded, levels in ((df.assign(y=np.where(df["y"] > 0, "2_000", "1_000")), ("1_000", "2_000")),
+                          (df.assign(y=df["y"] * 2.0 - 1.0), ("-1", "1"))):  # fmt: skip
+        table = _from_csv(coded)
+        assert table.target_levels == levels
+        np.testing.assert_array_equal(np.concatenate([e.y for e in table.environments]), df["y"].to_numpy())
+        stored = tables.Table.from_parquet(table.to_parquet(), expected_sha256=table.sha256())
+        assert stored.target_levels == levels and stored.sha256() == table.sha256()
+    assert _from_csv(df).target_levels == () and _from_csv(df).sha256() != table.sha256()
