@@ -587,7 +587,7 @@ class Stager:
         self.root = root
         self.feature_names = tuple(feature_names)
         self.target = target
-        self.target_levels = tuple(target_levels)  # a label's two values (tables.target_levels_of)
+        self.target_levels = tuple(target_levels)  # a label's two values (tables.target_of)
         self.parquet_path = root / "table.parquet"
         self._spool = _Spool(root)
         self._schema = _schema(self.feature_names, target, self.target_levels)

@@ -437,8 +437,7 @@ def from_frame(
     check_column_names(frame)
     candidates = choose_features(frame, target=target, environment=environment, features=features)
     text, other, mixed = text_columns(frame, candidates)
-    levels = target_levels_of(frame, target)
-    y = target_values(frame, target, levels)
+    levels, y = target_of(frame, target)
     kept, without_target, without_environment = kept_rows(frame, target, environment)
     rows = frame if kept.all() else frame[kept]
     numeric = [c for c in candidates if c not in text and c not in other]
@@ -571,12 +570,23 @@ def numeric_label(values: np.ndarray) -> tuple[str, str] | None:
     return low, high
 
 
-def target_levels_of(frame: pd.DataFrame, target: str) -> tuple[str, str] | None:
-    """The target's two values where it is a label to read as 0 and 1 (text, :func:`is_text_target`,
-    or two whole numbers, :func:`numeric_label`); None where its numbers are the target."""
+def target_of(frame: pd.DataFrame, target: str) -> tuple[tuple[str, str] | None, np.ndarray]:
+    """The whole target column: its two values where it is a label read as 0 and 1 (text,
+    :func:`is_text_target`, or two whole numbers, :func:`numeric_label`; None where its numbers are
+    the target), and y as :func:`target_values` gives it, the column converted once."""
     if is_text_target(frame[target]):
-        return encoding.binary_target(target, encoding.Levels.of(frame[target]))
-    return numeric_label(_numeric(frame, target, "target"))
+        text = encoding.binary_target(target, encoding.Levels.of(frame[target]))
+        return text, target_values(frame, target, text)
+    values = _numeric(frame, target, "target")
+    numbers = numeric_label(values)
+    return numbers, values if numbers is None else _as_label(values, float(numbers[1]))
+
+
+def _as_label(values: np.ndarray, second: float) -> np.ndarray:
+    """1.0 where a numeric label holds its second value, 0.0 where the first, NaN where missing."""
+    y = (values == second).astype(np.float64)
+    y[np.isnan(values)] = np.nan
+    return y
 
 
 def _label_numbers(levels: tuple[str, str]) -> tuple[float, float] | None:
@@ -597,17 +607,14 @@ def target_values(
     frame: pd.DataFrame, target: str, levels: tuple[str, str] | None, offset: int | None = None
 ) -> np.ndarray:
     """y: the target's numbers, checked; or, for a label (``levels``: a text target's two values, or
-    two whole numbers, :func:`target_levels_of`), 1.0 where the row holds the second value and 0.0
+    two whole numbers, :func:`target_of`), 1.0 where the row holds the second value and 0.0
     where it holds the first. NaN where the target is missing (a row the dataset leaves out,
     :func:`kept_rows`)."""
     if levels is None:
         return _numeric(frame, target, "target", offset)
     numbers = _label_numbers(levels)
     if numbers is not None:
-        values = _numeric(frame, target, "target", offset)
-        y = (values == numbers[1]).astype(np.float64)
-        y[np.isnan(values)] = np.nan
-        return y
+        return _as_label(_numeric(frame, target, "target", offset), numbers[1])
     y = (frame[target].astype(str).to_numpy() == levels[1]).astype(np.float64)
     y[frame[target].isna().to_numpy()] = np.nan
     return y
