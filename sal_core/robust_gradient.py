@@ -24,6 +24,13 @@ KAPPA_FLOOR = 1e-12
 """κ below which the logistic adversary cannot move a prediction (θ ≈ 0): κ there carries no gradient, as in :func:`sal_core.adversary.linear_inner_sup`."""
 
 
+SYMMETRIC_FROM_P = 32
+"""From this many covariates (on a CPU) the logistic w-gradient forms its Hessian by a symmetric
+rank-k update and solves it by Cholesky (:func:`weighted_gram`, :func:`solve_psd`); below, the general
+product and LU as before, which cost less there (measured: docs/sal.md, "The logistic w-gradient's
+Hessian, symmetric")."""
+
+
 Trace = list[tuple[dict[str, torch.Tensor], torch.Tensor, torch.Tensor]]
 """(θ_t, X̃_t, ∂X̃_t/∂w) per θ-step, for the paper's approximation of ∂R/∂w."""
 
@@ -183,17 +190,57 @@ def _logistic_implicit_grad_w(
     kap = kappa(weight, w)
     curve = logistic_sup_curvature(a, kap, lam, logistic_shift(a, kap, lam))
     k = torch.cat([2 * weight / w**2, weight.new_zeros(1)])
-    rows = torch.cat([Z, Z.new_ones(n, 1)], dim=1)
-    q = -(rows.T @ (sign * curve.s_a_kappa)) / n
+    symmetric = p >= SYMMETRIC_FROM_P and Z.device.type == "cpu"
+    if symmetric:
+        q = _with_bias(Z, -(sign * curve.s_a_kappa) / n)
+        gram = weighted_gram(Z, curve.s_aa / n)
+    else:
+        rows = torch.cat([Z, Z.new_ones(n, 1)], dim=1)
+        q = -(rows.T @ (sign * curve.s_a_kappa)) / n
+        gram = (rows.T * (curve.s_aa / n)) @ rows
     s_kk, s_k = curve.s_kappa_kappa.mean(), curve.s_kappa.mean()
-    hess = (
-        (rows.T * (curve.s_aa / n)) @ rows + torch.outer(q, k) + torch.outer(k, q) + s_kk * torch.outer(k, k)
-    )
+    hess = gram + torch.outer(q, k) + torch.outer(k, q) + s_kk * torch.outer(k, k)
     hess.diagonal()[:p] += s_k * 2 / w**2
-    v = torch.linalg.solve(hess + 1e-10 * torch.eye(p + 1, dtype=hess.dtype, device=hess.device), g)
+    solve = solve_psd if symmetric else torch.linalg.solve
+    v = solve(hess + 1e-10 * torch.eye(p + 1, dtype=hess.dtype, device=hess.device), g)
     d_kappa_dw = -2 * weight**2 / w**3
     mixed = (v @ q + s_kk * (v @ k)) * d_kappa_dw + s_k * v[:p] * (-4 * weight / w**3)
     return np.asarray(-mixed.detach().cpu().double().numpy(), dtype=np.float64)
+
+
+def _with_bias(Z: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """[Z, 1]ᵀv (p + 1,): Zᵀv and the sum of ``v``, without writing the (n, p + 1) copy of Z."""
+    return torch.cat([Z.T @ v, v.sum().reshape(1)])
+
+
+def weighted_gram(Z: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
+    """[Z, 1]ᵀ diag(weights) [Z, 1], (p + 1, p + 1), the bias last.
+
+    Where every weight is ≥ 0 (the logistic s_aa is, at the adversary's maximiser) the product is
+    AᵀA with A = √weights ⊙ Z, and on a CPU numpy hands AᵀA to BLAS's symmetric rank-k update, which
+    does half a general product's multiply-adds; elsewhere, or with a negative weight, the general
+    product."""
+    p = Z.shape[1]
+    out = Z.new_empty(p + 1, p + 1)
+    if Z.device.type == "cpu" and bool((weights >= 0).all()):
+        scaled = (Z * weights.sqrt()[:, None]).detach().numpy()
+        out[:p, :p] = torch.from_numpy(scaled.T @ scaled)
+    else:
+        out[:p, :p] = (Z.T * weights) @ Z
+    side = Z.T @ weights
+    out[:p, p] = side
+    out[p, :p] = side
+    out[p, p] = weights.sum()
+    return out
+
+
+def solve_psd(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a⁻¹b for a symmetric ``a`` that should be positive definite: by its Cholesky factor (a third
+    of LU's work), by LU where the factorisation fails (``a`` numerically indefinite)."""
+    factor, info = torch.linalg.cholesky_ex(a)
+    if int(info) != 0:
+        return torch.linalg.solve(a, b)
+    return torch.cholesky_solve(b.reshape(-1, 1), factor).reshape(b.shape)
 
 
 def paper_grad_w(
