@@ -119,6 +119,13 @@ def validate_environments(
     assert p is not None
     if p < 1:
         raise InvalidDataError("there must be at least one covariate", field=field_name)
+    if task == "classification":
+        labels = np.unique(np.concatenate([e.y for e in environments]))
+        if len(labels) < 2:
+            raise InvalidDataError(
+                f"classification needs both labels among the training rows; every one is {labels[0]:g}",
+                field=field_name,
+            )
     return p
 
 

@@ -69,6 +69,7 @@ class StagedTable:
     target: str
     env_rows: dict[str, int]  # rows per environment, in order of first appearance
     env_binary: dict[str, bool]  # every y of the environment is 0 or 1
+    env_ones: dict[str, int]  # rows of the environment whose y is 1
     ignored_columns: tuple[tuple[str, str], ...]  # columns left out of the features, each with why
     target_levels: tuple[str, ...]  # a text target's two values (0 and 1); () for numbers
     encoded: tuple[encoding.OneHot, ...]  # the text columns one-hot encoded, with their values
@@ -90,7 +91,8 @@ class StagedTable:
 
     def summary(self) -> list[dict[str, object]]:
         return [
-            {"name": name, "n_rows": n, "binary": self.env_binary[name]} for name, n in self.env_rows.items()
+            {"name": name, "n_rows": n, "binary": self.env_binary[name], "n_ones": self.env_ones[name]}
+            for name, n in self.env_rows.items()
         ]
 
     def close(self) -> None:
@@ -110,6 +112,7 @@ class _Spool:
         self.root = root
         self.rows: dict[str, int] = {}
         self.binary: dict[str, bool] = {}
+        self.ones: dict[str, int] = {}
         self._ids: dict[str, int] = {}
 
     def _paths(self, name: str) -> tuple[Path, Path]:
@@ -125,13 +128,14 @@ class _Spool:
             if name not in self._ids:
                 tables.check_text(name, "environment")
                 self._ids[name] = len(self._ids)
-                self.rows[name], self.binary[name] = 0, True
+                self.rows[name], self.binary[name], self.ones[name] = 0, True, 0
             x_path, y_path = self._paths(name)
             with x_path.open("ab") as fx, y_path.open("ab") as fy:
                 fx.write(np.ascontiguousarray(X[rows], dtype="<f8").tobytes())
                 fy.write(np.ascontiguousarray(y[rows], dtype="<f8").tobytes())
             self.rows[name] += len(rows)
             self.binary[name] = self.binary[name] and bool(np.isin(y[rows], (0.0, 1.0)).all())
+            self.ones[name] += int((y[rows] == 1.0).sum())
 
     def sha256(self, feature_names: Sequence[str], target: str, target_levels: Sequence[str] = ()) -> str:
         """:meth:`tables.Table.sha256` of the spooled rows, read back a megabyte at a time."""
@@ -630,6 +634,7 @@ class Stager:
             target=self.target,
             env_rows=dict(self._spool.rows),
             env_binary=dict(self._spool.binary),
+            env_ones=dict(self._spool.ones),
             ignored_columns=ignored,
             target_levels=self.target_levels,
             encoded=encoded,

@@ -88,7 +88,12 @@ class Table:
 
     def summary(self) -> list[dict[str, object]]:
         return [
-            {"name": e.name, "n_rows": e.n_rows, "binary": bool(np.isin(e.y, (0.0, 1.0)).all())}
+            {
+                "name": e.name,
+                "n_rows": e.n_rows,
+                "binary": bool(np.isin(e.y, (0.0, 1.0)).all()),
+                "n_ones": int((e.y == 1.0).sum()),
+            }
             for e in self.environments
         ]
 

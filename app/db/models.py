@@ -137,7 +137,8 @@ class Dataset(Base):
     n_rows: Mapped[int] = mapped_column(Integer)
     feature_names: Mapped[list[str]] = mapped_column(JSONType)
     target: Mapped[str] = mapped_column(String(255))
-    # [{"name", "n_rows", "binary"}] in table order; "binary": every label is 0 or 1.
+    # [{"name", "n_rows", "binary", "n_ones"}] in table order; "binary": every label is 0 or 1;
+    # "n_ones": rows whose label is 1 (datasets stored before 2026-12-06 have none).
     environments: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
     size_bytes: Mapped[int] = mapped_column(BigInteger)
     # The table as Parquet: in this row (``data``, datasets stored before migration 0009 and the

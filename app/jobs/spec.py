@@ -140,6 +140,23 @@ def resolve_task(task: str | None, dataset_environments: Sequence[Mapping[str, A
     return "classification" if dataset_environments and binary else "regression"
 
 
+def check_both_labels(train_environments: Sequence[str], by_name: Mapping[str, Mapping[str, Any]]) -> None:
+    """A classifier trained on rows of one label learns nothing of the other: refuse such a job
+    (datasets stored before "n_ones" was recorded are checked by the algorithm when it fits)."""
+    counted = [by_name[name] for name in train_environments]
+    if not counted or any("n_ones" not in e for e in counted):
+        return
+    rows = sum(int(e["n_rows"]) for e in counted)
+    ones = sum(int(e["n_ones"]) for e in counted)
+    if ones in (0, rows):
+        raise InvalidDataError(
+            f"classification needs both labels among the training rows: all {rows} rows of "
+            f"train_environments are labelled {0 if ones == 0 else 1}; add an environment that holds the "
+            "other label",
+            field="train_environments",
+        )
+
+
 def check_job(
     *,
     algorithm: str,
@@ -154,7 +171,7 @@ def check_job(
 ) -> CheckedJob:
     """Validate a job against the registry and its dataset; returns params with defaults filled in.
 
-    ``dataset_environments`` is the dataset's [{"name", "n_rows", "binary"}]. The device is
+    ``dataset_environments`` is the dataset's [{"name", "n_rows", "binary", "n_ones"}]. The device is
     resolved once, by the worker that runs the job, so it is not checked against this machine.
     """
     cls = get_algorithm(algorithm)
@@ -197,7 +214,10 @@ def check_job(
     for i, name in enumerate(train_environments):
         if by_name[name]["n_rows"] < 2:
             raise InvalidDataError(
-                f"environment {name!r} has fewer than 2 rows", field=f"train_environments[{i}]"
+                f"environment {name!r} has {by_name[name]['n_rows']} row; a training environment needs at "
+                "least 2 (each algorithm estimates an environment's loss from its own rows): leave it out "
+                "of train_environments, or join it to another in the environment column",
+                field=f"train_environments[{i}]",
             )
     if task == "classification":
         for field, names in (("train_environments", train_environments), ("test_environments", test)):
@@ -206,6 +226,7 @@ def check_job(
                     raise InvalidDataError(
                         f"classification needs labels 0 or 1; environment {name!r} has others", field=field
                     )
+        check_both_labels(train_environments, by_name)
     return CheckedJob(
         params=config.params.to_dict(),
         model=config.model_spec.to_dict(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pandas as pd
 import pytest
 
 from sal_core import ALGORITHMS
@@ -134,6 +135,37 @@ for name, cls in sorted(ALGORITHMS.items()):
             "train_environments",
         )
 BAD_JOBS["parameter above its range"] = ({"params": {"steps": 10**9}}, "params.steps")
+
+
+@pytest.mark.parametrize("algorithm", ["erm", "sal"])
+def test_a_one_row_training_environment_is_a_problem_that_says_what_to_do(
+    algorithm: str, stub_client: httpx.Client, stub_queue, client: httpx.Client, row_counts
+) -> None:  # type: ignore[no-untyped-def]
+    table = f.frame(seed=303, envs=("a", "b", "c"))
+    table = pd.concat([table, f.frame(seed=304, n_per_env=1, envs=("d",))], ignore_index=True)
+    dataset_id = f.upload_csv(client, table).json()["id"]
+    before = row_counts()
+    body = f.job_body(dataset_id, algorithm=algorithm, train_environments=["a", "d", "b"])
+    problem = f.assert_problem(stub_client.post("/jobs", json=body), 422, "train_environments[1]")
+    assert "'d' has 1 row" in problem["detail"] and "leave it out of train_environments" in problem["detail"]
+    assert row_counts() == before
+    assert stub_queue.sent == []
+
+
+@pytest.mark.parametrize("task", [None, "classification"])
+def test_a_classification_job_whose_training_rows_hold_one_label_is_a_problem(
+    task: str | None, stub_client: httpx.Client, stub_queue, client: httpx.Client, row_counts
+) -> None:  # type: ignore[no-untyped-def]
+    table = f.frame(seed=305, binary=True)
+    table.loc[table["env"].isin(["a", "b"]), "y"] = 0.0
+    dataset_id = f.upload_csv(client, table).json()["id"]
+    before = row_counts()
+    one_label = f.job_body(dataset_id, algorithm="sal", train_environments=["a", "b"], task=task)
+    problem = f.assert_problem(stub_client.post("/jobs", json=one_label), 422, "train_environments")
+    assert "all 60 rows of train_environments are labelled 0" in problem["detail"]
+    assert row_counts() == before and stub_queue.sent == []
+    both = f.job_body(dataset_id, algorithm="sal", train_environments=["a", "c"], task=task)
+    assert stub_client.post("/jobs", json=both).status_code == 202  # c holds both labels
 
 
 @pytest.mark.parametrize("case", list(BAD_JOBS), ids=list(BAD_JOBS))

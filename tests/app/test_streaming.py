@@ -516,6 +516,20 @@ def test_a_year_names_its_environment_alike_with_or_without_gaps_in_its_column(e
     assert names[0] == names[1] == ["2000", "2001", "2002"]
 
 
+@pytest.mark.parametrize("encoding", [0, 1], ids=["csv", "parquet"])
+def test_each_environment_counts_its_ones_alike_streamed_or_whole(encoding: int) -> None:
+    df = _frame()
+    df["y"] = (df["a"] > 0.5).astype(float)
+    df.loc[df["env"] == "e3", "y"] = 0.0  # an environment of one label
+    name, data = _encodings(df)[encoding]
+    whole = _whole(data, name)
+    with _streamed(data, name) as staged:
+        assert staged.summary() == whole.summary()
+    ones = {e["name"]: e["n_ones"] for e in whole.summary()}
+    assert ones == {env: int(df.loc[df["env"] == env, "y"].sum()) for env in ("e1", "e2", "e3")}
+    assert ones["e3"] == 0 < ones["e1"]
+
+
 def test_a_csv_column_of_true_and_false_with_other_words_in_a_later_chunk_is_text_either_way() -> None:
     # R writes a logical padded, as "FALSE" and " TRUE": pandas reads a chunk of "FALSE" alone as
     # true/false, the whole file as text.

@@ -133,6 +133,12 @@ def test_bad_data_is_rejected_naming_the_problem(name: str) -> None:
         cls(_fast(name)).fit([Environment("e0", envs[0].X[:1], envs[0].y[:1]), envs[1]])
     with pytest.raises(InvalidDataError, match="0 or 1"):
         cls(_fast(name), task="classification").fit(envs)
+    zeros = [Environment(e.name, e.X, np.zeros_like(e.y)) for e in envs]
+    with pytest.raises(
+        InvalidDataError, match="both labels among the training rows; every one is 0"
+    ) as error:
+        cls(_fast(name), task="classification").fit(zeros)
+    assert error.value.field == "environments"
     if cls.min_environments >= 2:
         with pytest.raises(InvalidDataError, match="at least 2 training environments"):
             cls(_fast(name)).fit(envs[:1])
