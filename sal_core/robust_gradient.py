@@ -239,7 +239,8 @@ def solve_psd(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     of LU's work), by LU where the factorisation fails (``a`` numerically indefinite)."""
     factor, info = torch.linalg.cholesky_ex(a)
     if int(info) != 0:
-        return torch.linalg.solve(a, b)
+        solved: torch.Tensor = torch.linalg.solve(a, b)
+        return solved
     return torch.cholesky_solve(b.reshape(-1, 1), factor).reshape(b.shape)
 
 
