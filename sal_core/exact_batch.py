@@ -49,6 +49,22 @@ class BatchMoments:
     def size(self) -> int:
         return int(self.gram.shape[0])
 
+    @functools.cached_property
+    def gram_root(self) -> Array | None:
+        """F (B, r, p) with FᵀF = G for every problem, r the largest numerical rank of G over the
+        batch, where that rank is at most :data:`THIN_RANK` of p (more covariates than rows, or
+        columns that add up to others); else None. Computed once, where the eigendecomposition path
+        first asks for it (:func:`_eigen`)."""
+        val, vec = np.linalg.eigh(self.gram)  # ascending
+        p = val.shape[1]
+        rank = int((val > p * np.finfo(np.float64).eps * val.max(1, keepdims=True)).sum(1).max())
+        if rank > THIN_RANK * p:
+            return None
+        root: Array = np.sqrt(np.clip(val[:, p - rank :], 0.0, None))[:, :, None] * vec[
+            :, :, p - rank :
+        ].transpose(0, 2, 1)
+        return root
+
 
 @dataclass(frozen=True)
 class PathSettings:
@@ -74,15 +90,19 @@ class Factor(Protocol):
 
 @dataclass(frozen=True)
 class EigFactor:
-    """A = V diag(λ_i + μ) Vᵀ from one symmetric eigendecomposition (clipped at 0)."""
+    """A = V diag(λ_i + μ) Vᵀ from one symmetric eigendecomposition (clipped at 0). ``thin``: V holds
+    only wGw's range (p, k), and A is μ on the rest."""
 
-    eigval: Array  # (B, p)
-    eigvec: Array  # (B, p, p)
+    eigval: Array  # (B, k)
+    eigvec: Array  # (B, p, k), k = p unless thin
     mu: Array  # (B,)
+    thin: bool = False
 
     def solve(self, x: Array) -> Array:
-        inner = np.matmul(self.eigvec.transpose(0, 2, 1), x) / (self.eigval + self.mu[:, None])[:, :, None]
-        out: Array = np.matmul(self.eigvec, inner)
+        along = np.matmul(self.eigvec.transpose(0, 2, 1), x)
+        out: Array = np.matmul(self.eigvec, along / (self.eigval + self.mu[:, None])[:, :, None])
+        if self.thin:  # the rest of x, (I − VVᵀ)x, is divided by μ alone
+            out += (x - np.matmul(self.eigvec, along)) / self.mu[:, None, None]
         return out
 
 
@@ -209,6 +229,13 @@ CHOLESKY_FROM_P = 8
 root search's first μ (extrapolated from the last rounds, :func:`next_mu`), and reaches the search's
 other μ by the shift (:meth:`CholFactor.solve`), instead of one eigendecomposition per round: the
 cheaper of the two from this p on (measured: docs/sal.md, "Measured for the defaults")."""
+THIN_RANK = 0.5
+"""Where G's numerical rank is at most this fraction of p, the eigendecomposition path decomposes
+wGw = (FW)ᵀ(FW) through the r × r matrix FW²Fᵀ (F the batch's :attr:`BatchMoments.gram_root`) instead
+of the p × p one: the same eigenvalues and range, O(r²p) instead of O(p³) a round. A wide table with
+few rows (736 one-hot columns, 46 training rows) fails the Cholesky path every round (wGw is
+singular and μ sits at its floor), and took about 3 s a round there (docs/sal.md, "More covariates
+than rows: the eigendecomposition in G's range")."""
 INVERSE_BELOW_P = 40
 """Below this many covariates a factorised A solves through its explicit inverse (:func:`base_solve`);
 from this many on, by two triangular solves: each is the cheaper on its side (measured: docs/sal.md,
@@ -239,8 +266,7 @@ def _solve_theta_eigh(
     m: BatchMoments, w: Array, wg: Array, b: Array, lam: Array, mu0: Array | None, max_iter: int
 ) -> ThetaBatch:
     """One eigendecomposition, then every μ of the search in O(p)."""
-    eigval, eigvec = np.linalg.eigh(wg)
-    eigval = np.clip(eigval, 0.0, None)
+    eigval, eigvec, thin = _eigen(m, w, wg)
     a = np.einsum("bij,bi->bj", eigvec, b)
     # b lies in wGw's range; its part along eigenvalues at rounding level is rounding (the
     # minimum-norm solution drops it, as `robust_linear.least_squares` does)
@@ -255,7 +281,24 @@ def _solve_theta_eigh(
 
     mu, fit_mse, kap = _root(path, m.yy, lam, mu0, max_iter, mu_floor(np.einsum("bii->bi", wg)))
     theta = w * np.einsum("bij,bj->bi", eigvec, a / (eigval + mu[:, None]))
-    return ThetaBatch(theta=theta, mu=mu, mse=fit_mse, kappa=kap, factor=EigFactor(eigval, eigvec, mu))
+    return ThetaBatch(theta=theta, mu=mu, mse=fit_mse, kappa=kap, factor=EigFactor(eigval, eigvec, mu, thin))
+
+
+def _eigen(m: BatchMoments, w: Array, wg: Array) -> tuple[Array, Array, bool]:
+    """wGw's eigenvalues (clipped at 0) and eigenvectors, (B, k) and (B, p, k), and whether they
+    span only its range (k < p, where G's rank is low: :data:`THIN_RANK`)."""
+    root = m.gram_root
+    if root is None:
+        eigval, eigvec = np.linalg.eigh(wg)
+        return np.clip(eigval, 0.0, None), eigvec, False
+    fw = root * w[:, None, :]  # (B, r, p): wGw = fwᵀ fw
+    small, rotation = np.linalg.eigh(np.matmul(fw, fw.transpose(0, 2, 1)))
+    small = np.clip(small, 0.0, None)
+    kept = small > w.shape[1] * np.finfo(np.float64).eps * small.max(1, keepdims=True)
+    # wGw's eigenvectors fwᵀu/√s (orthonormal); a direction at rounding level joins the rest (A = μ)
+    scale = np.where(kept, 1.0 / np.sqrt(np.where(kept, small, 1.0)), 0.0)
+    eigvec = np.matmul(fw.transpose(0, 2, 1), rotation) * scale[:, None, :]
+    return np.where(kept, small, 0.0), eigvec, True
 
 
 def _solve_theta_cholesky(

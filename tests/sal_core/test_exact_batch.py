@@ -174,3 +174,69 @@ def test_the_batched_gradient_in_w_equals_the_single_problems_rank_two_hessian_s
         np.testing.assert_allclose(grad_theta[i], grad_i, rtol=1e-10, atol=1e-14)
         single = rl.risk_grad_w(step.theta[i], w[i], m, float(lam[i]), grad_i)
         np.testing.assert_allclose(batched[i], single, rtol=1e-7, atol=1e-10 * np.abs(single).max())
+
+
+def _wide_batch(seed: int, n: int = 24, p: int = 70, e: int = 2) -> eb.BatchMoments:
+    """Two problems with more covariates than rows, in two environments each (G of rank < n)."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for _ in range(2):
+        z = rng.standard_normal((n, p))
+        y = z[:, :4] @ np.array([1.0, -2.0, 0.5, 1.5]) + 0.3 * rng.standard_normal(n)
+        z, y = z - z.mean(0), y - y.mean()
+        halves = np.array_split(np.arange(n), e)
+        env_gram = np.stack([z[h].T @ z[h] / n for h in halves])
+        env_cross = np.stack([z[h].T @ y[h] / n for h in halves])
+        env_yy = np.array([y[h] @ y[h] / n for h in halves])
+        parts.append((z.T @ z / n, z.T @ y / n, float(y @ y / n), env_gram, env_cross, env_yy))
+    return eb.BatchMoments(*(np.stack([np.asarray(part[i]) for part in parts]) for i in range(6)))
+
+
+@pytest.mark.parametrize("lam_rel", [(1e-2, 1e2), (1e-4, 1e-3)])  # μ at its floor; μ of wGw's order
+@pytest.mark.parametrize("seed", [0, 1])
+def test_few_rows_decompose_wgw_in_gs_range_as_the_full_decomposition_does(
+    seed: int, lam_rel: tuple[float, float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where G's rank is under half of p, the eigendecomposition path works through the r × r matrix
+    FW²Fᵀ: θ, μ, M and κ equal the p × p decomposition's to rounding, and so do the factor's solve
+    and ∂R/∂w where μ is not at its floor (there A's condition, ~10¹², leaves the full decomposition's
+    solve a percent from the exact one along G's null space, where the thin one is exact: A = μ)."""
+    monkeypatch.setattr(eb, "CHOLESKY_FROM_P", 10**9)  # the eigendecomposition path, every p
+    rng = np.random.default_rng(seed + 10)
+    w = np.exp(rng.uniform(0.0, 4.0, size=(2, 70)))
+    lam = np.array(lam_rel) * _wide_batch(seed).yy
+    x = rng.standard_normal((2, 70, 2))
+    results = {}
+    for thin_rank in (0.5, 0.0):  # the default, then never thin
+        monkeypatch.setattr(eb, "THIN_RANK", thin_rank)
+        bm = _wide_batch(seed)  # a new batch: its root is computed once per batch
+        step = eb.solve_theta(bm, w, lam)
+        assert isinstance(step.factor, eb.EigFactor) and step.factor.thin == (thin_rank > 0)
+        losses = eb.env_losses(step.theta, bm)
+        _, d_losses = eb.stability_risk(losses, 0.5, "std")
+        grad_theta = 2.0 * np.einsum(
+            "be,bep->bp", d_losses, eb._env_gram_theta(step.theta, bm) - bm.env_cross
+        )
+        results[thin_rank] = (step, step.factor.solve(x), eb.risk_grad_w(step, w, bm, lam, grad_theta))
+    (thin, thin_solve, thin_grad), (full, full_solve, full_grad) = results[0.5], results[0.0]
+    assert thin.factor.eigval.shape[1] < 24 and full.factor.eigval.shape[1] == 70  # type: ignore[attr-defined]
+    np.testing.assert_allclose(thin.theta, full.theta, rtol=0, atol=1e-8 * np.abs(full.theta).max())
+    for name in ("mu", "kappa"):
+        np.testing.assert_allclose(getattr(thin, name), getattr(full, name), rtol=1e-8)
+    np.testing.assert_allclose(thin.mse, full.mse, rtol=1e-8, atol=1e-10 * float(_wide_batch(seed).yy.max()))
+    if lam_rel[0] < 1e-3:
+        np.testing.assert_allclose(thin_solve, full_solve, rtol=0, atol=1e-9 * np.abs(full_solve).max())
+        np.testing.assert_allclose(thin_grad, full_grad, rtol=0, atol=1e-8 * np.abs(full_grad).max())
+
+
+def test_few_rows_walk_the_same_w_paths_in_gs_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = eb.PathSettings(rounds=60, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
+    paths = {}
+    for thin_rank in (0.5, 0.0):
+        monkeypatch.setattr(eb, "THIN_RANK", thin_rank)
+        bm = _wide_batch(3)
+        paths[thin_rank] = eb._run_paths_numpy(bm, np.array([0.1, 1.0]) * bm.yy, np.ones((2, 70)), settings)
+    np.testing.assert_allclose(np.log(paths[0.5].w), np.log(paths[0.0].w), rtol=0, atol=1e-6)
+    np.testing.assert_allclose(
+        paths[0.5].theta, paths[0.0].theta, rtol=0, atol=1e-7 * np.abs(paths[0.0].theta).max()
+    )
