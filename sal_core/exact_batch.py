@@ -229,10 +229,12 @@ CHOLESKY_FROM_P = 8
 root search's first μ (extrapolated from the last rounds, :func:`next_mu`), and reaches the search's
 other μ by the shift (:meth:`CholFactor.solve`), instead of one eigendecomposition per round: the
 cheaper of the two from this p on (measured: docs/sal.md, "Measured for the defaults")."""
-THIN_RANK = 0.5
-"""Where G's numerical rank is at most this fraction of p, the eigendecomposition path decomposes
+THIN_RANK = 0.25
+"""Where G's numerical rank r is at most this fraction of p, the eigendecomposition path decomposes
 wGw = (FW)ᵀ(FW) through the r × r matrix FW²Fᵀ (F the batch's :attr:`BatchMoments.gram_root`) instead
-of the p × p one: the same eigenvalues and range, O(r²p) instead of O(p³) a round. A wide table with
+of the p × p one: the same eigenvalues and range, about 2r²p + 9r³ operations a round instead of
+O(p³), no more than a Cholesky factorisation's p³/3 at r = p/4. Once the Cholesky path has failed on
+a batch whose G qualifies, its later rounds skip both the attempt and forming wGw. A wide table with
 few rows (736 one-hot columns, 46 training rows) fails the Cholesky path every round (wGw is
 singular and μ sits at its floor), and took about 3 s a round there (docs/sal.md, "More covariates
 than rows: the eigendecomposition in G's range")."""
@@ -253,8 +255,10 @@ def solve_theta(
 
     ``mu0`` (B,) starts the root search of μ (the previous round's μ on a w-path): any positive
     value works, the root is unique (see :func:`_root`)."""
-    wg = w[:, :, None] * m.gram * w[:, None, :]
     b = w * m.cross
+    if m.__dict__.get("gram_root") is not None:  # Cholesky failed on this batch before, G's rank is low
+        return _solve_theta_eigh(m, w, None, b, lam, mu0, max_iter)
+    wg = w[:, :, None] * m.gram * w[:, None, :]
     if w.shape[1] >= CHOLESKY_FROM_P:
         step = _solve_theta_cholesky(m, w, wg, b, lam, mu0, max_iter)
         if step is not None:
@@ -263,14 +267,15 @@ def solve_theta(
 
 
 def _solve_theta_eigh(
-    m: BatchMoments, w: Array, wg: Array, b: Array, lam: Array, mu0: Array | None, max_iter: int
+    m: BatchMoments, w: Array, wg: Array | None, b: Array, lam: Array, mu0: Array | None, max_iter: int
 ) -> ThetaBatch:
-    """One eigendecomposition, then every μ of the search in O(p)."""
+    """One eigendecomposition, then every μ of the search in O(p). ``wg`` (wGw) may be None where
+    G's rank is low (:data:`THIN_RANK`): it is not formed there."""
     eigval, eigvec, thin = _eigen(m, w, wg)
     a = np.einsum("bij,bi->bj", eigvec, b)
     # b lies in wGw's range; its part along eigenvalues at rounding level is rounding (the
     # minimum-norm solution drops it, as `robust_linear.least_squares` does)
-    rounding = wg.shape[1] * np.finfo(np.float64).eps * eigval.max(1, keepdims=True)
+    rounding = w.shape[1] * np.finfo(np.float64).eps * eigval.max(1, keepdims=True)
     a = np.where(eigval > rounding, a, 0.0)
     a2 = a * a
 
@@ -279,16 +284,18 @@ def _solve_theta_eigh(
         a2_inv2 = a2 * inv * inv
         return m.yy - 2.0 * (a2 * inv).sum(1) + (eigval * a2_inv2).sum(1), a2_inv2.sum(1)
 
-    mu, fit_mse, kap = _root(path, m.yy, lam, mu0, max_iter, mu_floor(np.einsum("bii->bi", wg)))
+    diagonal = w * w * np.einsum("bii->bi", m.gram) if wg is None else np.einsum("bii->bi", wg)
+    mu, fit_mse, kap = _root(path, m.yy, lam, mu0, max_iter, mu_floor(diagonal))
     theta = w * np.einsum("bij,bj->bi", eigvec, a / (eigval + mu[:, None]))
     return ThetaBatch(theta=theta, mu=mu, mse=fit_mse, kappa=kap, factor=EigFactor(eigval, eigvec, mu, thin))
 
 
-def _eigen(m: BatchMoments, w: Array, wg: Array) -> tuple[Array, Array, bool]:
+def _eigen(m: BatchMoments, w: Array, wg: Array | None) -> tuple[Array, Array, bool]:
     """wGw's eigenvalues (clipped at 0) and eigenvectors, (B, k) and (B, p, k), and whether they
     span only its range (k < p, where G's rank is low: :data:`THIN_RANK`)."""
     root = m.gram_root
     if root is None:
+        assert wg is not None  # solve_theta forms it wherever G's rank is not low
         eigval, eigvec = np.linalg.eigh(wg)
         return np.clip(eigval, 0.0, None), eigvec, False
     fw = root * w[:, None, :]  # (B, r, p): wGw = fwᵀ fw
