@@ -60,10 +60,15 @@ class BatchMoments:
         rank = int((val > p * np.finfo(np.float64).eps * val.max(1, keepdims=True)).sum(1).max())
         if rank > THIN_RANK * p:
             return None
-        root: Array = np.sqrt(np.clip(val[:, p - rank :], 0.0, None))[:, :, None] * vec[
-            :, :, p - rank :
-        ].transpose(0, 2, 1)
+        top_values, top_vectors = np.clip(val[:, p - rank :], 0.0, None), vec[:, :, p - rank :]
+        root: Array = np.sqrt(top_values)[:, :, None] * top_vectors.transpose(0, 2, 1)
         return root
+
+    @property
+    def low_rank_known(self) -> bool:
+        """The eigendecomposition path has already found G's rank low on this batch
+        (:attr:`gram_root` computed, and not None): its later rounds go there directly."""
+        return self.__dict__.get("gram_root") is not None
 
 
 @dataclass(frozen=True)
@@ -256,7 +261,7 @@ def solve_theta(
     ``mu0`` (B,) starts the root search of μ (the previous round's μ on a w-path): any positive
     value works, the root is unique (see :func:`_root`)."""
     b = w * m.cross
-    if m.__dict__.get("gram_root") is not None:  # Cholesky failed on this batch before, G's rank is low
+    if m.low_rank_known:  # Cholesky failed on this batch before, and G's rank is low
         return _solve_theta_eigh(m, w, None, b, lam, mu0, max_iter)
     wg = w[:, :, None] * m.gram * w[:, None, :]
     if w.shape[1] >= CHOLESKY_FROM_P:

@@ -239,7 +239,7 @@ def test_few_rows_walk_the_same_w_paths_in_gs_range(monkeypatch: pytest.MonkeyPa
         monkeypatch.setattr(eb, "THIN_RANK", thin_rank)
         bm = _wide_batch(3)
         paths[thin_rank] = eb._run_paths_numpy(bm, np.array([0.1, 1.0]) * bm.yy, np.ones((2, 70)), settings)
-        assert (bm.__dict__.get("gram_root") is not None) == (thin_rank > 0)
+        assert bm.low_rank_known == (thin_rank > 0)
     np.testing.assert_allclose(np.log(paths[0.25].w), np.log(paths[0.0].w), rtol=0, atol=1e-6)
     np.testing.assert_allclose(
         paths[0.25].theta, paths[0.0].theta, rtol=0, atol=1e-7 * np.abs(paths[0.0].theta).max()
