@@ -9,6 +9,7 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
+from sal_core.cross_fit import row_keys
 from sal_core.exceptions import InvalidDataError
 
 FloatArray = NDArray[np.float64]
@@ -129,6 +130,29 @@ def validate_environments(
     return p
 
 
+def in_canonical_order(
+    environments: Sequence[Environment], feature_names: Sequence[str] | None = None
+) -> list[Environment]:
+    """The environments sorted by name, each one's rows sorted by their content: what a fit reads,
+    so that neither the order in which the environments are listed nor the order of their rows
+    changes a bit of it (every sum is then taken in one order).
+
+    A row's place is its key of :func:`sal_core.cross_fit.row_keys` on the raw values, each
+    covariate salted with its name (``feature_names``; x0, x1, ... where unnamed), so listing named
+    covariates in another order leaves the rows' order as it was. Equal keys are equal rows (a
+    64-bit hash: distinct rows share one with probability about n²/2⁶⁵), whose order changes
+    nothing. An environment already in that order is passed on as it is, without a copy."""
+    ordered = []
+    for env in sorted(environments, key=lambda e: e.name):
+        names = feature_names if feature_names is not None else default_feature_names(env.X.shape[1])
+        order = np.argsort(row_keys(env.X, env.y, names), kind="stable")
+        if np.array_equal(order, np.arange(order.shape[0])):
+            ordered.append(env)
+        else:
+            ordered.append(Environment(env.name, env.X[order], env.y[order]))
+    return ordered
+
+
 SPLIT_STREAM = 0x5A1  # the second word of the split's seed, so it never shares a stream with a fit's
 
 
@@ -139,6 +163,8 @@ def split_environments(
 
     The paper's validation protocol (a validation set drawn i.i.d. from the training environments).
     Each part keeps its environment's name; at least one row is held out and at least two kept.
+    Rows are drawn by position in the order given (the benchmarks' draws); a caller that must not
+    depend on that order passes :func:`in_canonical_order`'s environments (the worker does).
     """
     rng = np.random.default_rng([seed, SPLIT_STREAM])
     train, valid = [], []

@@ -47,7 +47,7 @@ from app.jobs.spec import build_algorithm
 from app.settings import Settings, get_settings
 from sal_core import Environment, FitResult, SalError
 from sal_core.algorithms.base import RoundMetrics, resolve_device
-from sal_core.data import split_environments
+from sal_core.data import in_canonical_order, split_environments
 from sal_core.fitted import FittedModel
 from sal_core.metrics import evaluate, paired_difference
 from worker import chunked
@@ -378,7 +378,9 @@ class Runner:
         test = [table.environment(n) for n in job.test_environments]
         valid: list[Environment] = []
         if job.validation is not None and "fraction" in job.validation:
-            train, valid = split_environments(train, job.validation["fraction"], job.seed)
+            # drawn from the rows in content order, so the listed order never moves the draw
+            ordered = in_canonical_order(train, table.feature_names)
+            train, valid = split_environments(ordered, job.validation["fraction"], job.seed)
         elif job.validation is not None:
             valid = [table.environment(n) for n in job.validation["environments"]]
         progress = ProgressWriter(

@@ -17,7 +17,14 @@ import numpy as np
 import torch
 
 from sal_core.cross_fit import KeyScale, row_keys
-from sal_core.data import Environment, FloatArray, Standardizer, default_feature_names, validate_environments
+from sal_core.data import (
+    Environment,
+    FloatArray,
+    Standardizer,
+    default_feature_names,
+    in_canonical_order,
+    validate_environments,
+)
 from sal_core.exceptions import InvalidParameterError
 from sal_core.fitted import FittedModel
 from sal_core.history import Round
@@ -167,7 +174,10 @@ class Algorithm(ABC, Generic[P]):
         progress: ProgressCallback | None = None,
     ) -> FitResult:
         """Learn from the training environments. Each ``Environment`` holds raw (unstandardised) X.
-        Checks the configuration first: a bad one raises ``InvalidParameterError`` naming the field."""
+        Checks the configuration first: a bad one raises ``InvalidParameterError`` naming the field.
+        The fit reads the environments by name and each one's rows by content
+        (:func:`sal_core.data.in_canonical_order`), so the order they are listed in changes nothing,
+        to the bit."""
         self._validate_params()
         p = validate_environments(environments, min_environments=self.min_environments, task=self.task)
         names = tuple(feature_names) if feature_names is not None else tuple(default_feature_names(p))
@@ -176,6 +186,7 @@ class Algorithm(ABC, Generic[P]):
                 f"{len(names)} feature names for {p} covariates", field="feature_names"
             )
         started = time.perf_counter()
+        environments = in_canonical_order(environments, names)
         self._resolved_device = resolve_device(self.device)
         raw = [self._tensor(e.X) for e in environments]  # one copy to the device; the rest happens there
         standardizer = Standardizer.fit_tensors(raw)
