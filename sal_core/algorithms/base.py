@@ -191,6 +191,7 @@ class Algorithm(ABC, Generic[P]):
         raw = [self._tensor(e.X) for e in environments]  # one copy to the device; the rest happens there
         standardizer = Standardizer.fit_tensors(raw)
         problem = self._problem(environments, standardizer, raw, names)
+        del environments, raw  # the rows in their new order: the problem holds them standardised
         solution = self._fit(problem, Reporter(progress, self.total_steps()))
         return self._package(solution, standardizer, names, time.perf_counter() - started)
 

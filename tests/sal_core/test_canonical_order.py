@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sal_core import cross_fit as cf
 from sal_core import get_algorithm
 from sal_core.cross_fit import row_keys
 from sal_core.data import Environment, in_canonical_order
@@ -99,3 +100,25 @@ def test_a_network_fit_is_the_same_to_the_bit_whatever_the_order() -> None:
     )
     X = s.test[0].X
     np.testing.assert_array_equal(again.model.decision_function(X), fit.model.decision_function(X))
+
+
+def test_raw_keys_a_block_of_rows_at_a_time_are_the_column_by_column_sums() -> None:
+    """The rows' raw keys are hashed a block of rows at a time; the sum of each column's hash is
+    the one a column at a time gave (rows past one block, -0.0 read as 0.0, both memory layouts)."""
+    rng = np.random.default_rng(4)
+    n = cf.RAW_KEY_BLOCK + 37
+    X = rng.normal(size=(n, 6))
+    X[::7, 0] = -0.0
+    X[1::7, 0] = 0.0
+    y = rng.normal(size=n)
+    names = [f"c{j}" for j in range(6)]
+    total = np.zeros(n, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j, name in enumerate(names):
+            total += cf._splitmix(
+                (np.ascontiguousarray(X[:, j]) + 0.0).view(np.uint64) ^ cf._column_salt(name)
+            )
+        expected = cf._splitmix(total ^ cf._splitmix((y + 0.0).view(np.uint64) + cf._MIX))
+    np.testing.assert_array_equal(row_keys(X, y, names), expected)
+    np.testing.assert_array_equal(row_keys(np.asfortranarray(X), y, names), expected)
+    assert row_keys(X, y, names)[0] == row_keys(np.where(X == 0, 0.0, X), y, names)[0]
