@@ -4,7 +4,9 @@ Two ways a job can hold data out, both recorded on the job (``validation``):
 
 * ``{"fraction": f}``: a seeded share ``f`` of every training environment's rows is held out; the
   model is fitted on the rest (DomainBed's "training-domain validation", no refit). The split is
-  ``sal_core.data.split_environments``, the one the paper benchmark draws too.
+  ``sal_core.data.split_environments``, the one the paper benchmark draws too, on the environments
+  in ``sal_core.data.in_canonical_order`` (by name, rows by content), so the rows held out do not
+  depend on the order of the file or of ``train_environments``.
 * ``{"environments": [...]}``: whole environments, neither trained nor tested on (one fold of
   leave-one-environment-out).
 

@@ -29,7 +29,9 @@ def test_split_holds_out_a_seeded_share_of_every_environment() -> None:
 
 
 def test_jobs_and_the_benchmark_draw_the_same_split() -> None:
-    """One implementation in sal_core, so a sweep reproduces the paper benchmark's selection."""
+    """One implementation in sal_core, so a sweep draws as the paper benchmark does; the worker
+    draws on the rows in ``in_canonical_order`` (tests/app/test_order_invariance.py), the benchmark
+    on its generator's order."""
     assert worker.runner.split_environments is split_environments
     assert bench.cells.split_environments is split_environments
 

@@ -12,7 +12,7 @@ import pytest
 
 from app.jobs.validation import pooled_error
 from sal_core import get_algorithm, synthetic
-from sal_core.data import split_environments
+from sal_core.data import in_canonical_order, split_environments
 from sal_core.metrics import evaluate
 from tests.app import factories as f
 from tests.e2e import scenario
@@ -68,13 +68,15 @@ def test_a_small_sweep_selects_what_sal_core_selects(
     means = [r["mean_error"]["mean"] for r in board["algorithms"]]
     assert means == sorted(means)
 
-    # The same protocol by hand: per seed split 20% off each training environment, fit each
-    # candidate, score by pooled validation MSE averaged over seeds, report test RMSE.
+    # The same protocol by hand: per seed split 20% off each training environment (its rows in the
+    # order the worker reads them), fit each candidate, score by pooled validation MSE averaged over
+    # seeds, report test RMSE.
     scores: dict[float, list[float]] = {}
     tests: dict[float, list[Any]] = {}
     for lam in (0.01, 10.0):
         for seed in (0, 1):
-            train, valid = split_environments(setting.train, 0.2, seed)
+            ordered = in_canonical_order(setting.train, setting.feature_names)
+            train, valid = split_environments(ordered, 0.2, seed)
             fit = get_algorithm("ridge")({"lambda_": lam}, task="regression", seed=seed).fit(train)
             scores.setdefault(lam, []).append(pooled_error(fit.model, valid))
             tests.setdefault(lam, []).append(evaluate(fit.model, setting.test)[1])
