@@ -144,9 +144,11 @@ def in_canonical_order(
     nothing. An environment already in that order is passed on as it is, without a copy. The cost
     (measured: docs/sal.md, "Environments by name, rows by content") is one hash of every value and
     one sort of each environment's keys."""
-    ordered = []
+    ordered: list[Environment] = []
+    names = feature_names
     for env in sorted(environments, key=lambda e: e.name):
-        names = feature_names if feature_names is not None else default_feature_names(env.X.shape[1])
+        if names is None:  # every environment has the same covariates (validate_environments)
+            names = default_feature_names(env.X.shape[1])
         order = np.argsort(row_keys(env.X, env.y, names))
         if np.array_equal(order, np.arange(order.shape[0])):
             ordered.append(env)
