@@ -103,6 +103,17 @@ def named_unit(table: str, environment: str, target: str) -> Unit:
     return Unit(table, frame, environment, target)
 
 
+def training_environments(rows: dict[str, int]) -> list[str] | None:
+    """The environments a survey job trains on, given each environment's rows: the first half by
+    name of those with two rows or more (at least two); the job tests on the rest. None where the
+    table has fewer than three environments, or fewer than two of two rows or more."""
+    names = sorted(rows)
+    trainable = [name for name in names if rows[name] >= 2]
+    if len(names) < 3 or len(trainable) < 2:
+        return None
+    return trainable[: max(2, len(trainable) // 2)]
+
+
 def _problem(response: httpx.Response) -> str:
     try:
         body = response.json()
@@ -125,12 +136,9 @@ def measure(client: httpx.Client, unit: Unit, timeout_s: float = 900) -> Outcome
     if response.status_code >= 400:
         return Outcome(unit.table, "refused", f"upload: {_problem(response)}")
     dataset = response.json()
-    rows = {e["name"]: e["n_rows"] for e in dataset["environments"]}
-    names = sorted(rows)
-    trainable = [name for name in names if rows[name] >= 2]
-    if len(names) < 3 or len(trainable) < 2:
+    train = training_environments({e["name"]: e["n_rows"] for e in dataset["environments"]})
+    if train is None:
         return None
-    train = trainable[: max(2, len(trainable) // 2)]
     response = client.post(
         "/jobs", json={"dataset_id": dataset["id"], "algorithm": "sal", "train_environments": train}
     )

