@@ -241,6 +241,8 @@ def test_few_rows_walk_the_same_w_paths_in_gs_range(monkeypatch: pytest.MonkeyPa
         paths[thin_rank] = eb._run_paths_numpy(bm, np.array([0.1, 1.0]) * bm.yy, np.ones((2, 70)), settings)
         assert bm.low_rank_known == (thin_rank > 0)
     np.testing.assert_allclose(np.log(paths[0.25].w), np.log(paths[0.0].w), rtol=0, atol=1e-6)
+    # θ at the last w inherits w's agreement: 10⁻⁶ of log w moves θ by about 10⁻⁶ of its size (at
+    # 10⁻⁷ one coefficient of 140 missed by 6.5·10⁻⁸ against 6.1·10⁻⁸ on a loaded host, 2026-12-07)
     np.testing.assert_allclose(
-        paths[0.25].theta, paths[0.0].theta, rtol=0, atol=1e-7 * np.abs(paths[0.0].theta).max()
+        paths[0.25].theta, paths[0.0].theta, rtol=0, atol=1e-6 * np.abs(paths[0.0].theta).max()
     )
