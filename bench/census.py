@@ -35,11 +35,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from app.datasets.tables import from_file
 from app.jobs.spec import check_both_labels, resolve_task
-from bench.api_survey import Unit, classification_units, regression_units, training_environments
+from bench.api_survey import (
+    EXACT,
+    Unit,
+    classification_units,
+    regression_units,
+    target_scale,
+    training_environments,
+)
 from bench.common import machine_line, now, set_threads
 from sal_core import Environment, get_algorithm
 from sal_core.exceptions import SalError
@@ -48,8 +54,6 @@ from sal_core.metrics import evaluate
 TASKS = ("regression", "classification")
 MEAN_TARGET = 1.01
 WORST_TARGET = 1.05
-EXACT = 1e-9
-"""ERM errors below this fraction of the target's standard deviation are exact fits: no ratio."""
 
 
 @dataclass(frozen=True)
@@ -92,8 +96,7 @@ def measure(job: Job) -> list[dict[str, Any]]:
         return [base | {"answer": "refused", "detail": f"job: {err}"[:300]}]
     train = [table.environment(n) for n in train_names]
     test = [e for e in table.environments if e.name not in train_names]
-    target = pd.to_numeric(unit.frame[unit.target], errors="coerce")
-    scale = float(target.std()) if target.notna().sum() > 1 and target.std() > 0 else 1.0
+    scale = target_scale(unit)
     base |= {"fitted_task": task, "p": len(table.feature_names), "n_train": sum(e.n_rows for e in train)}
     base |= {"scale": scale}
     try:
