@@ -51,3 +51,19 @@ def test_the_report_counts_every_table(sample: Path) -> None:
     assert f"**{sum(t.meets for t in results)} meet the targets**" in text
     for t in results:
         assert len(t.ratios) == 2 and t.worst >= t.mean
+
+
+def test_units_picks_indices_and_open_ranges() -> None:
+    chosen = census._indices("3,7-9,20-")
+    assert [i for i in range(25) if chosen(i)] == [3, 7, 8, 9, 20, 21, 22, 23, 24]
+
+
+def test_a_run_on_chosen_units_records_only_those(tmp_path: Path) -> None:
+    out = tmp_path / "census.jsonl"
+    try:
+        census.run(out, ["regression"], [0], jobs=1, every=90, start=3, chosen=census._indices("1,4-"))
+    except DataUnavailable as err:
+        pytest.skip(str(err))
+    indices = {json.loads(line)["index"] for line in out.read_text().splitlines()}
+    assert indices and indices <= {1} | set(range(4, 100))
+    assert 1 in indices or 4 in indices
