@@ -43,6 +43,15 @@ noise, "ERM first where the slopes look alike"), and its opt-in ``cost_cap`` bou
 candidate may cost out of fold ("Few rows, nothing shifted")."""
 
 
+EXACT_LAW_SHARE = 1e-6
+"""Where the shared-slopes fit leaves at most this share of the target's within-environment sum of
+squares (R² ≥ 1 − 10⁻⁶: an accounting identity, a unit conversion, a law exact up to the rounding of
+the data), on at least as many rows again as it has coefficients, the training environments share
+one linear law whatever Chow's test says: with almost no noise the test rejects at differences of
+10⁻⁶ of the target's variance. There SAL keeps ERM (:func:`erm_kept_here`); docs/sal.md, "An exact
+law is kept" (2026-12-07)."""
+
+
 @dataclass(frozen=True)
 class SlopesTest:
     """Chow's F test that every training environment has the same slopes."""
@@ -51,6 +60,23 @@ class SlopesTest:
     df1: int
     df2: int | None  # None for the likelihood-ratio test (χ² with df1 degrees of freedom)
     p_value: float
+    # Chow's test only: the shared-slopes fit's residual sum of squares as a share of the target's
+    # within-environment sum of squares, and its spare rows (rows less coefficients, intercepts too)
+    shared_residual: float | None = None
+    shared_spare: int | None = None
+    shared_coefficients: int | None = None
+
+    @property
+    def exact_law(self) -> bool:
+        """The shared-slopes fit explains all but :data:`EXACT_LAW_SHARE` of the target's variance
+        within the environments, on at least as many spare rows as it has coefficients."""
+        return (
+            self.shared_residual is not None
+            and self.shared_spare is not None
+            and self.shared_coefficients is not None
+            and self.shared_residual <= EXACT_LAW_SHARE
+            and self.shared_spare >= self.shared_coefficients
+        )
 
     @property
     def excess(self) -> float | None:
@@ -71,7 +97,8 @@ class SlopesTest:
 
     def to_dict(self) -> dict[str, Any]:
         return {"test": self.name, "statistic": self.statistic, "df1": self.df1, "df2": self.df2,
-                "p_value": self.p_value}  # fmt: skip
+                "p_value": self.p_value, "shared_residual": self.shared_residual,
+                "exact_law": self.exact_law}  # fmt: skip
 
 
 def slopes_test(n: Array, sz: Array, sy: Array, szz: Array, szy: Array, syy: Array) -> SlopesTest | None:
@@ -95,7 +122,16 @@ def slopes_test(n: Array, sz: Array, sy: Array, szz: Array, szy: Array, syy: Arr
     if df1 < 1 or df2 < 1 or rss1 <= 0.0:
         return None
     statistic = max(rss0 - rss1, 0.0) / df1 / (rss1 / df2)
-    return SlopesTest(statistic=statistic, df1=df1, df2=df2, p_value=f_survival(statistic, df1, df2))
+    total = float(cyy.sum())
+    return SlopesTest(
+        statistic=statistic,
+        df1=df1,
+        df2=df2,
+        p_value=f_survival(statistic, df1, df2),
+        shared_residual=rss0 / total if total > 0.0 else None,
+        shared_spare=int(n.sum()) - rank0,
+        shared_coefficients=rank0,
+    )
 
 
 def _residual(czz: Array, czy: Array, cyy: float, rows: int) -> tuple[float, int]:
@@ -271,6 +307,13 @@ def erm_first_because(test: SlopesTest | None) -> str:
     test found the environments alike, ran on none, or found them different and ``"always"`` asked."""
     if test is None:
         return "no slopes test ran on the training environments"
+    if test.exact_law and not alike(test):
+        assert test.shared_residual is not None
+        return (
+            "the training environments share one linear law to within "
+            f"{test.shared_residual:.2g} of the target's variance (the slopes test rejects at "
+            "differences that small)"
+        )
     if alike(test):
         return "the training environments show no evidence of different slopes"
     return (
@@ -281,14 +324,18 @@ def erm_first_because(test: SlopesTest | None) -> str:
 def erm_first_here(mode: str, test: SlopesTest | None) -> bool:
     """Whether SAL's ``erm_first`` (one of :data:`ERM_FIRST`) asks for ERM first given the slopes test
     (where :func:`erm_kept_here`, ERM comes first and stays)."""
-    return mode == "always" or (mode in ("where_alike", "keep_where_alike") and alike(test))
+    return mode == "always" or (
+        mode in ("where_alike", "keep_where_alike") and (alike(test) or erm_kept_here(mode, test))
+    )
 
 
 def erm_kept_here(mode: str, test: SlopesTest | None) -> bool:
     """Whether SAL's ``erm_first`` keeps ERM outright given the slopes test: ``"keep_where_alike"``
     where the test ran and finds no evidence of different slopes. Where no test ran (too few rows, a
-    path without one) there is no such evidence either way, and ERM only comes first."""
-    return mode == "keep_where_alike" and test is not None and alike(test)
+    path without one) there is no such evidence either way, and ERM only comes first. So too where the
+    training environments share one exact linear law (:attr:`SlopesTest.exact_law`), whatever the test's
+    p: a robust candidate can only lose what that law gets right."""
+    return mode == "keep_where_alike" and test is not None and (alike(test) or test.exact_law)
 
 
 TEST_BUDGET = 2e9

@@ -181,6 +181,17 @@ class Homogeneity(_Stored):
     p_value: float | None = Field(
         default=None, description="Small: the environments' slopes differ (evidence for robustness)."
     )
+    shared_residual: float | None = Field(
+        default=None,
+        description="Chow's test: the share of the target's within-environment variance that one set of "
+        "slopes for every environment leaves unexplained. Null for the likelihood-ratio test and in "
+        "results stored before 2026-12-07.",
+    )
+    exact_law: bool | None = Field(
+        default=None,
+        description="The environments share one exact linear law (shared_residual at most 1e-6, on at "
+        "least as many spare rows as coefficients): SAL keeps ERM there whatever p_value says.",
+    )
 
 
 class ErmEvidence(_Stored):

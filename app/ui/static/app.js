@@ -12,7 +12,8 @@
   // How lambda_="auto" chose, in one line: the reason, and the slopes test that decided which rule ran.
   const lambdaChoice = (sel) => {
     if (!sel || !sel.reason) return null;
-    const test = sel.homogeneity ? `; slopes test p = ${fmt(sel.homogeneity.p_value)}` : "";
+    const law = sel.homogeneity && sel.homogeneity.exact_law ? " (one exact linear law: ERM kept)" : "";
+    const test = sel.homogeneity ? `; slopes test p = ${fmt(sel.homogeneity.p_value)}${law}` : "";
     return `${sel.reason}${test}`;
   };
   // "+0.0031 ± 0.0012 (ERM 0.4512; within noise)": the job's Mean_Error minus ERM's on the same test rows.

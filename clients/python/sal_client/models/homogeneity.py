@@ -19,14 +19,21 @@ class Homogeneity:
         Attributes:
             df1 (int | None | Unset):
             df2 (int | None | Unset): Null for the likelihood-ratio (χ²) test.
+            exact_law (bool | None | Unset): The environments share one exact linear law (shared_residual at most 1e-6, on
+                at least as many spare rows as coefficients): SAL keeps ERM there whatever p_value says.
             p_value (float | None | Unset): Small: the environments' slopes differ (evidence for robustness).
+            shared_residual (float | None | Unset): Chow's test: the share of the target's within-environment variance that
+                one set of slopes for every environment leaves unexplained. Null for the likelihood-ratio test and in results
+                stored before 2026-12-07.
             statistic (float | None | Unset):
             test (None | str | Unset):
     """
 
     df1: int | None | Unset = UNSET
     df2: int | None | Unset = UNSET
+    exact_law: bool | None | Unset = UNSET
     p_value: float | None | Unset = UNSET
+    shared_residual: float | None | Unset = UNSET
     statistic: float | None | Unset = UNSET
     test: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -44,11 +51,23 @@ class Homogeneity:
         else:
             df2 = self.df2
 
+        exact_law: bool | None | Unset
+        if isinstance(self.exact_law, Unset):
+            exact_law = UNSET
+        else:
+            exact_law = self.exact_law
+
         p_value: float | None | Unset
         if isinstance(self.p_value, Unset):
             p_value = UNSET
         else:
             p_value = self.p_value
+
+        shared_residual: float | None | Unset
+        if isinstance(self.shared_residual, Unset):
+            shared_residual = UNSET
+        else:
+            shared_residual = self.shared_residual
 
         statistic: float | None | Unset
         if isinstance(self.statistic, Unset):
@@ -69,8 +88,12 @@ class Homogeneity:
             field_dict["df1"] = df1
         if df2 is not UNSET:
             field_dict["df2"] = df2
+        if exact_law is not UNSET:
+            field_dict["exact_law"] = exact_law
         if p_value is not UNSET:
             field_dict["p_value"] = p_value
+        if shared_residual is not UNSET:
+            field_dict["shared_residual"] = shared_residual
         if statistic is not UNSET:
             field_dict["statistic"] = statistic
         if test is not UNSET:
@@ -100,6 +123,15 @@ class Homogeneity:
 
         df2 = _parse_df2(d.pop("df2", UNSET))
 
+        def _parse_exact_law(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        exact_law = _parse_exact_law(d.pop("exact_law", UNSET))
+
         def _parse_p_value(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -108,6 +140,15 @@ class Homogeneity:
             return cast(float | None | Unset, data)
 
         p_value = _parse_p_value(d.pop("p_value", UNSET))
+
+        def _parse_shared_residual(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        shared_residual = _parse_shared_residual(d.pop("shared_residual", UNSET))
 
         def _parse_statistic(data: object) -> float | None | Unset:
             if data is None:
@@ -130,7 +171,9 @@ class Homogeneity:
         homogeneity = cls(
             df1=df1,
             df2=df2,
+            exact_law=exact_law,
             p_value=p_value,
+            shared_residual=shared_residual,
             statistic=statistic,
             test=test,
         )
