@@ -287,7 +287,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     go.add_argument(
         "--units",
         type=_indices,
-        default=None,
+        default="0-",
         help="only these units by index, e.g. 253,275,301- (default: all)",
     )
     show = sub.add_parser("report", help="SAL against ERM per table")
@@ -295,8 +295,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     show.add_argument("--every-table", action="store_true", help="every table read, not only the misses")
     args = parser.parse_args(argv)
     if args.command == "run":
-        chosen = args.units or (lambda index: True)
-        run(args.out, args.task, args.seeds, args.jobs, args.every, args.start, chosen)
+        run(args.out, args.task, args.seeds, args.jobs, args.every, args.start, args.units)
     else:
         records = [json.loads(line) for path in args.out for line in path.read_text().splitlines()]
         given = " ".join(["--every-table"] * args.every_table + [str(p) for p in args.out])
