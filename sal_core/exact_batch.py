@@ -184,6 +184,18 @@ def shift_reuse(p: int) -> float:
     return SHIFT_REUSE if terms <= SHIFT_REUSE_TERMS else SHIFT_PRECISION ** (1.0 / terms)
 
 
+def series_scale(mu: Array) -> Array:
+    """The power of two in (μ/2, μ] (B,) by which the shift's powers are kept as s^k·A^-(k+1)b.
+
+    A ⪰ μ_f·I bounds sA⁻¹ by 1, so the table never grows; the plain powers A^-(k+1)b grow like
+    μ_f^-k and overflow where μ_f sits at its floor (:data:`MU_FLOOR`, ~1e-12 of wGw's scale: a
+    wide table with fewer rows than covariates), and a term whose coefficient (−δ)ᵏ is 0 turns
+    them into NaN (issue 18: rockArt). Scaling by a power of two is exact, so each term
+    (−δ/s)^k·s^k·A^-(k+1)b is the plain series' wherever that one did not overflow."""
+    scale: Array = np.ldexp(0.5, np.frexp(mu)[1])
+    return scale
+
+
 def terms_needed(shift: Array, mu: Array) -> int:
     """Terms of (A + δI)⁻¹ = Σ_k (−δ)^k A^-(k+1) after which every path's next term is below
     :data:`SHIFT_PRECISION` of the first: A ⪰ μ·I (A = wGw + μI, wGw ⪰ 0), so term k is at most
@@ -320,9 +332,9 @@ def _solve_theta_cholesky(
     moves more than :func:`shift_reuse` from it); the other μ by the shift. None where A is not
     numerically positive definite (a near-singular wGw with a tiny μ), for the eigendecomposition.
 
-    The search's evaluations share one table of the series' powers A⁻ᵏb (B, p, K) and sum as many
-    of them as the shift needs in one batched product: a round is a few dozen calls on small
-    arrays, so each call saved counts (issue 18)."""
+    The search's evaluations share one table of the series' powers s^k·A^-(k+1)b (B, p, K;
+    :func:`series_scale`) and sum as many of them as the shift needs in one batched product: a
+    round is a few dozen calls on small arrays, so each call saved counts (issue 18)."""
     batch, p = b.shape
     diag = np.einsum("bii->bi", wg)  # a view: wg becomes A(μ) in place
     diagonal = diag.copy()
@@ -330,18 +342,18 @@ def _solve_theta_cholesky(
     reuse = shift_reuse(p)
     # the factorisation's state: its solve, μ there, how many powers are solved
     base: Solve | None = None
-    mu_f = np.zeros(0)
+    mu_f = scale = np.zeros(0)
     solved = 0
     u = np.zeros((batch, p))
     terms = 1  # the last evaluation's (the returned μ's) terms of the series
 
     def factor(mu: Array) -> None:
-        nonlocal base, mu_f, solved
+        nonlocal base, mu_f, scale, solved
         np.add(diagonal, mu[:, None], out=diag)
         chol, info = torch.linalg.cholesky_ex(torch.from_numpy(wg))
         if info.any():
             raise _NotPositiveDefinite
-        base, mu_f, solved = base_solve(chol), mu.copy(), 1
+        base, mu_f, scale, solved = base_solve(chol), mu.copy(), series_scale(mu)[:, None, None], 1
         powers[:, :, :1] = base(b[:, :, None])
 
     def path(mu: Array) -> tuple[Array, Array]:
@@ -355,12 +367,12 @@ def _solve_theta_cholesky(
         assert base is not None
         terms = count = _terms_at(ratio)
         while solved < count:
-            powers[:, :, solved : solved + 1] = base(powers[:, :, solved - 1 : solved])
+            powers[:, :, solved : solved + 1] = base(powers[:, :, solved - 1 : solved]) * scale
             solved += 1
         if count == 1:
             u = powers[:, :, 0]  # a view: u is read before the table changes again
         else:
-            coefs = (-shift)[:, None, None] ** _EXPONENTS[:count]  # (B, K, 1)
+            coefs = (-shift[:, None, None] / scale) ** _EXPONENTS[:count]  # (B, K, 1)
             u = np.matmul(powers[:, :, :count], coefs)[:, :, 0]
         kap = np.einsum("bi,bi->b", u, u)
         return m.yy - np.einsum("bi,bi->b", b, u) - mu * kap, kap

@@ -310,7 +310,8 @@ def _evaluate(
     path reaches them (``exact_batch._solve_theta_cholesky``): A is factorised at the θ-step's
     first μ (``chol``), and from :data:`SHIFT_FROM_P` covariates a later μ within
     :func:`exact_batch.shift_reuse` of it is reached by the series Σ_k (−δ)^k A⁻⁽ᵏ⁺¹⁾b over the
-    powers A⁻ᵏb (``powers``, one row each, solved once); below, every μ is factorised.
+    powers s^k·A⁻⁽ᵏ⁺¹⁾b (``powers``, one row each, solved once; s: :func:`exact_batch.series_scale`);
+    below, every μ is factorised.
     ``state``: μ at the factorisation (0: none yet), powers solved, terms of the last evaluation."""
     p = b.shape[0]
     mu_f = state[0]
@@ -324,8 +325,11 @@ def _evaluate(
         ratio = 0.0
     count = _terms_at(ratio)
     solved = int(state[1])
+    scale = math.ldexp(0.5, math.frexp(mu_f)[1])  # exact_batch.series_scale
     while solved < count:
         _chol_solve(chol, powers[solved - 1], powers[solved])
+        for i in range(p):
+            powers[solved, i] *= scale
         solved += 1
     state[1] = solved
     state[2] = count
@@ -334,7 +338,7 @@ def _evaluate(
         u[i] = powers[0, i]
     coef = 1.0
     for k in range(1, count):
-        coef *= -shift
+        coef *= -shift / scale
         for i in range(p):
             u[i] += coef * powers[k, i]
     kap = 0.0

@@ -83,7 +83,7 @@ def _solve_theta_cholesky(
 ) -> ThetaStep:
     """One factorisation at the search's first μ (again only where a later μ moves more than
     :func:`sal_core.exact_batch.shift_reuse` from it); the search's evaluations share one table of
-    the series' powers A⁻ᵏb."""
+    the series' powers s^k·A^-(k+1)b (:func:`sal_core.exact_batch.series_scale`)."""
     batch, p = b.shape
     diag = torch.diagonal(wg, dim1=1, dim2=2)  # a view: wg becomes A(μ) in place
     powers = torch.empty((batch, p, eb.SHIFT_TERMS), dtype=b.dtype, device=b.device)
@@ -91,18 +91,19 @@ def _solve_theta_cholesky(
     reuse = eb.shift_reuse(p)
     # the factorisation's state: its factor, μ there, how many powers are solved
     chol: Tensor | None = None
-    mu_f = torch.zeros(0, dtype=b.dtype, device=b.device)
+    mu_f = scale = torch.zeros(0, dtype=b.dtype, device=b.device)
     solved = 0
     u = torch.zeros_like(b)
     terms = 1  # the last evaluation's (the returned μ's) terms of the series
 
     def factor(mu: Tensor) -> None:
-        nonlocal chol, mu_f, solved
+        nonlocal chol, mu_f, scale, solved
         diag.copy_(diagonal + mu[:, None])
         chol, info = torch.linalg.cholesky_ex(wg)
         if bool(info.any()):
             raise _NotPositiveDefinite
         mu_f, solved = mu.clone(), 1
+        scale = torch.ldexp(torch.full_like(mu, 0.5), torch.frexp(mu).exponent)[:, None, None]
         powers[:, :, :1] = torch.cholesky_solve(b[:, :, None], chol)
 
     def path(mu: Tensor) -> tuple[Tensor, Tensor]:
@@ -114,12 +115,14 @@ def _solve_theta_cholesky(
         assert chol is not None
         terms = count = eb._terms_at(ratio)
         while solved < count:
-            powers[:, :, solved : solved + 1] = torch.cholesky_solve(powers[:, :, solved - 1 : solved], chol)
+            powers[:, :, solved : solved + 1] = (
+                torch.cholesky_solve(powers[:, :, solved - 1 : solved], chol) * scale
+            )
             solved += 1
         if count == 1:
             u = powers[:, :, 0].clone()
         else:
-            coefs = (mu_f - mu)[:, None, None] ** exponents[:count]  # (−δ)ᵏ, (B, K, 1)
+            coefs = ((mu_f - mu)[:, None, None] / scale) ** exponents[:count]  # (−δ/s)ᵏ, (B, K, 1)
             u = torch.matmul(powers[:, :, :count], coefs)[:, :, 0]
         kap = (u * u).sum(1)
         return m.yy - (b * u).sum(1) - mu * kap, kap
