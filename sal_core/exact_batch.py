@@ -44,10 +44,20 @@ class BatchMoments:
     env_gram: Array  # (B, E, p, p)
     env_cross: Array  # (B, E, p)
     env_yy: Array  # (B, E)
+    rows: int = 0
+    """The most rows behind any problem's moments (0: not said). G's rank is at most this."""
 
     @property
     def size(self) -> int:
         return int(self.gram.shape[0])
+
+    @property
+    def few_rows(self) -> bool:
+        """From :data:`THIN_FROM_P` covariates, rows said and at most :data:`THIN_RANK` of p: G's
+        rank is low for certain, so every θ-step decomposes wGw in G's range
+        (:func:`_solve_theta_eigh`) from the first round, on the numpy path."""
+        p = int(self.gram.shape[-1])
+        return p >= THIN_FROM_P and 0 < self.rows <= THIN_RANK * p
 
     @functools.cached_property
     def gram_root(self) -> Array | None:
@@ -255,6 +265,13 @@ a batch whose G qualifies, its later rounds skip both the attempt and forming wG
 few rows (736 one-hot columns, 46 training rows) fails the Cholesky path every round (wGw is
 singular and μ sits at its floor), and took about 3 s a round there (docs/sal.md, "More covariates
 than rows: the eigendecomposition in G's range")."""
+THIN_FROM_P = 400
+"""From this many covariates a batch of few rows (:attr:`BatchMoments.few_rows`) decomposes wGw in
+G's range from its first round, about 2r²p + 9r³ operations a round, instead of the compiled
+kernel's Cholesky factorisation (p³/3 a round). The decomposition is exact where μ sits at its floor,
+and a Cholesky solve there is ~10⁻³ off, at A's condition of ~10¹². Below this p the kernel is the
+faster even there, being compiled (measured: docs/sal.md, "Few rows, decomposed in G's range from
+the start")."""
 INVERSE_BELOW_P = 40
 """Below this many covariates a factorised A solves through its explicit inverse (:func:`base_solve`);
 from this many on, by two triangular solves: each is the cheaper on its side (measured: docs/sal.md,
@@ -273,7 +290,8 @@ def solve_theta(
     ``mu0`` (B,) starts the root search of μ (the previous round's μ on a w-path): any positive
     value works, the root is unique (see :func:`_root`)."""
     b = w * m.cross
-    if m.low_rank_known:  # Cholesky failed on this batch before, and G's rank is low
+    if m.low_rank_known or (m.few_rows and m.gram_root is not None):
+        # G's rank is low: found where Cholesky failed on this batch before, or known from its rows
         return _solve_theta_eigh(m, w, None, b, lam, mu0, max_iter)
     wg = w[:, :, None] * m.gram * w[:, None, :]
     if w.shape[1] >= CHOLESKY_FROM_P:
@@ -584,14 +602,15 @@ def run_paths(
     the paths run there (:mod:`sal_core.exact_torch`: the same rounds as torch tensors). Otherwise,
     below :data:`COMPILED_BELOW_P` covariates the paths run compiled (:mod:`sal_core.exact_compiled`: the
     same rounds, to rounding), on :func:`path_threads` threads; where a factorisation fails there,
-    here, from round 1 (rounds already shown to ``on_round`` are not shown again)."""
+    here, from round 1 (rounds already shown to ``on_round`` are not shown again). A batch of few
+    rows (:attr:`BatchMoments.few_rows`) runs here from the start, in G's range."""
     if device is not None and runs_on_device(device, w0.shape[1]):
         from sal_core import exact_torch  # it builds on this module
 
         return exact_torch.run_paths(
             m, lam, w0, settings, anchor, device=device, record=record, on_round=on_round
         )
-    if runs_compiled(w0.shape[1]):
+    if runs_compiled(w0.shape[1]) and not m.few_rows:
         from sal_core import exact_compiled  # it builds on this module
 
         shown = 0

@@ -122,8 +122,9 @@ OnRound = Callable[[int, float, Array, Array], bool]
 of the most robust candidate's first fold path, the one a watcher is shown; True stops the fit."""
 
 
-def _batch(parts: list[Moments], repeat: int) -> eb.BatchMoments:
-    """Stack the fold moments, each fold repeated for ``repeat`` candidates (candidate-major)."""
+def _batch(parts: list[Moments], repeat: int, rows: int) -> eb.BatchMoments:
+    """Stack the fold moments, each fold repeated for ``repeat`` candidates (candidate-major);
+    ``rows``: the most rows behind any of them."""
     order = [parts[k] for _ in range(repeat) for k in range(len(parts))]
     return eb.BatchMoments(
         gram=np.stack([m.gram for m in order]),
@@ -132,16 +133,18 @@ def _batch(parts: list[Moments], repeat: int) -> eb.BatchMoments:
         env_gram=np.stack([m.env_gram for m in order]),
         env_cross=np.stack([m.env_cross for m in order]),
         env_yy=np.stack([m.env_yy for m in order]),
+        rows=rows,
     )
 
 
-def _one(m: Moments) -> eb.BatchMoments:
-    return _batch([m], 1)
+def _one(m: Moments, rows: int) -> eb.BatchMoments:
+    return _batch([m], 1, rows)
 
 
 def _concat(a: eb.BatchMoments, b: eb.BatchMoments) -> eb.BatchMoments:
-    names = [f.name for f in dataclasses.fields(a)]
-    return eb.BatchMoments(**{n: np.concatenate([getattr(a, n), getattr(b, n)]) for n in names})
+    names = [f.name for f in dataclasses.fields(a) if f.name != "rows"]
+    stacked = {n: np.concatenate([getattr(a, n), getattr(b, n)]) for n in names}
+    return eb.BatchMoments(**stacked, rows=max(a.rows, b.rows))
 
 
 def _take(result: eb.PathResult, i: int) -> eb.PathResult:
@@ -365,7 +368,13 @@ def select_from_sums(
     if robust:
         full_anchor = [_anchor([full], [full_rows], v) for _, v in robust] if refits_in_batch else None
         fitted = _robust_fits(
-            plan, fold_moments, lams, [fold_anchor[v] for _, v in robust], full, full_anchor, on_round
+            plan,
+            fold_moments,
+            lams,
+            [fold_anchor[v] for _, v in robust],
+            (full, full_rows, max(fold_rows)),
+            full_anchor,
+            on_round,
         )
         if fitted.stopped:
             return _stopped(plan, base, full, full_rows, z_bar)
@@ -458,7 +467,13 @@ def select_from_sums(
             w0 = np.ones((1, n_features))
             anchor = _anchor([full], [full_rows], variant)
             refit = eb.run_paths(
-                _one(full), np.array([lam_final]), w0, plan.settings, anchor, record=True, device=plan.device
+                _one(full, full_rows),
+                np.array([lam_final]),
+                w0,
+                plan.settings,
+                anchor,
+                record=True,
+                device=plan.device,
             )
         w_folds = ws[order[chosen]]
         w_low, w_high = w_folds.min(0), w_folds.max(0)
@@ -468,7 +483,7 @@ def select_from_sums(
         refit = (
             erm_step([full], [full_rows])
             if relative == ls.OFF
-            else fixed_w_step(_one(full), np.array([lam_final]))
+            else fixed_w_step(_one(full, full_rows), np.array([lam_final]))
         )
         w_low = w_high = None
         theta, cert, final_model = (
@@ -488,21 +503,23 @@ def _robust_fits(
     fold_moments: list[Moments],
     lams: list[float],
     anchors: list[NDArray[np.bool_]],
-    full: Moments,
+    rows: tuple[Moments, int, int],
     full_anchors: list[NDArray[np.bool_]] | None,
     on_round: OnRound,
 ) -> eb.PathResult:
     """Every robust candidate (λ ``lams[i]``, w-path anchor ``anchors[i]``) on every fold's
-    complement: one batch, candidate-major. Where ``full_anchors`` is given, each candidate's refit on
+    complement: one batch, candidate-major. ``rows``: the moments of all rows, their count and the
+    most rows of a fold's complement. Where ``full_anchors`` is given, each candidate's refit on
     all rows rides along at the end of the batch. With w fixed (WDRL), one stacked θ-step."""
     k = len(fold_moments)
-    batch = _batch(fold_moments, len(lams))
+    full, full_rows, fold_rows = rows
+    batch = _batch(fold_moments, len(lams), fold_rows)
     lam = np.repeat(lams, k)
     if not plan.learns_w:
         return fixed_w_step(batch, lam)
     anchor = np.concatenate(anchors)
     if full_anchors is not None:
-        batch = _concat(batch, _batch([full], len(lams)))
+        batch = _concat(batch, _batch([full], len(lams), full_rows))
         lam = np.concatenate([lam, lams])
         anchor = np.concatenate([anchor, *full_anchors])
     w0 = np.ones((batch.size, batch.cross.shape[1]))

@@ -117,8 +117,9 @@ def _learn_w_batched(
     """:func:`learn_w` on the batched (compiled) exact path."""
     anchor = w_step.anchor_mask(m, n_rows)
     batch = eb.BatchMoments(
-        m.gram[None], m.cross[None], np.array([m.yy]), m.env_gram[None], m.env_cross[None], m.env_yy[None]
-    )
+        m.gram[None], m.cross[None], np.array([m.yy]), m.env_gram[None], m.env_cross[None], m.env_yy[None],
+        rows=n_rows,
+    )  # fmt: skip
     stop_at = 0
 
     def shown(t: int, risk: np.ndarray, losses: np.ndarray, w: np.ndarray) -> bool:

@@ -53,7 +53,7 @@ def chosen_fold_paths(sums: cross_fit.FoldSums, plan: es.Plan, chosen: Candidate
         rows = int(sums.n[:, np.arange(k) != j].sum())
         paths.append(
             eb.run_paths(
-                es._one(m),
+                es._one(m, rows),
                 np.array([chosen.lambda_]),
                 np.ones((1, m.cross.size)),
                 plan.settings,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -189,7 +191,10 @@ def _wide_batch(seed: int, n: int = 16, p: int = 70, e: int = 2) -> eb.BatchMome
         env_cross = np.stack([z[h].T @ y[h] / n for h in halves])
         env_yy = np.array([y[h] @ y[h] / n for h in halves])
         parts.append((z.T @ z / n, z.T @ y / n, float(y @ y / n), env_gram, env_cross, env_yy))
-    return eb.BatchMoments(*(np.stack([np.asarray(part[i]) for part in parts]) for i in range(6)))
+    gram, cross, yy, env_gram, env_cross, env_yy = (
+        np.stack([np.asarray(part[i]) for part in parts]) for i in range(6)
+    )
+    return eb.BatchMoments(gram, cross, yy, env_gram, env_cross, env_yy)
 
 
 @pytest.mark.parametrize("lam_rel", [(1e-2, 1e2), (1e-4, 1e-3)])  # μ at its floor; μ of wGw's order
@@ -246,3 +251,67 @@ def test_few_rows_walk_the_same_w_paths_in_gs_range(monkeypatch: pytest.MonkeyPa
     np.testing.assert_allclose(
         paths[0.25].theta, paths[0.0].theta, rtol=0, atol=1e-6 * np.abs(paths[0.0].theta).max()
     )
+
+
+def test_a_batch_that_says_its_few_rows_walks_in_gs_range_from_the_first_round(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the rows behind a batch are at most THIN_RANK of p (from THIN_FROM_P covariates), its
+    paths run on the numpy path in G's range from round 1, never compiled, and walk the paths the
+    compiled kernel's Cholesky steps walk (the batch of the same moments that does not say its rows)."""
+    import dataclasses
+
+    from sal_core import exact_compiled
+
+    monkeypatch.setattr(eb, "THIN_FROM_P", 60)
+    settings = eb.PathSettings(rounds=60, lr=0.1, w_max=1e4, alpha=0.5, stability="std")
+    unsaid = _wide_batch(3)
+    said = dataclasses.replace(_wide_batch(3), rows=16)
+    assert said.few_rows and not unsaid.few_rows
+    assert not dataclasses.replace(said, rows=18).few_rows  # 18 rows > a quarter of 70 covariates
+    lam = np.array([1e-4, 1e-3]) * said.yy
+    step = eb.solve_theta(said, np.ones((2, 70)), lam)
+    assert isinstance(step.factor, eb.EigFactor) and step.factor.thin
+    compiled_calls = []
+    real = exact_compiled.run_paths
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        compiled_calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(exact_compiled, "run_paths", counted)
+    thin = eb.run_paths(said, lam, np.ones((2, 70)), settings)
+    assert not compiled_calls
+    kernel = eb.run_paths(unsaid, lam, np.ones((2, 70)), settings)
+    assert compiled_calls == [1]
+    np.testing.assert_allclose(np.log(thin.w), np.log(kernel.w), rtol=0, atol=1e-6)
+    assert np.log(kernel.w).max() > 0.1  # the paths left w = 1
+    # the paths end with μ at its floor, where the kernel's Cholesky solve is 2-3·10⁻⁴ (of θ's largest
+    # entry) from the exact one that G's range gives (A's condition ~10¹²)
+    np.testing.assert_allclose(thin.theta, kernel.theta, rtol=0, atol=1e-3 * np.abs(kernel.theta).max())
+
+
+def test_a_default_fit_tells_its_batches_their_rows() -> None:
+    """lambda_='auto' passes the most rows of a fold's complement with the fold batch, and all rows
+    with the refit, so that a wide table of few rows takes G's range from the start."""
+    from sal_core import exact_selection as es
+
+    seen: list[tuple[int, int]] = []
+    real = eb.run_paths
+
+    def spy(m: eb.BatchMoments, *args: object, **kwargs: object) -> eb.PathResult:
+        seen.append((m.size, m.rows))
+        return real(m, *args, **kwargs)  # type: ignore[arg-type]
+
+    rng = np.random.default_rng(0)
+    envs = []
+    for e, n in enumerate((23, 17)):
+        x = rng.standard_normal((n, 12))
+        y = x[:, 0] + (1.0 + e) * x[:, 1] + 0.3 * rng.standard_normal(n)
+        envs.append(type(anti_causal(1, seed=0, n_test=2).train[0])(f"e{e}", x, y))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(es.eb, "run_paths", spy)
+        get_algorithm("sal")({"erm_first": "never"}).fit(envs)
+    assert seen and all(rows > 0 for _, rows in seen)
+    fold_batch = seen[0]
+    assert fold_batch[1] < 40 and fold_batch[1] >= 40 * 4 // 5 - 2  # a fold's complement: about 4/5 of 40
