@@ -372,9 +372,10 @@ def select_from_sums(
             fold_moments,
             lams,
             [fold_anchor[v] for _, v in robust],
-            (full, full_rows, max(fold_rows)),
+            full,
             full_anchor,
             on_round,
+            rows=(max(fold_rows), full_rows),
         )
         if fitted.stopped:
             return _stopped(plan, base, full, full_rows, z_bar)
@@ -503,16 +504,18 @@ def _robust_fits(
     fold_moments: list[Moments],
     lams: list[float],
     anchors: list[NDArray[np.bool_]],
-    rows: tuple[Moments, int, int],
+    full: Moments,
     full_anchors: list[NDArray[np.bool_]] | None,
     on_round: OnRound,
+    *,
+    rows: tuple[int, int],
 ) -> eb.PathResult:
     """Every robust candidate (λ ``lams[i]``, w-path anchor ``anchors[i]``) on every fold's
-    complement: one batch, candidate-major. ``rows``: the moments of all rows, their count and the
-    most rows of a fold's complement. Where ``full_anchors`` is given, each candidate's refit on
-    all rows rides along at the end of the batch. With w fixed (WDRL), one stacked θ-step."""
+    complement: one batch, candidate-major. Where ``full_anchors`` is given, each candidate's refit on
+    all rows rides along at the end of the batch. With w fixed (WDRL), one stacked θ-step.
+    ``rows``: the most rows of a fold's complement, and all rows (:attr:`eb.BatchMoments.rows`)."""
     k = len(fold_moments)
-    full, full_rows, fold_rows = rows
+    fold_rows, full_rows = rows
     batch = _batch(fold_moments, len(lams), fold_rows)
     lam = np.repeat(lams, k)
     if not plan.learns_w:
