@@ -61,3 +61,20 @@ def chosen_fold_paths(sums: cross_fit.FoldSums, plan: es.Plan, chosen: Candidate
             )  # fmt: skip
         )
     return paths
+
+
+def interpolating_problem(n: int, p: int, seed: int) -> tuple[eb.BatchMoments, np.ndarray, np.ndarray]:
+    """One problem of n rows and p > n covariates (y on three of them, with noise), a random w (1, p)
+    and the w-metric's minimum-norm interpolant θ (min ‖θ/w‖ with zθ = y): where λ is above any
+    κ an interpolant reaches, the θ-step's μ sits at its floor and θ is that interpolant."""
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal((n, p))
+    y = z[:, :3] @ np.array([1.0, -2.0, 0.5]) + 0.3 * rng.standard_normal(n)
+    z, y = z - z.mean(0), y - y.mean()
+    gram, cross, yy = z.T @ z / n, z.T @ y / n, float(y @ y / n)
+    bm = eb.BatchMoments(
+        gram[None], cross[None], np.array([yy]), gram[None, None], cross[None, None], np.array([[yy]])
+    )
+    w = np.exp(rng.uniform(0.0, 2.0, (1, p)))
+    interpolant = w[0] * np.linalg.lstsq(z * w[0], y, rcond=None)[0]
+    return bm, w, interpolant

@@ -11,7 +11,7 @@ from sal_core import exact_batch as eb
 from sal_core import get_algorithm
 from sal_core import robust_linear as rl
 from sal_core.synthetic import anti_causal, selection_bias
-from tests.sal_core.exact_moments import moments_of, stack
+from tests.sal_core.exact_moments import interpolating_problem, moments_of, stack
 
 
 def test_a_batch_of_theta_steps_equals_the_single_steps() -> None:
@@ -99,20 +99,10 @@ def test_where_the_fit_can_interpolate_theta_is_the_minimum_norm_interpolant(
     interpolant to 10⁻⁴ (rounding in G's null space over a condition of 10¹²), by Cholesky and by the
     eigendecomposition alike; without the floor the
     eigendecomposition divided rounding in G's null space by ~0."""
-    rng = np.random.default_rng(3)
-    n, p = 30, 45
-    z = rng.standard_normal((n, p))
-    y = z[:, :3] @ np.array([1.0, -2.0, 0.5]) + 0.3 * rng.standard_normal(n)
-    z, y = z - z.mean(0), y - y.mean()
-    gram, cross, yy = z.T @ z / n, z.T @ y / n, float(y @ y / n)
-    bm = eb.BatchMoments(
-        gram[None], cross[None], np.array([yy]), gram[None, None], cross[None, None], np.array([[yy]])
-    )
-    w = np.exp(rng.uniform(0.0, 2.0, (1, p)))
+    bm, w, interpolant = interpolating_problem(30, 45, seed=3)
     monkeypatch.setattr(eb, "CHOLESKY_FROM_P", cholesky_from_p)
     step = eb.solve_theta(bm, w, np.array([1e6]))
-    interpolant = w[0] * np.linalg.lstsq(z * w[0], y, rcond=None)[0]  # min ‖θ/w‖ with zθ = y
-    assert step.mu[0] == pytest.approx(eb.MU_FLOOR * float((w[0] ** 2 * np.diag(gram)).max()))
+    assert step.mu[0] == pytest.approx(eb.MU_FLOOR * float((w[0] ** 2 * np.diag(bm.gram[0])).max()))
     np.testing.assert_allclose(step.theta[0], interpolant, rtol=0, atol=1e-4 * np.abs(interpolant).max())
 
 

@@ -12,23 +12,13 @@ import numpy as np
 import pytest
 
 from sal_core import exact_batch as eb
+from tests.sal_core.exact_moments import interpolating_problem
 
 
 def _interpolating_problem() -> tuple[eb.BatchMoments, np.ndarray, np.ndarray]:
     """30 rows, 700 covariates (the series' widest reach, 40 terms) and a λ no interpolant reaches:
     μ sits at its floor, where A⁻¹ is ~10¹² times wGw's scale and A^-40 b alone overflows."""
-    rng = np.random.default_rng(5)
-    n, p = 30, 700
-    z = rng.standard_normal((n, p))
-    y = z[:, :3] @ np.array([1.0, -2.0, 0.5]) + 0.3 * rng.standard_normal(n)
-    z, y = z - z.mean(0), y - y.mean()
-    gram, cross, yy = z.T @ z / n, z.T @ y / n, float(y @ y / n)
-    bm = eb.BatchMoments(
-        gram[None], cross[None], np.array([yy]), gram[None, None], cross[None, None], np.array([[yy]])
-    )
-    w = np.exp(rng.uniform(0.0, 2.0, (1, p)))
-    interpolant = w[0] * np.linalg.lstsq(z * w[0], y, rcond=None)[0]  # min ‖θ/w‖ with zθ = y
-    return bm, w, interpolant
+    return interpolating_problem(30, 700, seed=5)
 
 
 CHOLESKY_AT_THE_FLOOR = 3e-3
