@@ -394,10 +394,13 @@ def select_from_sums(
         z_bar=np.stack([zb for _, zb, _ in parts]),
         y_bar=np.array([yb for _, _, yb in parts]),
     )
-    stats = loss_stats(fits)
+    every_env = loss_stats(fits)
+    deciding = ls.deciding_environments(every_env.n.tolist(), k)
+    stats = every_env if len(deciding) == len(env_names) else every_env.take(deciding)
     candidates = []
     for i, ((r, variant), fold_w) in enumerate(zip(keys_all, ws, strict=True)):
-        score, per_env = lstats.score_of(stats, i, squared=True)
+        score = lstats.score_of(stats, i, squared=True)[0]
+        per_env = lstats.score_of(every_env, i, squared=True)[1]
         candidates.append(
             ls.Candidate(
                 None if r == ls.OFF else r,
@@ -443,7 +446,8 @@ def select_from_sums(
             f", repeated on {len(every)} splits (each row's loss its mean over them)"
             if len(every) > 1
             else ""
-        ),
+        )
+        + _left_out(env_names, deciding, k),
         rows_scored=int(sums.n.sum()),
         base=base,
         candidates=tuple(candidates),
@@ -497,6 +501,17 @@ def select_from_sums(
         selection, lam_final, refit.w[0], refit, theta, cert, final_model, z_bar, w_low, w_high, determined, n_fits,
         stopped=False,
     )  # fmt: skip
+
+
+def _left_out(env_names: Sequence[str], deciding: Sequence[int], k: int) -> str:
+    """What the scoring line adds where environments of fewer rows than folds do not decide."""
+    left = [name for e, name in enumerate(env_names) if e not in set(deciding)]
+    if not left:
+        return ""
+    return (
+        f"; scored but not deciding the worst environment, with fewer rows than the {k} folds: "
+        + ", ".join(left)
+    )
 
 
 def _robust_fits(

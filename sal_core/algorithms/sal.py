@@ -21,7 +21,9 @@ Defaults (the measurements behind them are in docs/sal.md):
 * ``lambda_ = "auto"``: λ = c · σ̂² (the noise variance) with c on a relative grid, every candidate
   fitted on every fold of a 5-fold split of each training environment (folds by row content, so the order of
   environments and rows does not matter), scored by the worst environment's out-of-fold RMSE with
-  paired standard errors, and the most robust candidate within one standard error of the best kept
+  paired standard errors (read over the environments with a row per fold, where any has:
+  ``lambda_selection.deciding_environments``), and the most robust candidate within one standard
+  error of the best kept
   (:mod:`sal_core.lambda_selection`, :mod:`sal_core.exact_selection`). Where Chow's test of equal
   slopes across the environments (:mod:`sal_core.homogeneity`) finds no difference, ERM is kept
   (``erm_first``; where no test ran, ERM unless a robust candidate beats it beyond one standard

