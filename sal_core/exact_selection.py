@@ -447,7 +447,7 @@ def select_from_sums(
             if len(every) > 1
             else ""
         )
-        + _left_out(env_names, deciding, k),
+        + ls.not_deciding_words(env_names, deciding, k),
         rows_scored=int(sums.n.sum()),
         base=base,
         candidates=tuple(candidates),
@@ -501,17 +501,6 @@ def select_from_sums(
         selection, lam_final, refit.w[0], refit, theta, cert, final_model, z_bar, w_low, w_high, determined, n_fits,
         stopped=False,
     )  # fmt: skip
-
-
-def _left_out(env_names: Sequence[str], deciding: Sequence[int], k: int) -> str:
-    """What the scoring line adds where environments of fewer rows than folds do not decide."""
-    left = [name for e, name in enumerate(env_names) if e not in set(deciding)]
-    if not left:
-        return ""
-    return (
-        f"; scored but not deciding the worst environment, with fewer rows than the {k} folds: "
-        + ", ".join(left)
-    )
 
 
 def _robust_fits(

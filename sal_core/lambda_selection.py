@@ -519,6 +519,18 @@ def deciding_environments(rows: Sequence[float], folds: int) -> list[int]:
     return deciding or list(range(len(rows)))
 
 
+def not_deciding_words(env_names: Sequence[str], deciding: Sequence[int], folds: int) -> str:
+    """What a selection's scoring line adds where environments of fewer rows than folds do not
+    decide the worst one (:func:`deciding_environments`); nothing where every one decides."""
+    left = [name for e, name in enumerate(env_names) if e not in set(deciding)]
+    if not left:
+        return ""
+    return (
+        f"; scored but not deciding the worst environment, with fewer rows than the {folds} folds: "
+        + ", ".join(left)
+    )
+
+
 def score_of(losses: Sequence[Array], squared: bool) -> tuple[float, list[float]]:
     """(worst environment's error, error per environment) from per-row losses per environment."""
     per_env = [float(np.mean(loss)) if len(loss) else float("nan") for loss in losses]

@@ -66,12 +66,18 @@ __all__ = [
 @dataclass(frozen=True)
 class HeldOutScores:
     """ERM's and the constant prediction's per-row losses on held-out rows, per training environment,
-    with the problem and the row folds they came from."""
+    with the problem and the row folds they came from, and the environments that decide the worst
+    one (:func:`sal_core.lambda_selection.deciding_environments`)."""
 
     problem: Problem
     folds: torch.Tensor
     losses: list[np.ndarray]
     constant: list[np.ndarray]
+    deciding: list[int]
+
+    def decide(self, per_env: list[np.ndarray]) -> list[np.ndarray]:
+        """The deciding environments' entries of a per-environment list."""
+        return _deciding(per_env, self.deciding)
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,11 @@ class Scored:
     lam: float
     solution: Solution
     losses: list[np.ndarray]
+
+
+def _deciding(per_env: list[np.ndarray], deciding: list[int]) -> list[np.ndarray]:
+    """The entries of a per-environment list for the environments that decide the worst one."""
+    return [per_env[e] for e in deciding]
 
 
 def _joined(parts: list[list[np.ndarray]]) -> list[np.ndarray]:
@@ -298,10 +309,15 @@ class WDRL(Algorithm[WDRLParams]):
         if not self.offers_ball():
             return BallGate(False)
         squared = erm.problem.loss_name == "squared"
-        if ls.score_of(erm.losses, squared)[0] <= ls.score_of(erm.constant, squared)[0]:
+        erm_score, constant_score = (
+            ls.score_of(erm.decide(x), squared)[0] for x in (erm.losses, erm.constant)
+        )
+        if erm_score <= constant_score:
             return BallGate(False)
         crossed = self._cross_fitted_erm(erm, reporter, y_scale)
-        if crossed is None or not self._worse_beyond_noise(crossed.losses, crossed.constant, squared):
+        if crossed is None or not self._worse_beyond_noise(
+            crossed.decide(crossed.losses), crossed.decide(crossed.constant), squared
+        ):
             return BallGate(False)
         return BallGate(True, crossed)
 
@@ -319,7 +335,7 @@ class WDRL(Algorithm[WDRLParams]):
         for k in range(1, self.params.folds):
             for env, loss in enumerate(ls.null_losses(*ls.fold_split(erm.problem, erm.folds, k))):
                 constant[env].append(loss)
-        return HeldOutScores(erm.problem, erm.folds, losses, _joined(constant))
+        return HeldOutScores(erm.problem, erm.folds, losses, _joined(constant), erm.deciding)
 
     def _cross_fitted(
         self, fold_zero: list[Scored], crossed: HeldOutScores, reporter: Reporter, y_scale: float
@@ -475,11 +491,16 @@ class WDRL(Algorithm[WDRLParams]):
         else:
             solution = self._fit_at(problem, selection.lambda_, progress, y_scale)
         squared = problem.loss_name == "squared"
-        refit_score = ls.score_of(ls.scored_losses(problem, solution.model, held_out), squared)[0]
+        deciding = self._deciding_environments(problem)
+        refit_score = ls.score_of(
+            _deciding(ls.scored_losses(problem, solution.model, held_out), deciding), squared
+        )[0]
         # the chosen candidate's own score on the held-out fold: its selection score where the
         # selection read that fold alone; where it read every fold, that score is over all rows,
         # and a refit's score on one fold is no measure against it
-        chosen_score = ls.score_of(ls.scored_losses(problem, candidate.model, held_out), squared)[0]
+        chosen_score = ls.score_of(
+            _deciding(ls.scored_losses(problem, candidate.model, held_out), deciding), squared
+        )[0]
         kept = (
             problem.model_spec.is_linear
             or refit_score <= (1 + REFIT_SLACK) * chosen_score
@@ -498,6 +519,11 @@ class WDRL(Algorithm[WDRLParams]):
         )
         return solution
 
+    def _deciding_environments(self, problem: Problem) -> list[int]:
+        """The training environments that may decide the worst one: those with at least one row per
+        fold (:func:`sal_core.lambda_selection.deciding_environments`, as on the exact path)."""
+        return ls.deciding_environments([float(e.y.shape[0]) for e in problem.envs], self.params.folds)
+
     def _select_lambda(
         self, problem: Problem, y_scale: float, reporter: Reporter
     ) -> tuple[ls.Selection, Solution, list[EnvTensors]] | Solution:
@@ -513,6 +539,7 @@ class WDRL(Algorithm[WDRLParams]):
         base = self.lambda_base(fit_part, y_scale)
         squared = problem.loss_name == "squared"
         constant = ls.null_losses(fit_part, held_out)
+        deciding = self._deciding_environments(problem)
         steps = self.steps_per_fit()
         keys = [key for key in self._candidate_keys() if key[1] != BALL_VARIANT]
         homogeneity = _slopes_test(problem)
@@ -527,7 +554,7 @@ class WDRL(Algorithm[WDRLParams]):
                 return solution
             scored.append(Scored(key, lam, solution, ls.scored_losses(problem, solution.model, held_out)))
             if key[0] == ls.OFF:
-                erm = HeldOutScores(problem, folds, scored[-1].losses, constant)
+                erm = HeldOutScores(problem, folds, scored[-1].losses, constant, deciding)
                 gate = self._ball_gate(erm, Offset(reporter, len(scored) * steps), y_scale)
                 if gate.opens:
                     # ERM (the grid's last key) overfits: it is not kept outright, and this loop goes on
@@ -539,14 +566,19 @@ class WDRL(Algorithm[WDRLParams]):
             if isinstance(rescored, Solution):
                 return rescored
             scored, constant = rescored, crossed.constant
+
+        # every environment is scored and reported; only the deciding ones are read from here on
         candidates: list[ls.Candidate] = []
         solutions: list[Solution] = []
         losses: list[list[np.ndarray]] = []
         for entry in scored:
             relative, variant = entry.key
-            if variant == BALL_VARIANT and not self._worse_beyond_noise(constant, entry.losses, squared):
+            if variant == BALL_VARIANT and not self._worse_beyond_noise(
+                _deciding(constant, deciding), _deciding(entry.losses, deciding), squared
+            ):
                 continue  # the ball flattened the fit to about the constant: nothing to offer
-            score, per_env = ls.score_of(entry.losses, squared)
+            score = ls.score_of(_deciding(entry.losses, deciding), squared)[0]
+            per_env = ls.score_of(entry.losses, squared)[1]
             candidates.append(
                 ls.Candidate(
                     None if relative == ls.OFF else relative,
@@ -558,7 +590,7 @@ class WDRL(Algorithm[WDRLParams]):
                 )
             )
             solutions.append(entry.solution)
-            losses.append(entry.losses)
+            losses.append(_deciding(entry.losses, deciding))
         erm_last = sorted(range(len(candidates)), key=lambda i: candidates[i].relative is None)
         kept = [erm_last[i] for i in ls.best_variants([candidates[i] for i in erm_last])]
         candidates, solutions, losses = (
@@ -566,7 +598,7 @@ class WDRL(Algorithm[WDRLParams]):
             [solutions[i] for i in kept],
             [losses[i] for i in kept],
         )
-        null = ls.score_of(constant, squared)[0]  # ls.null_score
+        null = ls.score_of(_deciding(constant, deciding), squared)[0]  # ls.null_score
         candidates = ls.with_paired_se(candidates, losses, squared, null)
         cap = cap_where_alike(self.cost_cap(), homogeneity)
         first = erm_first_here(self.erm_first_mode(), homogeneity)
@@ -615,8 +647,9 @@ class WDRL(Algorithm[WDRLParams]):
                 "; log-loss after one temperature fitted on those rows, as each candidate ranks them"
                 if problem.loss_name == "logistic"
                 else ""
-            ),
-            rows_scored=sum(len(loss) for loss in losses[0]) if losses else 0,
+            )
+            + ls.not_deciding_words([e.name for e in problem.envs], deciding, p.folds),
+            rows_scored=sum(len(loss) for loss in scored[0].losses),
             base=base,
             candidates=tuple(candidates),
             chosen=chosen,

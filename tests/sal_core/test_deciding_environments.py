@@ -47,3 +47,41 @@ def test_an_environment_of_a_row_per_fold_decides_as_before() -> None:
     for c in selection.candidates:
         assert math.isclose(c.score, max(c.env_scores.values()), rel_tol=1e-12)
     assert "fewer rows" not in selection.scoring
+
+
+def _labelled_environments(small_rows: int) -> list[Environment]:
+    """Classification: two large environments and a small one whose labels run against the others'
+    (it would score worst on every candidate)."""
+    rng = np.random.default_rng(11)
+    envs = []
+    for name, n, slope in (("a", 300, 1.5), ("b", 200, 3.0), ("tiny", small_rows, -4.0)):
+        x = rng.standard_normal((n, 3))
+        logits = x[:, 0] + slope * x[:, 1]
+        y = (rng.random(n) < 1 / (1 + np.exp(-logits))).astype(float)
+        if name == "tiny":
+            y = (x[:, 0] - x[:, 1] > 0).astype(float)
+            y[:2] = (0.0, 1.0)  # both labels
+        envs.append(Environment(name, x, y))
+    return envs
+
+
+def test_on_the_gradient_path_too_the_worst_environment_is_read_over_those_with_a_row_per_fold() -> None:
+    """Classification (one held-out fold): the 3-row environment has one held-out row, scored and
+    reported but not deciding; the scoring line names it."""
+    algorithm = get_algorithm("sal")({"score_all": True, "theta_steps": 20}, task="classification")
+    selection = algorithm.fit(_labelled_environments(3)).selection.lambda_  # type: ignore[union-attr]
+    assert selection is not None and len(selection.candidates) >= 2
+    for c in selection.candidates:
+        assert set(c.env_scores) == {"a", "b", "tiny"}
+        assert math.isclose(c.score, max(c.env_scores["a"], c.env_scores["b"]), rel_tol=1e-12)
+    assert any(c.env_scores["tiny"] > c.score for c in selection.candidates)  # it would have decided
+    assert "fewer rows than the 5 folds: tiny" in selection.scoring
+
+
+def test_on_the_gradient_path_an_environment_of_a_row_per_fold_decides_as_before() -> None:
+    algorithm = get_algorithm("sal")({"score_all": True, "theta_steps": 20}, task="classification")
+    selection = algorithm.fit(_labelled_environments(5)).selection.lambda_  # type: ignore[union-attr]
+    assert selection is not None
+    for c in selection.candidates:
+        assert math.isclose(c.score, max(c.env_scores.values()), rel_tol=1e-12)
+    assert "fewer rows" not in selection.scoring
