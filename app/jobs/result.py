@@ -256,7 +256,8 @@ class Selection(_Stored):
     erm_kept: bool | None = Field(
         default=None,
         description="Whether ERM was kept outright because the slopes test found the training environments "
-        "alike (SAL's erm_first='keep_where_alike'): no robust candidate could be chosen, so none was fitted and "
+        "alike, or because no training environment has a row per fold (SAL's erm_first='keep_where_alike'; the "
+        "rule says which): no robust candidate could be chosen, so none was fitted and "
         "candidates lists ERM alone (with SAL's score_all, or in results stored before 2026-12-04, they were "
         "scored and reported, not chosen). Null in results stored before it existed.",
     )

@@ -540,10 +540,12 @@ class WDRL(Algorithm[WDRLParams]):
         squared = problem.loss_name == "squared"
         constant = ls.null_losses(fit_part, held_out)
         deciding = self._deciding_environments(problem)
+        decided = ls.decided([float(e.y.shape[0]) for e in problem.envs], p.folds)
         steps = self.steps_per_fit()
         keys = [key for key in self._candidate_keys() if key[1] != BALL_VARIANT]
         homogeneity = _slopes_test(problem)
-        skipped = [key for key in keys if key[0] != ls.OFF] if self._skips_robust(homogeneity) else []
+        skips = self._skips_robust(homogeneity, decided)
+        skipped = [key for key in keys if key[0] != ls.OFF] if skips else []
         keys = [key for key in keys if key not in skipped]  # ERM alone, unless its gate opens below
         scored: list[Scored] = []
         crossed: HeldOutScores | None = None
@@ -601,11 +603,11 @@ class WDRL(Algorithm[WDRLParams]):
         null = ls.score_of(_deciding(constant, deciding), squared)[0]  # ls.null_score
         candidates = ls.with_paired_se(candidates, losses, squared, null)
         cap = cap_where_alike(self.cost_cap(), homogeneity)
-        first = erm_first_here(self.erm_first_mode(), homogeneity)
+        first = erm_first_here(self.erm_first_mode(), homogeneity, decided)
         # ERM kept outright where the slopes look alike, unless it overfits (the ball's gate opened:
         # ERM scored worse than the constant beyond the noise, so it is no fit to keep)
         erm_kept = (
-            erm_kept_here(self.erm_first_mode(), homogeneity)
+            erm_kept_here(self.erm_first_mode(), homogeneity, decided)
             and crossed is None
             and bool(candidates)
             and candidates[-1].relative is None
@@ -632,6 +634,7 @@ class WDRL(Algorithm[WDRLParams]):
             homogeneity,
             erm_se,
             erm_kept,
+            decided,
         )
         selection = ls.Selection(
             criterion="worst_env_validation_rmse" if squared else "worst_env_validation_loss",
@@ -661,14 +664,15 @@ class WDRL(Algorithm[WDRLParams]):
             null_score=null,
             beats_erm=beats_erm,
             erm_kept=erm_kept,
+            decided=decided,
         )
         return selection, solutions[chosen], held_out
 
-    def _skips_robust(self, homogeneity: SlopesTest | None) -> bool:
-        """Whether lambda_='auto' fits ERM alone first: where the slopes test keeps ERM outright, no
-        robust candidate can be chosen unless ERM overfits (its ball gate opens), and ``score_all``
-        does not ask for them for the record."""
-        return erm_kept_here(self.erm_first_mode(), homogeneity) and not self.scores_all()
+    def _skips_robust(self, homogeneity: SlopesTest | None, decided: bool) -> bool:
+        """Whether lambda_='auto' fits ERM alone first: where ERM is kept outright (the slopes test, or
+        no environment with a row per fold), no robust candidate can be chosen unless ERM overfits (its
+        ball gate opens), and ``score_all`` does not ask for them for the record."""
+        return erm_kept_here(self.erm_first_mode(), homogeneity, decided) and not self.scores_all()
 
     def lambda_base(self, problem: Problem, y_scale: float) -> float:
         """The unit of the relative λ grid: the noise variance (`exact_selection.noise_variance`) where the grid is relative to it (the

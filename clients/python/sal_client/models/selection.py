@@ -42,9 +42,10 @@ class Selection:
                 (SAL's erm_first: by default where the slopes test found no evidence of a difference); null in results stored
                 before it existed.
             erm_kept (bool | None | Unset): Whether ERM was kept outright because the slopes test found the training
-                environments alike (SAL's erm_first='keep_where_alike'): no robust candidate could be chosen, so none was fitted
-                and candidates lists ERM alone (with SAL's score_all, or in results stored before 2026-12-04, they were scored
-                and reported, not chosen). Null in results stored before it existed.
+                environments alike, or because no training environment has a row per fold (SAL's erm_first='keep_where_alike';
+                the rule says which): no robust candidate could be chosen, so none was fitted and candidates lists ERM alone
+                (with SAL's score_all, or in results stored before 2026-12-04, they were scored and reported, not chosen). Null
+                in results stored before it existed.
             final_model (None | str | Unset): What the model returned is, where not simply the chosen candidate refitted on
                 all rows: linear SAL returns the mean of the chosen candidate's fold fits ('bagged: ...'; its w and rounds are
                 the refit's); the held-out path says whether it kept its refit.
