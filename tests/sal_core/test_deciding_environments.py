@@ -28,11 +28,9 @@ def _environments(small_rows: int) -> list[Environment]:
     return envs
 
 
-def test_the_worst_environment_is_read_over_the_environments_with_a_row_per_fold() -> None:
-    """Every candidate's score is the worst of the two large environments' scores; the 3-row one is
-    scored and reported, and the scoring line names it."""
-    fit = get_algorithm("sal")({"score_all": True}).fit(_environments(3))
-    selection = fit.selection.lambda_  # type: ignore[union-attr]
+def _assert_tiny_scored_but_not_deciding(selection: ls.Selection | None) -> None:
+    """Every candidate's score is the worst of the two large environments' scores; "tiny" is scored
+    and reported, would have decided, and the scoring line names it."""
     assert selection is not None and len(selection.candidates) >= 2
     for c in selection.candidates:
         assert set(c.env_scores) == {"a", "b", "tiny"}
@@ -41,13 +39,21 @@ def test_the_worst_environment_is_read_over_the_environments_with_a_row_per_fold
     assert "fewer rows than the 5 folds: tiny" in selection.scoring
 
 
-def test_an_environment_of_a_row_per_fold_decides_as_before() -> None:
-    fit = get_algorithm("sal")({"score_all": True}).fit(_environments(5))
-    selection = fit.selection.lambda_  # type: ignore[union-attr]
+def _assert_every_environment_decides(selection: ls.Selection | None) -> None:
     assert selection is not None
     for c in selection.candidates:
         assert math.isclose(c.score, max(c.env_scores.values()), rel_tol=1e-12)
     assert "fewer rows" not in selection.scoring
+
+
+def test_the_worst_environment_is_read_over_the_environments_with_a_row_per_fold() -> None:
+    fit = get_algorithm("sal")({"score_all": True}).fit(_environments(3))
+    _assert_tiny_scored_but_not_deciding(fit.selection.lambda_)  # type: ignore[union-attr]
+
+
+def test_an_environment_of_a_row_per_fold_decides_as_before() -> None:
+    fit = get_algorithm("sal")({"score_all": True}).fit(_environments(5))
+    _assert_every_environment_decides(fit.selection.lambda_)  # type: ignore[union-attr]
 
 
 def _labelled_environments(small_rows: int) -> list[Environment]:
@@ -70,22 +76,12 @@ def test_on_the_gradient_path_too_the_worst_environment_is_read_over_those_with_
     """Classification (one held-out fold): the 3-row environment has one held-out row, scored and
     reported but not deciding; the scoring line names it."""
     algorithm = get_algorithm("sal")({"score_all": True, "theta_steps": 20}, task="classification")
-    selection = algorithm.fit(_labelled_environments(3)).selection.lambda_  # type: ignore[union-attr]
-    assert selection is not None and len(selection.candidates) >= 2
-    for c in selection.candidates:
-        assert set(c.env_scores) == {"a", "b", "tiny"}
-        assert math.isclose(c.score, max(c.env_scores["a"], c.env_scores["b"]), rel_tol=1e-12)
-    assert any(c.env_scores["tiny"] > c.score for c in selection.candidates)  # it would have decided
-    assert "fewer rows than the 5 folds: tiny" in selection.scoring
+    _assert_tiny_scored_but_not_deciding(algorithm.fit(_labelled_environments(3)).selection.lambda_)  # type: ignore[union-attr]
 
 
 def test_on_the_gradient_path_an_environment_of_a_row_per_fold_decides_as_before() -> None:
     algorithm = get_algorithm("sal")({"score_all": True, "theta_steps": 20}, task="classification")
-    selection = algorithm.fit(_labelled_environments(5)).selection.lambda_  # type: ignore[union-attr]
-    assert selection is not None
-    for c in selection.candidates:
-        assert math.isclose(c.score, max(c.env_scores.values()), rel_tol=1e-12)
-    assert "fewer rows" not in selection.scoring
+    _assert_every_environment_decides(algorithm.fit(_labelled_environments(5)).selection.lambda_)  # type: ignore[union-attr]
 
 
 def test_some_environment_decides_where_one_has_a_row_per_fold() -> None:
@@ -117,7 +113,7 @@ def test_where_no_environment_has_a_row_per_fold_erm_is_kept_and_its_fit_returne
     assert "no training environment has a row per fold" in selection.rule
     X = np.random.default_rng(4).standard_normal((20, 3))
     predictions = [np.asarray(fit.model.predict(X), dtype=np.float64) for fit in (sal, erm)]
-    np.testing.assert_allclose(*predictions, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(predictions[0], predictions[1], rtol=1e-6, atol=1e-9)
 
 
 def test_where_no_environment_has_a_row_per_fold_the_robust_candidates_are_scored_for_the_record() -> None:
