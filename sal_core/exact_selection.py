@@ -48,7 +48,14 @@ from sal_core import lambda_selection as ls
 from sal_core import loss_stats as lstats
 from sal_core import robust_linear as rl
 from sal_core.exceptions import InvalidDataError
-from sal_core.homogeneity import SlopesTest, cap_where_alike, erm_first_here, erm_kept_here, slopes_test
+from sal_core.homogeneity import (
+    SlopesTest,
+    cap_where_alike,
+    decided_here,
+    erm_first_here,
+    erm_kept_here,
+    slopes_test,
+)
 from sal_core.loss_stats import LossStats
 from sal_core.problem import Problem
 from sal_core.robust_linear import Moments
@@ -348,7 +355,7 @@ def select_from_sums(
     fold_anchor = {v: _anchor(fold_moments, fold_rows, v) for v in variants}  # the same for every λ
     variants = distinct_variants(fold_anchor)
     homogeneity = _slopes_test(sums)
-    decided = ls.decided(sums.n.sum(axis=1).tolist(), k)
+    decided = decided_here(plan.erm_first, ls.decided(sums.n.sum(axis=1).tolist(), k))
     kept = erm_kept_here(plan.erm_first, homogeneity, decided)
     robust = (
         []

@@ -331,6 +331,14 @@ def erm_first_because(test: SlopesTest | None, decided: bool = True) -> str:
     )
 
 
+def decided_here(mode: str, decided: bool) -> bool:
+    """Whether a selection reads its scores as decided by some training environment, given SAL's
+    ``erm_first`` and whether some environment has a row per fold (``decided``,
+    :func:`sal_core.lambda_selection.decided`): only ``"keep_where_alike"`` keeps ERM where none has;
+    the opt-in modes read the scores as they did before that rule."""
+    return decided or mode != "keep_where_alike"
+
+
 def erm_first_here(mode: str, test: SlopesTest | None, decided: bool = True) -> bool:
     """Whether SAL's ``erm_first`` (one of :data:`ERM_FIRST`) asks for ERM first given the slopes test
     (where :func:`erm_kept_here`, ERM comes first and stays)."""

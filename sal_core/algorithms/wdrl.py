@@ -33,6 +33,7 @@ from sal_core.homogeneity import (
     TEST_BUDGET,
     SlopesTest,
     cap_where_alike,
+    decided_here,
     erm_first_here,
     erm_kept_here,
     slopes_test_of,
@@ -540,7 +541,8 @@ class WDRL(Algorithm[WDRLParams]):
         squared = problem.loss_name == "squared"
         constant = ls.null_losses(fit_part, held_out)
         deciding = self._deciding_environments(problem)
-        decided = ls.decided([float(e.y.shape[0]) for e in problem.envs], p.folds)
+        rows = [float(e.y.shape[0]) for e in problem.envs]
+        decided = decided_here(self.erm_first_mode(), ls.decided(rows, p.folds))
         steps = self.steps_per_fit()
         keys = [key for key in self._candidate_keys() if key[1] != BALL_VARIANT]
         homogeneity = _slopes_test(problem)

@@ -154,3 +154,10 @@ def test_a_fold_that_holds_no_row_is_scored_without_warnings() -> None:
         fit = get_algorithm("sal")({"theta_steps": 20}, task="classification").fit(envs)
     selection = fit.selection.lambda_  # type: ignore[union-attr]
     assert selection is not None and selection.chosen_candidate.relative is None
+
+
+def test_the_opt_in_erm_first_modes_read_the_scores_as_before_where_no_environment_decides() -> None:
+    for mode in ("where_alike", "always", "never"):
+        selection = get_algorithm("sal")({"erm_first": mode}).fit(_tiny_environments()).selection.lambda_  # type: ignore[union-attr]
+        assert selection is not None and selection.decided and not selection.erm_kept, mode
+        assert "no training environment has a row per fold" not in selection.reason + selection.rule, mode
