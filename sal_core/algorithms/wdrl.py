@@ -523,7 +523,7 @@ class WDRL(Algorithm[WDRLParams]):
     def _deciding_environments(self, problem: Problem) -> list[int]:
         """The training environments that may decide the worst one: those with at least one row per
         fold (:func:`sal_core.lambda_selection.deciding_environments`, as on the exact path)."""
-        return ls.deciding_environments([float(e.y.shape[0]) for e in problem.envs], self.params.folds)
+        return ls.deciding_environments(problem.env_counts.tolist(), self.params.folds)
 
     def _select_lambda(
         self, problem: Problem, y_scale: float, reporter: Reporter
@@ -540,8 +540,8 @@ class WDRL(Algorithm[WDRLParams]):
         base = self.lambda_base(fit_part, y_scale)
         squared = problem.loss_name == "squared"
         constant = ls.null_losses(fit_part, held_out)
-        deciding = self._deciding_environments(problem)
-        rows = [float(e.y.shape[0]) for e in problem.envs]
+        rows = problem.env_counts.tolist()
+        deciding = ls.deciding_environments(rows, p.folds)
         decided = decided_here(self.erm_first_mode(), ls.decided(rows, p.folds))
         steps = self.steps_per_fit()
         keys = [key for key in self._candidate_keys() if key[1] != BALL_VARIANT]
