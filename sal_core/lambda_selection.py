@@ -66,6 +66,23 @@ def candidate_lambda(relative: float, base: float) -> float:
     return OFF_LAMBDA if relative == OFF else relative * base
 
 
+SCORE_RESOLUTION = 1e-9
+"""Scores closer than this fraction of their scale are equal (:func:`resolution`): where both fits
+rank every held-out row right, a temperature fitted on those rows runs off towards infinity and
+leaves log-losses of 1e-15 to 1e-75, which differ by rounding and by where its Newton steps stopped,
+not by any evidence (docs/sal.md, "Scores below their resolution tie")."""
+
+
+def resolution(candidates: Sequence[Candidate], null: float | None = None) -> float:
+    """The smallest score difference the rule reads: :data:`SCORE_RESOLUTION` of the constant
+    prediction's score ``null`` where given, else of the largest finite candidate score."""
+    if null is not None and np.isfinite(null):
+        scale = abs(null)
+    else:
+        scale = max((abs(c.score) for c in candidates if np.isfinite(c.score)), default=0.0)
+    return SCORE_RESOLUTION * scale
+
+
 @dataclass(frozen=True)
 class Candidate:
     relative: float | None  # c in λ = c · base; None for the adversary switched off
@@ -286,15 +303,16 @@ def _label(c: Candidate) -> str:
     return f"λ = {c.relative:g}·base" + (f" ({c.variant})" if c.variant else "")
 
 
-def dominated_by(candidate: Candidate, other: Candidate) -> bool:
-    """Whether ``other`` scores better than ``candidate`` on every training environment both are scored
-    on (False where they share none)."""
+def dominated_by(candidate: Candidate, other: Candidate, tie: float = 0.0) -> bool:
+    """Whether ``candidate`` beats ``other`` on no training environment both are scored on (False where
+    they share none): ``other`` scores better on each, or within ``tie`` of it (a lead of ``tie`` or
+    less is no lead, :func:`resolution`)."""
     shared = [
         e
         for e, v in candidate.env_scores.items()
         if e in other.env_scores and np.isfinite(v) and np.isfinite(other.env_scores[e])
     ]
-    return bool(shared) and all(other.env_scores[e] < candidate.env_scores[e] for e in shared)
+    return bool(shared) and all(other.env_scores[e] < candidate.env_scores[e] + tie for e in shared)
 
 
 def choose(
@@ -401,13 +419,27 @@ def _rule(
     finite = [i for i, c in enumerate(candidates) if np.isfinite(c.score) and admissible(c, null)]
     if not finite:
         raise ValueError("no candidate has a finite score")
-    best = min(finite, key=lambda i: candidates[i].score)
-    top = candidates[best]
+    lowest = min(finite, key=lambda i: candidates[i].score)
     erm, off = len(candidates) - 1, candidates[-1]
+    tie = resolution(candidates, null)
+    # ERM scores best where it ties the lowest score: a lead below the resolution is no evidence
+    tied = off.relative is None and lowest != erm and off.score - candidates[lowest].score <= tie
+    best = erm if tied else lowest
+    top = candidates[best]
+
+    def has_best(c: Candidate, subject: str) -> str:
+        if tied and c is off:
+            return (
+                f"{subject} ties the lowest score ({off.score:.3g} vs {_label(candidates[lowest])} "
+                f"{candidates[lowest].score:.3g}: closer than {SCORE_RESOLUTION:g} of the scores' scale, "
+                f"{tie / SCORE_RESOLUTION:.4g})"
+            )
+        return f"{subject} has {_lowest(candidates, c.score)} ({c.score:.4g})"
+
     if prefer == "erm" or first_because is not None:
         if off.relative is None and (best == erm or not _beaten(off, top, z, beats_erm)):
             why = (
-                f"ERM kept: it has {_lowest(candidates, off.score)} ({off.score:.4g})"
+                f"ERM kept: {has_best(off, 'it')}"
                 if best == erm
                 else (
                     (
@@ -423,7 +455,7 @@ def _rule(
         if prefer == "erm":
             return best, best, f"{_label(top)} beats ERM by more than {z:g} standard errors"
         if off.relative is None:  # ERM came first and is beaten: only candidates that beat it are eligible
-            finite = [i for i in finite if i in _carriers(candidates, finite, z, erm_se, best)]
+            finite = [i for i in finite if i in _carriers(candidates, finite, z, erm_se, best, tie)]
             beats = f" that beats ERM by more than {z:g} standard errors itself"
             where = f"; ERM came first ({first_because})"
         else:
@@ -433,17 +465,17 @@ def _rule(
     veto = top.relative is None  # ERM scores best: the band admits only candidates ERM does not dominate
 
     def vetoed(c: Candidate) -> bool:
-        return veto and c is not top and dominated_by(c, top)
+        return veto and c is not top and dominated_by(c, top, tie)
 
     band = f"{z:g} standard errors" + ("" if cap is None else f" (and {100 * cap:g}%)")
     for i in finite:
         c = candidates[i]
         if vetoed(c):
             continue
-        if c.score <= top.score + min(z * c.se, math.inf if cap is None else cap * abs(top.score)):
-            note = _passed_over([candidates[j] for j in finite if j < i], top.score, z, cap, vetoed)
+        if c.score <= top.score + max(min(z * c.se, math.inf if cap is None else cap * abs(top.score)), tie):
+            note = _passed_over([candidates[j] for j in finite if j < i], top.score, z, cap, vetoed, tie)
             if i == best:
-                why = f"{_label(c)} has {_lowest(candidates, c.score)} ({c.score:.4g})"
+                why = has_best(c, _label(c))
                 return (
                     i,
                     best,
@@ -468,6 +500,7 @@ def _carriers(
     z: float,
     erm_se: Sequence[float] | None,
     best: int,
+    tie: float = 0.0,
 ) -> set[int]:
     """Where ERM came first and is beaten: the candidates that beat ERM by more than z standard errors
     of their own difference to it, and the best always (the evidence that ERM is beaten is the best's,
@@ -479,7 +512,7 @@ def _carriers(
     return {best} | {
         i
         for i in finite
-        if candidates[i].relative is not None and off.score - candidates[i].score > z * erm_se[i]
+        if candidates[i].relative is not None and off.score - candidates[i].score > max(z * erm_se[i], tie)
     }
 
 
@@ -504,9 +537,12 @@ def _passed_over(
     z: float,
     cap: float | None,
     vetoed: Callable[[Candidate], bool],
+    tie: float = 0.0,
 ) -> str:
     """Why the most robust candidate within the standard errors was not chosen, if there was one."""
-    within = next((o for o in more_robust if np.isfinite(o.score) and o.score <= best + z * o.se), None)
+    within = next(
+        (o for o in more_robust if np.isfinite(o.score) and o.score <= best + max(z * o.se, tie)), None
+    )
     if within is None:
         return ""
     if vetoed(within):
