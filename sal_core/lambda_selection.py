@@ -473,7 +473,7 @@ def _rule(
         if vetoed(c):
             continue
         if c.score <= top.score + max(min(z * c.se, math.inf if cap is None else cap * abs(top.score)), tie):
-            note = _passed_over([candidates[j] for j in finite if j < i], top.score, z, cap, vetoed, tie)
+            note = _passed_over([candidates[j] for j in finite if j < i], top.score, z, cap, vetoed, tie, top)
             if i == best:
                 why = has_best(c, _label(c))
                 return (
@@ -538,14 +538,21 @@ def _passed_over(
     cap: float | None,
     vetoed: Callable[[Candidate], bool],
     tie: float = 0.0,
+    top: Candidate | None = None,
 ) -> str:
-    """Why the most robust candidate within the standard errors was not chosen, if there was one."""
+    """Why the most robust candidate within the standard errors was not chosen, if there was one;
+    ``top``: the best candidate, whom a vetoed one ties on some environment where it does not lose."""
     within = next(
         (o for o in more_robust if np.isfinite(o.score) and o.score <= best + max(z * o.se, tie)), None
     )
     if within is None:
         return ""
     if vetoed(within):
+        if top is not None and not dominated_by(within, top):  # the resolution decided the veto
+            return (
+                f"; {_label(within)} is within the standard errors, but it beats ERM on no training "
+                "environment by more than the scores' resolution"
+            )
         return f"; {_label(within)} is within the standard errors, but ERM scores better on every training environment"
     return f"; {_label(within)} is within the standard errors but costs more than {100 * (cap or 0):g}%"
 

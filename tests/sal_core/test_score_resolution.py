@@ -90,3 +90,11 @@ def test_sal_keeps_erm_where_every_candidate_ranks_the_held_out_rows_perfectly()
         assert "ties the lowest score" in selection.reason
         x = np.vstack([e.X for e in envs])
         np.testing.assert_allclose(sal.model.predict(x), erm.model.predict(x), rtol=1e-6, atol=1e-9)
+
+
+def test_the_reason_says_where_the_resolution_decided_the_veto() -> None:
+    tiny = {"a": 2e-60, "b": 3e-40}
+    cands = _pair(1e-70, 5e-41, tiny, {"a": 5e-41, "b": 4e-40})
+    reason = ls.choose(cands, 1.0, "robust", null=NULL)[2]
+    assert "ERM (adversary off) ties the lowest score" in reason
+    assert "beats ERM on no training environment by more than the scores' resolution" in reason
