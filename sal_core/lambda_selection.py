@@ -34,6 +34,8 @@ environment where its robustness paid, and where rows are few the band is wide e
 candidates that then lost to ERM by up to 40% on tables where nothing shifts (docs/sal.md, "The ERM
 veto"). Where a robust candidate scores best, that is the evidence, and the band is as before.
 ``prefer="erm"`` (WDRL): ERM unless a ball beats it by more than ``z`` standard errors, then the best.
+Under every rule, scores closer than :data:`SCORE_RESOLUTION` of their scale tie, and ERM tied with
+the lowest score scores best (:func:`resolution`).
 The ``selection`` a fit reports lists every score with its standard error, the rule and the reason.
 """
 
