@@ -49,6 +49,9 @@ SHIFT_FROM_P = 48
 """From this many covariates the kernel reaches the root search's later μ by the shift's series
 (one factorisation per round); below it factorises at every μ, which costs less than the series'
 bookkeeping there (measured: docs/sal.md, "Measured for the defaults")."""
+QUADS_FROM_P = 12
+"""From this many covariates the factorisation works four columns at a time, below two
+(:func:`_cholesky_scaled`; measured: docs/sal.md, "Four columns at a time")."""
 THREADS_FROM_P = 12
 """From this many covariates :func:`run_paths` splits its paths over threads; below, a chunk of
 rounds costs about what handing it to a thread does (measured: docs/sal.md, "Measured for the defaults")."""
@@ -77,8 +80,19 @@ def _cholesky_scaled(g: Array, w: Array, mu: float, out: Array) -> bool:  # prag
     dividing, and a division sits on each step's chain of dependent operations (measured: docs/sal.md,
     "The factorisation reads G").
 
-    Two columns at a time, each entry below the diagonal a dot product of two rows of the factor,
-    four rows at a time: each load of a row of the factor serves up to eight products."""
+    Each entry below the diagonal is a dot product of two rows of the factor, computed four rows at a
+    time: from :data:`QUADS_FROM_P` covariates four columns at a time (:func:`_cholesky_scaled_quads`,
+    each load of a row of the factor serving up to sixteen products), below two
+    (:func:`_cholesky_scaled_pairs`, up to eight), where the four columns' bookkeeping costs more than
+    it saves (measured: docs/sal.md, "Four columns at a time")."""
+    if g.shape[0] >= QUADS_FROM_P:
+        return _cholesky_scaled_quads(g, w, mu, out)
+    return _cholesky_scaled_pairs(g, w, mu, out)
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _cholesky_scaled_pairs(g: Array, w: Array, mu: float, out: Array) -> bool:  # pragma: no cover - compiled
+    """:func:`_cholesky_scaled` two columns at a time."""
     p = g.shape[0]
     j = 0
     while j < p:
@@ -162,6 +176,190 @@ def _cholesky_scaled(g: Array, w: Array, mu: float, out: Array) -> bool:  # prag
             out[i, j + 1] = (t0 - s0 * l10) * inv1
             i += 1
         j += 2
+    return True
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _cholesky_scaled_quads(g: Array, w: Array, mu: float, out: Array) -> bool:  # pragma: no cover - compiled
+    """:func:`_cholesky_scaled` four columns at a time: the 4 × 4 block on the diagonal from its rows'
+    dot products, then four rows at a time below it, each an entry's dot product less the block's
+    earlier columns (sixteen running sums a step, where two columns keep eight); the last p mod 4
+    columns one at a time."""
+    p = g.shape[0]
+    j = 0
+    while j + 3 < p:
+        w0 = w[j]
+        w1 = w[j + 1]
+        w2 = w[j + 2]
+        w3 = w[j + 3]
+        d00 = w0 * g[j, j] * w0 + mu
+        d10 = w1 * g[j + 1, j] * w0
+        d11 = w1 * g[j + 1, j + 1] * w1 + mu
+        d20 = w2 * g[j + 2, j] * w0
+        d21 = w2 * g[j + 2, j + 1] * w1
+        d22 = w2 * g[j + 2, j + 2] * w2 + mu
+        d30 = w3 * g[j + 3, j] * w0
+        d31 = w3 * g[j + 3, j + 1] * w1
+        d32 = w3 * g[j + 3, j + 2] * w2
+        d33 = w3 * g[j + 3, j + 3] * w3 + mu
+        for k in range(j):
+            a0 = out[j, k]
+            a1 = out[j + 1, k]
+            a2 = out[j + 2, k]
+            a3 = out[j + 3, k]
+            d00 -= a0 * a0
+            d10 -= a1 * a0
+            d11 -= a1 * a1
+            d20 -= a2 * a0
+            d21 -= a2 * a1
+            d22 -= a2 * a2
+            d30 -= a3 * a0
+            d31 -= a3 * a1
+            d32 -= a3 * a2
+            d33 -= a3 * a3
+        if not d00 > 0.0:
+            return False
+        i0 = 1.0 / math.sqrt(d00)
+        l10 = d10 * i0
+        l20 = d20 * i0
+        l30 = d30 * i0
+        s = d11 - l10 * l10
+        if not s > 0.0:
+            return False
+        i1 = 1.0 / math.sqrt(s)
+        l21 = (d21 - l20 * l10) * i1
+        l31 = (d31 - l30 * l10) * i1
+        s = d22 - l20 * l20 - l21 * l21
+        if not s > 0.0:
+            return False
+        i2 = 1.0 / math.sqrt(s)
+        l32 = (d32 - l30 * l20 - l31 * l21) * i2
+        s = d33 - l30 * l30 - l31 * l31 - l32 * l32
+        if not s > 0.0:
+            return False
+        i3 = 1.0 / math.sqrt(s)
+        out[j, j] = i0
+        out[j + 1, j] = l10
+        out[j + 1, j + 1] = i1
+        out[j + 2, j] = l20
+        out[j + 2, j + 1] = l21
+        out[j + 2, j + 2] = i2
+        out[j + 3, j] = l30
+        out[j + 3, j + 1] = l31
+        out[j + 3, j + 2] = l32
+        out[j + 3, j + 3] = i3
+        i = j + 4
+        while i + 3 < p:
+            v0 = w[i]
+            v1 = w[i + 1]
+            v2 = w[i + 2]
+            v3 = w[i + 3]
+            s00 = v0 * g[i, j] * w0
+            s01 = v0 * g[i, j + 1] * w1
+            s02 = v0 * g[i, j + 2] * w2
+            s03 = v0 * g[i, j + 3] * w3
+            s10 = v1 * g[i + 1, j] * w0
+            s11 = v1 * g[i + 1, j + 1] * w1
+            s12 = v1 * g[i + 1, j + 2] * w2
+            s13 = v1 * g[i + 1, j + 3] * w3
+            s20 = v2 * g[i + 2, j] * w0
+            s21 = v2 * g[i + 2, j + 1] * w1
+            s22 = v2 * g[i + 2, j + 2] * w2
+            s23 = v2 * g[i + 2, j + 3] * w3
+            s30 = v3 * g[i + 3, j] * w0
+            s31 = v3 * g[i + 3, j + 1] * w1
+            s32 = v3 * g[i + 3, j + 2] * w2
+            s33 = v3 * g[i + 3, j + 3] * w3
+            for k in range(j):
+                o0 = out[j, k]
+                o1 = out[j + 1, k]
+                o2 = out[j + 2, k]
+                o3 = out[j + 3, k]
+                r0 = out[i, k]
+                r1 = out[i + 1, k]
+                r2 = out[i + 2, k]
+                r3 = out[i + 3, k]
+                s00 -= r0 * o0
+                s01 -= r0 * o1
+                s02 -= r0 * o2
+                s03 -= r0 * o3
+                s10 -= r1 * o0
+                s11 -= r1 * o1
+                s12 -= r1 * o2
+                s13 -= r1 * o3
+                s20 -= r2 * o0
+                s21 -= r2 * o1
+                s22 -= r2 * o2
+                s23 -= r2 * o3
+                s30 -= r3 * o0
+                s31 -= r3 * o1
+                s32 -= r3 * o2
+                s33 -= r3 * o3
+            x0 = s00 * i0
+            x1 = (s01 - x0 * l10) * i1
+            x2 = (s02 - x0 * l20 - x1 * l21) * i2
+            out[i, j] = x0
+            out[i, j + 1] = x1
+            out[i, j + 2] = x2
+            out[i, j + 3] = (s03 - x0 * l30 - x1 * l31 - x2 * l32) * i3
+            x0 = s10 * i0
+            x1 = (s11 - x0 * l10) * i1
+            x2 = (s12 - x0 * l20 - x1 * l21) * i2
+            out[i + 1, j] = x0
+            out[i + 1, j + 1] = x1
+            out[i + 1, j + 2] = x2
+            out[i + 1, j + 3] = (s13 - x0 * l30 - x1 * l31 - x2 * l32) * i3
+            x0 = s20 * i0
+            x1 = (s21 - x0 * l10) * i1
+            x2 = (s22 - x0 * l20 - x1 * l21) * i2
+            out[i + 2, j] = x0
+            out[i + 2, j + 1] = x1
+            out[i + 2, j + 2] = x2
+            out[i + 2, j + 3] = (s23 - x0 * l30 - x1 * l31 - x2 * l32) * i3
+            x0 = s30 * i0
+            x1 = (s31 - x0 * l10) * i1
+            x2 = (s32 - x0 * l20 - x1 * l21) * i2
+            out[i + 3, j] = x0
+            out[i + 3, j + 1] = x1
+            out[i + 3, j + 2] = x2
+            out[i + 3, j + 3] = (s33 - x0 * l30 - x1 * l31 - x2 * l32) * i3
+            i += 4
+        while i < p:
+            v0 = w[i]
+            s0 = v0 * g[i, j] * w0
+            s1 = v0 * g[i, j + 1] * w1
+            s2 = v0 * g[i, j + 2] * w2
+            s3 = v0 * g[i, j + 3] * w3
+            for k in range(j):
+                r0 = out[i, k]
+                s0 -= r0 * out[j, k]
+                s1 -= r0 * out[j + 1, k]
+                s2 -= r0 * out[j + 2, k]
+                s3 -= r0 * out[j + 3, k]
+            x0 = s0 * i0
+            x1 = (s1 - x0 * l10) * i1
+            x2 = (s2 - x0 * l20 - x1 * l21) * i2
+            out[i, j] = x0
+            out[i, j + 1] = x1
+            out[i, j + 2] = x2
+            out[i, j + 3] = (s3 - x0 * l30 - x1 * l31 - x2 * l32) * i3
+            i += 1
+        j += 4
+    while j < p:  # the last columns, one at a time
+        wj = w[j]
+        s = wj * g[j, j] * wj + mu
+        for k in range(j):
+            s -= out[j, k] * out[j, k]
+        if not s > 0.0:
+            return False
+        inv = 1.0 / math.sqrt(s)
+        out[j, j] = inv
+        for i in range(j + 1, p):
+            t = w[i] * g[i, j] * wj
+            for k in range(j):
+                t -= out[i, k] * out[j, k]
+            out[i, j] = t * inv
+        j += 1
     return True
 
 

@@ -235,10 +235,11 @@ def _factor(chol: np.ndarray) -> np.ndarray:
     return np.tril(chol, -1) + np.diag(1.0 / np.diag(chol))
 
 
-@pytest.mark.parametrize("p", [*range(1, 14), 130, 131])
+@pytest.mark.parametrize("p", [*range(1, 14), *range(16, 24), 130, 131, 133])
 def test_the_blocked_factorisation_and_solves_equal_lapack_at_every_remainder(p: int) -> None:
-    """Two columns and four rows at a time (the factorisation), four rows and two right-hand sides
-    at a time (the solves): every p mod 4 and every odd p leaves a different remainder."""
+    """Two or (from ``QUADS_FROM_P``) four columns and four rows at a time (the factorisation), four
+    rows and two right-hand sides at a time (the solves): every p mod 4 and every odd p leaves a
+    different remainder, on both sides of ``QUADS_FROM_P``."""
     rng = np.random.default_rng(p)
     X = rng.normal(size=(2 * p + 3, p))
     a = X.T @ X / len(X) + 0.1 * np.eye(p)
@@ -259,7 +260,7 @@ def test_the_blocked_factorisation_and_solves_equal_lapack_at_every_remainder(p:
     np.testing.assert_allclose(out1, np.linalg.solve(shifted, b1), rtol=1e-10, atol=1e-12)
 
 
-@pytest.mark.parametrize("p", [1, 2, 5, 6, 7, 131])
+@pytest.mark.parametrize("p", [1, 2, 5, 6, 7, 16, 17, 18, 19, 131])
 def test_the_scaled_factorisation_forms_wgw_plus_mu_as_it_reads_the_lower_triangle(p: int) -> None:
     """A = diag(w)·G·diag(w) + μI factorised straight from G's lower triangle (the round's θ-step
     writes no copy of A): equal to LAPACK's factor of A, whatever G's upper triangle holds."""
@@ -282,6 +283,22 @@ def test_the_compiled_cholesky_refuses_a_matrix_that_is_not_positive_definite() 
     np.testing.assert_allclose(out, np.diag(1.0 / np.sqrt([1.0, 2.0, 3.0])))  # 1/Lᵢᵢ on the diagonal
     assert not ec._cholesky(np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]]), out)
     assert not ec._cholesky(np.full((3, 3), np.nan), out)
+
+
+@pytest.mark.parametrize("bad", [0, 1, 2, 3, 16, 17])
+def test_four_columns_at_a_time_refuse_a_matrix_that_is_not_positive_definite_at_any_column(bad: int) -> None:
+    """A negative pivot at each place of the 4 × 4 diagonal block, and in the last p mod 4 columns,
+    which the four-column factorisation reaches one at a time (p = 18 ≥ ``QUADS_FROM_P``)."""
+    p = 18
+    assert p >= ec.QUADS_FROM_P
+    a = np.eye(p)
+    out = np.zeros((p, p))
+    assert ec._cholesky(a, out)
+    a[bad, bad] = -1.0
+    assert not ec._cholesky(a, out)
+    a[bad, bad] = 1.0
+    a[bad, (bad + 1) % p] = a[(bad + 1) % p, bad] = 2.0  # indefinite: |off-diagonal| > 1
+    assert not ec._cholesky(a, out)
 
 
 def test_without_numba_sal_core_fits_the_same_model_on_numpy() -> None:
