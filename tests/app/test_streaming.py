@@ -363,7 +363,10 @@ def test_parsing_memory_is_bounded_by_the_chunk_not_the_file(tmp_path: Path) -> 
     streamed, whole = _peak(path, "streamed"), _peak(path, "whole")
     assert streamed["sha"] == whole["sha"]
     assert float(whole["grew_mb"]) > size_mb  # the whole-file parser holds the file several times
-    assert float(streamed["grew_mb"]) < size_mb / 2, (streamed, whole, size_mb)
+    # streamed: well under the file (about 10 MB here, allocator arenas included: size / 2 was within
+    # 5% of it and failed now and then on a loaded host) and a small fraction of the whole parse
+    assert float(streamed["grew_mb"]) < 0.75 * size_mb, (streamed, whole, size_mb)
+    assert float(streamed["grew_mb"]) < float(whole["grew_mb"]) / 5, (streamed, whole, size_mb)
 
 
 @pytest.mark.services
