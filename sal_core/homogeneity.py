@@ -122,18 +122,19 @@ def slopes_test(n: Array, sz: Array, sy: Array, szz: Array, szy: Array, syy: Arr
     rss0, rank0 = _residual(czz.sum(0), czy.sum(0), float(cyy.sum()), int(n.sum()), float(uncentred.sum()))
     rank0 += n.shape[0]  # one intercept per environment
     df1, df2 = rank1 - rank0, int(n.sum()) - rank1
-    total = float(cyy.sum())
-    floor = _rounding(syy, n, szz.shape[-1])
-    shared = {
-        "shared_residual": rss0 / total if total > 0.0 else None,
-        "shared_spare": int(n.sum()) - rank0,
-        "shared_coefficients": rank0,
-    }
-    if df1 < 1 or df2 < 1 or max(rss1, floor) <= 0.0:  # the last: y is 0 on every row
+    own = max(rss1, _rounding(syy, n, szz.shape[-1]))
+    if df1 < 1 or df2 < 1 or own <= 0.0:  # the last: y is 0 on every row
         return None
-    statistic = max(rss0 - max(rss1, floor), 0.0) / df1 / (max(rss1, floor) / df2)
+    statistic = max(rss0 - own, 0.0) / df1 / (own / df2)
+    total = float(cyy.sum())
     return SlopesTest(
-        statistic=statistic, df1=df1, df2=df2, p_value=f_survival(statistic, df1, df2), **shared
+        statistic=statistic,
+        df1=df1,
+        df2=df2,
+        p_value=f_survival(statistic, df1, df2),
+        shared_residual=rss0 / total if total > 0.0 else None,
+        shared_spare=int(n.sum()) - rank0,
+        shared_coefficients=rank0,
     )
 
 
