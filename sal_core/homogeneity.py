@@ -225,9 +225,11 @@ def logistic_slopes_test(envs: Sequence[tuple[Array, Array]]) -> SlopesTest | No
 def _range_design(z: Array, intercepts: Array) -> Array:
     """[intercepts, z in the basis of its centred columns' numerical range]: a full-rank design that
     spans what [intercepts, z] spans (a covariate constant in an environment is absorbed by its
-    intercept; `robust_linear.numerical_range` drops directions at rounding level)."""
+    intercept; `robust_linear.numerical_range` drops directions at rounding level, on the scale of
+    the uncentred Σz², so a covariate constant in the rows leaves no direction even where every
+    covariate is: centring 0.1 leaves 10⁻¹⁷, not 0)."""
     centred = z - z.mean(0)
-    _, vectors = numerical_range(centred.T @ centred, len(z))
+    _, vectors = numerical_range(centred.T @ centred, len(z), float((z * z).sum(0).max(initial=0.0)))
     return np.column_stack([intercepts, z @ vectors])
 
 

@@ -176,3 +176,17 @@ def test_an_exact_law_is_kept_whichever_side_of_zero_each_fit_rounds_to(
     erm = get_algorithm("erm")(seed=seed).fit(train)
     X = np.concatenate([e.X for e in train])
     np.testing.assert_allclose(sal.model.predict(X), erm.model.predict(X), rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_logistic_test_reads_no_slope_in_a_constant_covariate(seed: int) -> None:
+    """The likelihood-ratio test builds each environment's design from its centred rows, and
+    centring 0.1 leaves 10⁻¹⁷: where every covariate is constant within the environments that
+    rounding counted as a slope (a degree of freedom per environment). Now there is none to test."""
+    rng = np.random.default_rng(seed)
+    envs = []
+    for value, n in ((0.1, 20), (0.3, 10), (0.7, 20)):
+        y = (rng.random(n) < 0.4).astype(float)
+        y[:2] = (0.0, 1.0)  # both labels in every environment
+        envs.append((np.full((n, 1), value), y))
+    assert slopes_test_of(envs, binary=True) is None
