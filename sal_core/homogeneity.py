@@ -149,7 +149,7 @@ def _rounding(syy: Array, n: Array, p: int) -> float:
     return max(float(n.sum()), p) * float(np.finfo(np.float64).eps) * float(np.sum(syy))
 
 
-def _residual(czz: Array, czy: Array, cyy: float, rows: int, scale: float = 0.0) -> tuple[float, int]:
+def _residual(czz: Array, czy: Array, cyy: float, rows: int, scale: float) -> tuple[float, int]:
     """(RSS, rank) of least squares on centred sums, over `robust_linear.numerical_range` (``scale``:
     the largest uncentred Σz², the size the centring rounds by)."""
     values, vectors = numerical_range(czz, rows, scale)
