@@ -73,7 +73,10 @@ class Plan:
     z: float
     prefer: ls.Prefer
     folds: int
-    anchors: tuple[str, ...] = ("all",)  # w-path variants per λ: "all" (the paper's W), "significant"
+    anchors: tuple[str, ...] = ("all",)
+    # SAL: the folds cross-fitted where no slopes test can run on the training rows (folds_for); the
+    # row-per-fold rules (which environments decide, whether any does) still read ``folds``
+    folds_untested: int | None = None  # w-path variants per λ: "all" (the paper's W), "significant"
     repeats: int | None = None  # splits of repeated cross-fitting; None: by the covariates (splits_for)
     cost_cap: float | None = None  # SAL: what a robust candidate may cost where the slopes look alike
     erm_first: str = "never"  # SAL: where ERM is kept unless beaten beyond the noise (homogeneity.ERM_FIRST)
@@ -285,15 +288,37 @@ def splits_for(plan: Plan, n_features: int) -> int:
 
 def select(problem: Problem, y_scale: float, plan: Plan, on_round: OnRound) -> Outcome:
     """Fit every candidate on every fold, score out of fold, choose, refit on all rows (rows in memory)."""
-    k = plan.folds
     repeats = splits_for(plan, int(problem.Z.shape[1]))
-    splits = [ls.row_folds(problem, k, split) for split in range(repeats)]
-    sums = [
-        cross_fit.fold_sums(problem.Z, problem.y / y_scale, problem.env_index, folds, problem.n_envs, k)
-        for folds in splits
-    ]
+
+    def split_sums(k: int) -> tuple[list[torch.Tensor], list[cross_fit.FoldSums]]:
+        splits = [ls.row_folds(problem, k, split) for split in range(repeats)]
+        sums = [
+            cross_fit.fold_sums(problem.Z, problem.y / y_scale, problem.env_index, folds, problem.n_envs, k)
+            for folds in splits
+        ]
+        return splits, sums
+
+    splits, sums = split_sums(plan.folds)
+    k = folds_for(plan, sums[0])
+    if k != plan.folds:
+        splits, sums = split_sums(k)
     names = [e.name for e in problem.envs]
     return select_from_sums(sums, plan, on_round, _stats_in_memory(problem, y_scale, splits), names)
+
+
+def folds_for(plan: Plan, sums: cross_fit.FoldSums) -> int:
+    """The folds the selection cross-fits on, given the training rows' sums on ``plan.folds`` folds:
+    ``plan.folds_untested`` where no slopes test can run on those rows (so few rows per covariate
+    that Chow's F has no degrees of freedom), else ``plan.folds``.
+
+    Where rows are that few, a fit on 4/5 of them is much worse than the fit on all of them, and
+    worse the fewer the rows: out of fold, ERM's error was 4 times its test error on two real
+    tables, and the robust candidates, which shrink, looked better than they are. Fits on 9/10 of
+    the rows read nearer what is returned (docs/sal.md, "More folds where no slopes test runs").
+    The test reads every fold's rows, so the answer does not depend on the folds the sums hold."""
+    if plan.folds_untested is None or plan.folds_untested == plan.folds or _slopes_test(sums) is not None:
+        return plan.folds
+    return plan.folds_untested
 
 
 def _stats_in_memory(problem: Problem, y_scale: float, splits: Sequence[torch.Tensor]) -> LossStatsOf:
@@ -334,11 +359,13 @@ def select_from_sums(
     loss_stats: LossStatsOf,
     env_names: Sequence[str],
 ) -> Outcome:
-    """:func:`select` from the (environment, fold) sums of the training rows (``plan.folds`` folds,
-    targets in ỹ = y / y_scale), one per split of repeated cross-fitting, and a way to sum the
-    candidates' out-of-fold losses over those rows (each row's mean over the splits)."""
-    k = plan.folds
+    """:func:`select` from the (environment, fold) sums of the training rows (the folds
+    :func:`folds_for` gives, targets in ỹ = y / y_scale), one per split of repeated cross-fitting,
+    and a way to sum the candidates' out-of-fold losses over those rows (each row's mean over the
+    splits)."""
     every = list(split_sums)
+    k = every[0].n_folds
+    rule_folds = plan.folds  # the row-per-fold rules read the plan's folds whatever k is
     sums = every[0]
     for one in every:
         _check_every_fold_trains_on_every_environment(one, env_names)
@@ -355,7 +382,7 @@ def select_from_sums(
     fold_anchor = {v: _anchor(fold_moments, fold_rows, v) for v in variants}  # the same for every λ
     variants = distinct_variants(fold_anchor)
     homogeneity = _slopes_test(sums)
-    decided = decided_here(plan.erm_first, ls.decided(sums.n.sum(axis=1).tolist(), k))
+    decided = decided_here(plan.erm_first, ls.decided(sums.n.sum(axis=1).tolist(), rule_folds))
     kept = erm_kept_here(plan.erm_first, homogeneity, decided)
     robust = (
         []
@@ -403,7 +430,7 @@ def select_from_sums(
         y_bar=np.array([yb for _, _, yb in parts]),
     )
     every_env = loss_stats(fits)
-    deciding = ls.deciding_environments(every_env.n.tolist(), k)
+    deciding = ls.deciding_environments(every_env.n.tolist(), rule_folds)
     stats = every_env if len(deciding) == len(env_names) else every_env.take(deciding)
     candidates = []
     for i, ((r, variant), fold_w) in enumerate(zip(keys_all, ws, strict=True)):
@@ -452,11 +479,16 @@ def select_from_sums(
         z=plan.z,
         scoring=f"{k}-fold cross-fitting within each training environment"
         + (
+            f" ({k} folds, not {rule_folds}: no slopes test can run on so few rows per covariate)"
+            if k != rule_folds
+            else ""
+        )
+        + (
             f", repeated on {len(every)} splits (each row's loss its mean over them)"
             if len(every) > 1
             else ""
         )
-        + ls.not_deciding_words(env_names, deciding, k),
+        + ls.not_deciding_words(env_names, deciding, rule_folds),
         rows_scored=int(sums.n.sum()),
         base=base,
         candidates=tuple(candidates),

@@ -20,6 +20,9 @@ Passes (each returns arrays per environment of the dataset, all environments, bu
     sums     sal_core.cross_fit.fold_sums of standardised rows, y / y_scale: one fold, or with
              ``folds`` and ``seed`` the cross-fitting folds, decided by each row's content as in
              memory (sal_core.lambda_selection.row_folds: the raw row's key, the fit's seed)
+    refold   the sums pass again on other folds (SAL's ``folds_untested``, where the sums on the
+             plan's folds show that no slopes test can run): its own name, so its parts' objects
+             do not meet the first pass's under ``scratch/<run>/sums/``
     oof      sal_core.loss_stats.LossStats of the candidates' out-of-fold losses under the fold
              fits in ``theta``, ``z_bar``, ``y_bar`` (sal_core.exact_selection.FoldFits), per
              training environment (``train``, in that order)
@@ -331,6 +334,11 @@ def _network(params: dict[str, Any]) -> FittedModel:
     return FittedModel("regression", spec, names, scaling, state, None)
 
 
+SUMS_PASSES = ("sums", "refold")
+"""The passes that compute :func:`sal_core.cross_fit.fold_sums`: the first, and the same sums on
+other folds (the module's docstring says when)."""
+
+
 def _add(a: Arrays, b: Arrays, pass_name: str) -> Arrays:
     if pass_name == "stats":
         return merge_stats(a, b)
@@ -354,7 +362,7 @@ def _compute_part(store: ObjectStore, part: Part) -> Arrays:
     ):  # fmt: skip
         if part.pass_name == "stats":
             one = _stats(chunk, n_envs)
-        elif part.pass_name == "sums":
+        elif part.pass_name in SUMS_PASSES:
             one = _sums(chunk, n_envs, part.params, part.feature_names)
         elif part.pass_name == "metrics":
             one = _metrics(chunk, n_envs, part.params)

@@ -1,4 +1,4 @@
-"""Linear fits of a stored dataset chunk by chunk (issue 19): three or four passes over the row
+"""Linear fits of a stored dataset chunk by chunk (issue 19): three to five passes over the row
 groups, each fanned out as chunk tasks (:mod:`app.datasets.fanout`), and solves on p×p moments.
 
     1. stats    the standardiser (pooled mean and population std of x over the training rows) and
@@ -6,7 +6,8 @@ groups, each fanned out as chunk tasks (:mod:`app.datasets.fanout`), and solves 
     2. sums     per (environment, fold) sums of z, zzᵀ, zỹ, ỹ, ỹ² (ỹ = y / y_scale): the training
                 environments' centred moments (:class:`sal_core.cross_fit.FoldSums`); one fold, or
                 for ``lambda_="auto"`` the K cross-fitting folds, each row's decided by its content
-                and the job's seed exactly as in memory
+                and the job's seed exactly as in memory; where those sums show that no slopes test
+                can run, SAL's sums again on ``folds_untested`` folds (``exact_selection.folds_for``)
     3. oof      (``lambda_="auto"`` only) the sums of every λ candidate's out-of-fold squared
                 errors (:class:`sal_core.loss_stats.LossStats`), given the K × C fold fits
     4. metrics  the fitted model's MSE, RMSE and MAE on every train and test environment
@@ -256,6 +257,10 @@ def fit_linear(
     split_sums = _rows_of(fanout.fold_sums_of(timed(fanout.Pass("sums", scaling | folds))), train).splits(
         repeats
     )
+    if plan is not None and (k := es.folds_for(plan, split_sums[0])) != plan.folds:
+        folds |= {"folds": k}  # no slopes test can run: the sums again on more folds, as in memory
+        refolded = fanout.fold_sums_of(timed(fanout.Pass("refold", scaling | folds)))
+        split_sums = _rows_of(refolded, train).splits(repeats)
     sums = split_sums[0]
     moments, z_bar, y_bar = sums.part(np.ones(sums.n_folds, dtype=bool))
     names = data.train

@@ -20,7 +20,7 @@ Defaults (the measurements behind them are in docs/sal.md):
 
 * ``lambda_ = "auto"``: λ = c · σ̂² (the noise variance) with c on a relative grid, every candidate
   fitted on every fold of a 5-fold split of each training environment (folds by row content, so the order of
-  environments and rows does not matter), scored by the worst environment's out-of-fold RMSE with
+  environments and rows does not matter; 10 folds where no slopes test can run, ``folds_untested``), scored by the worst environment's out-of-fold RMSE with
   paired standard errors (read over the environments with a row per fold, where any has:
   ``lambda_selection.deciding_environments``), and the most robust candidate within one standard
   error of the best kept
@@ -129,6 +129,17 @@ class SALParams(WDRLParams):
         "that keeps that comparison's level for the best of all robust candidates (a max-t over joint "
         "draws; `selection.beats_erm` reports both). Measured against 'single' on real tables and the "
         'paper\'s anti-causal cells: docs/sal.md, "The best of several is not one".',
+    )
+    folds_untested: int = param(
+        10,
+        low=2,
+        high=20,
+        doc="lambda_='auto' on the exact path: the cross-fitting folds where no slopes test can run on the "
+        "training rows (too few rows per covariate for Chow's F: `selection.homogeneity` is null). There a fit "
+        "on (K−1)/K of the rows is much worse than the fit on all of them, and most so for ERM, which shrinks "
+        "nothing: 10 folds score the candidates on fits nearer the one returned. Which environments decide "
+        "the worst one, and whether any does, still reads `folds` (a row per fold). Setting it to `folds` "
+        'turns it off. Measured on real tables: docs/sal.md, "More folds where no slopes test runs".',
     )
     cost_cap: float = param(
         1.0,

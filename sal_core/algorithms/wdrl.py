@@ -442,6 +442,7 @@ class WDRL(Algorithm[WDRLParams]):
             z=self.params.selection_se,
             prefer=self.prefer,
             folds=self.params.folds,
+            folds_untested=self.folds_untested(),
             repeats=None if self.params.repeats == AUTO else int(self.params.repeats),
             anchors=ws.anchors(),
             cost_cap=self.cost_cap(),
@@ -467,6 +468,11 @@ class WDRL(Algorithm[WDRLParams]):
         """SAL's ``score_all``: fit the robust candidates where ERM is kept outright too. WDRL never
         keeps ERM outright."""
         return bool(getattr(self.params, "score_all", False))
+
+    def folds_untested(self) -> int | None:
+        """SAL's ``folds_untested``; None for WDRL (its folds everywhere)."""
+        folds = getattr(self.params, "folds_untested", None)
+        return None if folds is None else int(folds)
 
     def erm_bar(self) -> str:
         """SAL's ``erm_bar`` (`lambda_selection.ERM_BARS`); "single" for WDRL."""
