@@ -407,3 +407,48 @@ def test_the_parent_helps_only_with_parts_nobody_started(data: Any, store: Local
     assert [m.get("worker") for m in markers] == ["other", "other", None, None]  # 2, 3 computed here
     assert all(m["pid"] == os.getpid() for m in markers[2:])
     assert len(results) == 4
+
+
+def test_where_no_slopes_test_runs_the_chunked_fit_refolds_as_in_memory(tmp_path: Path) -> None:
+    """Two environments of 55 rows on 60 covariates: no slopes test can run, so SAL cross-fits on
+    ``folds_untested`` (10) folds. The chunked fit learns that from its sums pass and sums the rows
+    again on 10 folds (the ``refold`` pass); the choice, the scores and the coefficients are the
+    in-memory fit's (hashing leaves no environment here without rows in a fold, so the in-memory
+    folds are not dealt)."""
+    rng = np.random.default_rng(3)
+    p = 60
+    beta = rng.standard_normal(p) / np.sqrt(p)
+    train = []
+    for e in range(2):
+        X = rng.standard_normal((55, p)) * 2.0 + 1.0
+        y = X @ (beta + 0.3 * e * rng.standard_normal(p) / np.sqrt(p)) + 0.5 * rng.standard_normal(55)
+        train.append(Environment(f"e{e}", X, y))
+    names = [f"x{j}" for j in range(p)]
+    wide_store = LocalStore(tmp_path / "objects")
+    wide_store.put(KEY, f.shuffled_parquet(names, train, row_group_size=40))
+    wide: tuple[list[str], list[Environment], list[Environment]] = (names, train, [])
+    d = outofcore.ChunkedData(
+        environments=tuple(e.name for e in train), feature_names=tuple(names),
+        train=tuple(e.name for e in train), test=(),
+    )  # fmt: skip
+    chunked = outofcore.fit_linear(d, "sal", {}, _runner(wide_store, wide, "wide-sal"), seed=SEED)
+    memory = get_algorithm("sal")(seed=SEED).fit(train, feature_names=names)
+    assert memory.selection is not None and chunked.selection is not None
+    want, got = memory.selection.to_dict(), chunked.selection.to_dict()
+    assert want["homogeneity"] is None
+    assert str(want["scoring"]).startswith("10-fold cross-fitting")
+    assert got["scoring"] == want["scoring"]
+    assert got["chosen"] == want["chosen"] or (
+        got["chosen"]["relative"] == want["chosen"]["relative"]
+        and got["chosen"]["variant"] == want["chosen"]["variant"]
+    )
+    assert got["reason"] == want["reason"]
+    for a, b in zip(got["candidates"], want["candidates"], strict=True):
+        assert (a["relative"], a["variant"]) == (b["relative"], b["variant"])
+        # ~1e-7, not 1e-9 as above: a fold fit here has fewer rows than covariates, and its w-path
+        # solves systems ill-conditioned enough that the sums' last digits move its θ further
+        # (other folds would move the scores by percents)
+        assert a["score"] == pytest.approx(b["score"], rel=1e-5)
+    assert memory.coefficients_original is not None
+    assert _rel(chunked.coef, memory.coefficients_original) < 1e-5
+    assert set(chunked.passes) == {"stats", "sums", "refold", "oof", "metrics"}
