@@ -1,0 +1,182 @@
+"""The real scoreboard's regression tables cut down to few rows per covariate: SAL at defaults, SAL
+with one parameter set back, and ERM, on the same rows.
+
+    python -m bench.small_wide run small.jsonl --jobs 2                  # seeds 200-202, every table
+    python -m bench.small_wide report small.jsonl
+
+Where so few rows are left that no slopes test can run, SAL's ``lambda_="auto"`` cross-fits on
+``folds_untested`` folds (docs/sal.md, "More folds where no slopes test runs"). That rule was found
+on the census's tables with no test; the scoreboard's tables all have one at their full size. Here
+each training environment of each (table, direction) of :mod:`bench.real_scoreboard` keeps
+``min(rows, p + 1)`` of its rows (p its covariates; a draw per seed), so that each environment's own
+slopes fit it exactly and no test runs, and the test environments stay whole. Tables of fewer than
+:data:`MIN_COVARIATES` covariates are left out (a few rows per environment cannot say anything).
+Each unit records the test Mean_Error of SAL at defaults (``sal``), of SAL with ``--baseline``
+(default ``folds_untested=5``, the rule switched off: ``base``) and of ERM, and whether the slopes
+test ran. ``report`` prints, per table-direction, both SALs over ERM (mean over seeds, worst seed),
+how many meet the targets (mean ≤ 1.01, no seed above 1.05), and both geometric means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import math
+import os
+import statistics
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from bench import real_dev as rd
+from bench import real_scoreboard as board
+from sal_core.data import Environment
+
+SEEDS = (200, 201, 202)
+"""Seeds no default was chosen on: the draws of the rows kept, and the fits' seeds."""
+MIN_COVARIATES = 8
+"""Tables with fewer covariates are left out: p + 1 rows per environment would be too few to fit."""
+
+Unit = tuple[str, bool, int]
+
+
+def units(seeds: Sequence[int]) -> list[Unit]:
+    """Every regression (table, reversed) of the scoreboard, on every seed."""
+    out: list[Unit] = []
+    for names in board.groups().values():
+        for name in names:
+            data = rd.dataset(name)
+            if data.task != "regression" or data.train[0].X.shape[1] < MIN_COVARIATES:
+                continue
+            directions = (False, True) if rd.reversible(data) else (False,)
+            out += [(name, reverse, s) for reverse in directions for s in seeds]
+    return out
+
+
+def few_rows(envs: Sequence[Environment], seed: int) -> list[Environment]:
+    """Each environment cut to ``min(rows, p + 1)`` rows, drawn per seed."""
+    rng = np.random.default_rng([seed, 0x5A11])
+    out = []
+    for env in envs:
+        size = min(env.n_rows, env.X.shape[1] + 1)
+        keep = np.sort(rng.choice(env.n_rows, size=size, replace=False))
+        out.append(Environment(env.name, env.X[keep], env.y[keep]))
+    return out
+
+
+def run_unit(unit: Unit, baseline: dict[str, Any]) -> dict[str, Any]:
+    from bench.common import set_threads
+    from sal_core import get_algorithm
+
+    name, reverse, seed = unit
+    set_threads(1)
+    data = rd.dataset(name, reverse)
+    train = few_rows(data.train, seed)
+    sal = get_algorithm("sal")(task="regression", seed=seed).fit(train)
+    base = get_algorithm("sal")(baseline, task="regression", seed=seed).fit(train)
+    erm = get_algorithm("erm")(task="regression", seed=seed).fit(train)
+    assert sal.selection is not None and sal.selection.lambda_ is not None
+    return {
+        "name": name,
+        "reverse": reverse,
+        "seed": seed,
+        "p": int(train[0].X.shape[1]),
+        "rows": [e.n_rows for e in train],
+        "tested": sal.selection.lambda_.homogeneity is not None,
+        "sal": rd.mean_error(sal.model, data.test),
+        "base": rd.mean_error(base.model, data.test),
+        "erm": rd.mean_error(erm.model, data.test),
+        "scoring": sal.selection.lambda_.scoring,
+    }
+
+
+def run(out: str, todo: Sequence[Unit], jobs: int, baseline: dict[str, Any]) -> None:
+    done: set[Unit] = set()
+    if os.path.exists(out):
+        with open(out) as f:
+            done = {(r["name"], r["reverse"], r["seed"]) for r in map(json.loads, filter(str.strip, f))}
+    left = [u for u in todo if u not in done]
+    print(f"{len(left)} of {len(todo)} units to run", file=sys.stderr, flush=True)
+    with ProcessPoolExecutor(jobs) as pool, open(out, "a") as f:
+        for record in pool.map(functools.partial(run_unit, baseline=baseline), left, chunksize=1):
+            f.write(json.dumps(record, default=float) + "\n")
+            f.flush()
+
+
+def _cell(values: Sequence[float]) -> str:
+    text = f"{statistics.fmean(values):.4f} ({max(values):.4f})"
+    return text if rd.meets_targets(values) else f"**{text}**"
+
+
+def report(records: Sequence[dict[str, Any]]) -> str:
+    """A row per table-direction whose SALs differ anywhere, then the totals over all of them."""
+    by_unit: dict[tuple[str, bool], list[dict[str, Any]]] = {}
+    for r in records:
+        if not r["tested"]:  # the rule's ground: no test ran (a table with repeated rows can have one)
+            by_unit.setdefault((r["name"], r["reverse"]), []).append(r)
+    lines = ["| table | direction | p | SAL/ERM, defaults | SAL/ERM, baseline |", "|---|---|---:|---:|---:|"]
+    met = {"sal": 0, "base": 0}
+    logs: dict[str, list[float]] = {"sal": [], "base": []}
+    better = worse = 0
+    for (name, reverse), rs in sorted(by_unit.items()):
+        ratios = {k: [r[k] / r["erm"] for r in rs] for k in ("sal", "base")}
+        for k, values in ratios.items():
+            met[k] += rd.meets_targets(values)
+            logs[k].append(math.log(statistics.fmean(values)))
+        for r in rs:
+            better += r["sal"] < r["base"] * (1 - 1e-9)
+            worse += r["sal"] > r["base"] * (1 + 1e-9)
+        if ratios["sal"] != ratios["base"]:
+            direction = "reversed" if reverse else "forward"
+            lines.append(
+                f"| {name} | {direction} | {rs[0]['p']} | {_cell(ratios['sal'])} | {_cell(ratios['base'])} |"
+            )
+    n = len(by_unit)
+    skipped = len({(r["name"], r["reverse"]) for r in records}) - n
+    return (
+        "\n".join(lines)
+        + f"\n\nTable-directions with no slopes test: {n} ({skipped} others had one). Meeting the targets "
+        f"(mean ≤ 1.01, no seed above 1.05): defaults **{met['sal']} of {n}**, baseline {met['base']} of {n}. "
+        f"Geometric mean of SAL/ERM over the table-directions' means: defaults "
+        f"{math.exp(statistics.fmean(logs['sal'])) if n else float('nan'):.4f}, baseline "
+        f"{math.exp(statistics.fmean(logs['base'])) if n else float('nan'):.4f}. "
+        f"Fit by fit, defaults better than the baseline on {better}, worse on {worse}.\n"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.small_wide", description=(__doc__ or "").split("\n\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    go = sub.add_parser("run", help="fit and record every unit (appends to OUT, resumes)")
+    go.add_argument("out")
+    go.add_argument(
+        "--seeds", default=",".join(map(str, SEEDS)), help="comma-separated (default 200,201,202)"
+    )
+    go.add_argument("--only", nargs="+", help="these tables only")
+    go.add_argument("--jobs", type=int, default=1)
+    go.add_argument(
+        "--baseline", action="append", default=[], metavar="NAME=VALUE",
+        help="the SAL parameters of the baseline (default folds_untested=5)",
+    )  # fmt: skip
+    show = sub.add_parser("report", help="the markdown table of a recorded run")
+    show.add_argument("out")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        seeds = [int(s) for s in args.seeds.split(",")]
+        todo = [u for u in units(seeds) if not args.only or u[0] in args.only]
+        baseline = board.parse_sal_params(args.baseline) or {"folds_untested": 5}
+        run(args.out, todo, args.jobs, baseline)
+        return 0
+    with open(args.out) as f:
+        print(report([json.loads(line) for line in f if line.strip()]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
