@@ -2,6 +2,7 @@
 with one parameter set back, and ERM, on the same rows.
 
     python -m bench.small_wide run small.jsonl --jobs 2                  # seeds 200-202, every table
+    python -m bench.small_wide run half.jsonl --jobs 2 --cut half --seeds 203,204,205
     python -m bench.small_wide report small.jsonl
 
 Where so few rows are left that no slopes test can run, SAL's ``lambda_="auto"`` cross-fits on
@@ -9,7 +10,8 @@ Where so few rows are left that no slopes test can run, SAL's ``lambda_="auto"``
 on the census's tables with no test; the scoreboard's tables all have one at their full size. Here
 each training environment of each (table, direction) of :mod:`bench.real_scoreboard` keeps
 ``min(rows, p + 1)`` of its rows (p its covariates; a draw per seed), so that each environment's own
-slopes fit it exactly and no test runs, and the test environments stay whole. Tables of fewer than
+slopes fit it exactly and no test runs (``--cut half``: about half that, at least 5, so that the
+pooled rows are near p), and the test environments stay whole. Tables of fewer than
 :data:`MIN_COVARIATES` covariates are left out (a few rows per environment cannot say anything).
 Each unit records the test Mean_Error of SAL at defaults (``sal``), of SAL with ``--baseline``
 (default ``folds_untested=5``, the rule switched off: ``base``) and of ERM, and whether the slopes
@@ -57,25 +59,32 @@ def units(seeds: Sequence[int]) -> list[Unit]:
     return out
 
 
-def few_rows(envs: Sequence[Environment], seed: int) -> list[Environment]:
-    """Each environment cut to ``min(rows, p + 1)`` rows, drawn per seed."""
+CUTS = {
+    "p+1": lambda p: p + 1,  # each environment's own slopes fit it exactly; the pooled rows E·(p + 1)
+    "half": lambda p: max(5, (p + 1) // 2),  # fewer: the pooled rows near p, ERM barely determined
+}
+"""Rows kept per training environment, by the covariates p (at most the environment's own)."""
+
+
+def few_rows(envs: Sequence[Environment], seed: int, cut: str = "p+1") -> list[Environment]:
+    """Each environment cut to ``min(rows, CUTS[cut](p))`` rows, drawn per seed."""
     rng = np.random.default_rng([seed, 0x5A11])
     out = []
     for env in envs:
-        size = min(env.n_rows, env.X.shape[1] + 1)
+        size = min(env.n_rows, CUTS[cut](env.X.shape[1]))
         keep = np.sort(rng.choice(env.n_rows, size=size, replace=False))
         out.append(Environment(env.name, env.X[keep], env.y[keep]))
     return out
 
 
-def run_unit(unit: Unit, baseline: dict[str, Any]) -> dict[str, Any]:
+def run_unit(unit: Unit, baseline: dict[str, Any], cut: str = "p+1") -> dict[str, Any]:
     from bench.common import set_threads
     from sal_core import get_algorithm
 
     name, reverse, seed = unit
     set_threads(1)
     data = rd.dataset(name, reverse)
-    train = few_rows(data.train, seed)
+    train = few_rows(data.train, seed, cut)
     sal = get_algorithm("sal")(task="regression", seed=seed).fit(train)
     base = get_algorithm("sal")(baseline, task="regression", seed=seed).fit(train)
     erm = get_algorithm("erm")(task="regression", seed=seed).fit(train)
@@ -85,6 +94,7 @@ def run_unit(unit: Unit, baseline: dict[str, Any]) -> dict[str, Any]:
         "reverse": reverse,
         "seed": seed,
         "p": int(train[0].X.shape[1]),
+        "cut": cut,
         "rows": [e.n_rows for e in train],
         "tested": sal.selection.lambda_.homogeneity is not None,
         "sal": rd.mean_error(sal.model, data.test),
@@ -94,7 +104,7 @@ def run_unit(unit: Unit, baseline: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run(out: str, todo: Sequence[Unit], jobs: int, baseline: dict[str, Any]) -> None:
+def run(out: str, todo: Sequence[Unit], jobs: int, baseline: dict[str, Any], cut: str = "p+1") -> None:
     done: set[Unit] = set()
     if os.path.exists(out):
         with open(out) as f:
@@ -102,7 +112,7 @@ def run(out: str, todo: Sequence[Unit], jobs: int, baseline: dict[str, Any]) -> 
     left = [u for u in todo if u not in done]
     print(f"{len(left)} of {len(todo)} units to run", file=sys.stderr, flush=True)
     with ProcessPoolExecutor(jobs) as pool, open(out, "a") as f:
-        for record in pool.map(functools.partial(run_unit, baseline=baseline), left, chunksize=1):
+        for record in pool.map(functools.partial(run_unit, baseline=baseline, cut=cut), left, chunksize=1):
             f.write(json.dumps(record, default=float) + "\n")
             f.flush()
 
@@ -160,6 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     go.add_argument("--only", nargs="+", help="these tables only")
     go.add_argument("--jobs", type=int, default=1)
+    go.add_argument("--cut", choices=tuple(CUTS), default="p+1", help="rows kept per training environment")
     go.add_argument(
         "--baseline", action="append", default=[], metavar="NAME=VALUE",
         help="the SAL parameters of the baseline (default folds_untested=5)",
@@ -171,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seeds = [int(s) for s in args.seeds.split(",")]
         todo = [u for u in units(seeds) if not args.only or u[0] in args.only]
         baseline = board.parse_sal_params(args.baseline) or {"folds_untested": 5}
-        run(args.out, todo, args.jobs, baseline)
+        run(args.out, todo, args.jobs, baseline, args.cut)
         return 0
     with open(args.out) as f:
         print(report([json.loads(line) for line in f if line.strip()]))
