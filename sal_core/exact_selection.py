@@ -73,10 +73,10 @@ class Plan:
     z: float
     prefer: ls.Prefer
     folds: int
-    anchors: tuple[str, ...] = ("all",)
+    anchors: tuple[str, ...] = ("all",)  # w-path variants per λ: "all" (the paper's W), "significant"
     # SAL: the folds cross-fitted where no slopes test can run on the training rows (folds_for); the
     # row-per-fold rules (which environments decide, whether any does) still read ``folds``
-    folds_untested: int | None = None  # w-path variants per λ: "all" (the paper's W), "significant"
+    folds_untested: int | None = None
     repeats: int | None = None  # splits of repeated cross-fitting; None: by the covariates (splits_for)
     cost_cap: float | None = None  # SAL: what a robust candidate may cost where the slopes look alike
     erm_first: str = "never"  # SAL: where ERM is kept unless beaten beyond the noise (homogeneity.ERM_FIRST)
