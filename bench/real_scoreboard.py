@@ -32,7 +32,7 @@ import math
 import os
 import statistics
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -142,6 +142,12 @@ def run_unit(unit: Unit, sal_params: dict[str, Any] | None = None) -> Record:
 
 def run(out: str, todo: Sequence[Unit], jobs: int, sal_params: dict[str, Any] | None = None) -> None:
     """Append a record per unit of ``todo`` not already in ``out``."""
+    append_records(out, todo, jobs, functools.partial(run_unit, sal_params=sal_params))
+
+
+def append_records(out: str, todo: Sequence[Unit], jobs: int, fit: Callable[[Unit], Record]) -> None:
+    """``fit`` on each (table, reversed, seed) of ``todo`` with no record in ``out`` yet, on ``jobs``
+    processes, each record appended to ``out`` as a JSON line as it comes (a rerun resumes)."""
     done: set[Unit] = set()
     if os.path.exists(out):
         with open(out) as f:
@@ -149,7 +155,7 @@ def run(out: str, todo: Sequence[Unit], jobs: int, sal_params: dict[str, Any] | 
     left = [u for u in todo if u not in done]
     print(f"{len(left)} of {len(todo)} units to run", file=sys.stderr, flush=True)
     with ProcessPoolExecutor(jobs) as pool, open(out, "a") as f:
-        for record in pool.map(functools.partial(run_unit, sal_params=sal_params), left, chunksize=1):
+        for record in pool.map(fit, left, chunksize=1):
             f.write(json.dumps(record, default=float) + "\n")
             f.flush()
 
@@ -162,7 +168,8 @@ def ratios(records: Iterable[Record]) -> dict[tuple[str, bool], list[float]]:
     return {k: [v for _, v in sorted(pairs)] for k, pairs in out.items()}
 
 
-def _cell(values: Sequence[float] | None) -> str:
+def ratio_cell(values: Sequence[float] | None) -> str:
+    """SAL/ERM over seeds as the reports print it: mean (worst seed), bold where the targets are missed."""
     if not values:
         return "—"
     text = f"{statistics.fmean(values):.4f} ({max(values):.4f})"
@@ -199,7 +206,7 @@ def report(seed_sets: dict[str, list[Record]]) -> str:
                 direction = "reversed" if reverse else "forward"
                 lines.append(
                     f"| {group} | {name} | {tasks.get(name, '')} | {direction} | "
-                    + " | ".join(_cell(v) for v in row)
+                    + " | ".join(ratio_cell(v) for v in row)
                     + " |"
                 )
     totals = "; ".join(f"{label}: **{met[label]} of {cells[label]}**" for label in by_set)

@@ -25,11 +25,8 @@ import argparse
 import functools
 import json
 import math
-import os
 import statistics
-import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -105,21 +102,8 @@ def run_unit(unit: Unit, baseline: dict[str, Any], cut: str = "p+1") -> dict[str
 
 
 def run(out: str, todo: Sequence[Unit], jobs: int, baseline: dict[str, Any], cut: str = "p+1") -> None:
-    done: set[Unit] = set()
-    if os.path.exists(out):
-        with open(out) as f:
-            done = {(r["name"], r["reverse"], r["seed"]) for r in map(json.loads, filter(str.strip, f))}
-    left = [u for u in todo if u not in done]
-    print(f"{len(left)} of {len(todo)} units to run", file=sys.stderr, flush=True)
-    with ProcessPoolExecutor(jobs) as pool, open(out, "a") as f:
-        for record in pool.map(functools.partial(run_unit, baseline=baseline, cut=cut), left, chunksize=1):
-            f.write(json.dumps(record, default=float) + "\n")
-            f.flush()
-
-
-def _cell(values: Sequence[float]) -> str:
-    text = f"{statistics.fmean(values):.4f} ({max(values):.4f})"
-    return text if rd.meets_targets(values) else f"**{text}**"
+    """Append a record per unit of ``todo`` not already in ``out``."""
+    board.append_records(out, todo, jobs, functools.partial(run_unit, baseline=baseline, cut=cut))
 
 
 def report(records: Sequence[dict[str, Any]]) -> str:
@@ -143,7 +127,7 @@ def report(records: Sequence[dict[str, Any]]) -> str:
         if ratios["sal"] != ratios["base"]:
             direction = "reversed" if reverse else "forward"
             lines.append(
-                f"| {name} | {direction} | {rs[0]['p']} | {_cell(ratios['sal'])} | {_cell(ratios['base'])} |"
+                f"| {name} | {direction} | {rs[0]['p']} | {board.ratio_cell(ratios['sal'])} | {board.ratio_cell(ratios['base'])} |"
             )
     n = len(by_unit)
     skipped = len({(r["name"], r["reverse"]) for r in records}) - n
