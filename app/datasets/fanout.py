@@ -3,7 +3,8 @@ parent (issue 19's scale-out path for the linear fits).
 
 A pass is a list of *parts*, each a few consecutive row groups. The parent sends one task per part
 to the chunk queue; each task reads only its row groups (by byte ranges), computes the part's
-partial sums and puts them in the dataset's store under ``scratch/<run>/<pass>/<part>.npz``. The
+partial sums and puts them in the dataset's store under ``scratch/<run>/<pass>-<inputs>/<part>.npz``
+(``<inputs>`` a digest of the pass's parameters, :attr:`Part.directory`). The
 parent then waits for every part, and meanwhile computes, from the last part backwards, any part
 no task has started: with no chunk worker at all it does the whole pass itself, and a part whose
 task was lost is done by the parent once it has stalled for ``stall_s``. The reduce reads one
@@ -21,8 +22,8 @@ Passes (each returns arrays per environment of the dataset, all environments, bu
              ``folds`` and ``seed`` the cross-fitting folds, decided by each row's content as in
              memory (sal_core.lambda_selection.row_folds: the raw row's key, the fit's seed)
     refold   the sums pass again on other folds (SAL's ``folds_untested``, where the sums on the
-             plan's folds show that no slopes test can run): its own name, so its parts' objects
-             do not meet the first pass's under ``scratch/<run>/sums/``
+             plan's folds show that no slopes test can run); its parts' objects would not meet the
+             first pass's under the same name either, as their parameters differ
     oof      sal_core.loss_stats.LossStats of the candidates' out-of-fold losses under the fold
              fits in ``theta``, ``z_bar``, ``y_bar`` (sal_core.exact_selection.FoldFits), per
              training environment (``train``, in that order)
@@ -34,6 +35,7 @@ Passes (each returns arrays per environment of the dataset, all environments, bu
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
 import json
 import logging
@@ -94,6 +96,7 @@ class Part:
     feature_names: tuple[str, ...]
     target: str
     params: dict[str, Any]  # the pass's inputs: standardiser, y_scale, a model's coefficients
+    inputs: str  # a digest of params (:func:`digest`), computed once per pass
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -107,6 +110,7 @@ class Part:
             "feature_names": list(self.feature_names),
             "target": self.target,
             "params": self.params,
+            "inputs": self.inputs,
         }
 
     @classmethod
@@ -115,15 +119,29 @@ class Part:
             run=d["run"], pass_name=d["pass"], index=int(d["index"]), groups=tuple(d["groups"]),
             storage=d["storage"], key=d["key"], environments=tuple(d["environments"]),
             feature_names=tuple(d["feature_names"]), target=d["target"], params=d["params"],
+            inputs=d.get("inputs") or digest(d["params"]),
         )  # fmt: skip
 
     @property
+    def directory(self) -> str:
+        """Where the pass's objects live: named by the pass and a digest of its parameters, so a
+        pass run again in the same run with other inputs (another fold count, another model) never
+        takes the first one's objects for its own parts, done; the same pass resumed after a crash
+        finds them."""
+        return f"{scratch_prefix(self.run)}{self.pass_name}-{self.inputs}/"
+
+    @property
     def result_key(self) -> str:
-        return f"{scratch_prefix(self.run)}{self.pass_name}/{self.index}.npz"
+        return f"{self.directory}{self.index}.npz"
 
     @property
     def started_key(self) -> str:
-        return f"{scratch_prefix(self.run)}{self.pass_name}/{self.index}.started"
+        return f"{self.directory}{self.index}.started"
+
+
+def digest(params: dict[str, Any]) -> str:
+    """A pass's parameters, named in 16 hex digits (their JSON's SHA-256, keys sorted)."""
+    return hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def scratch_prefix(run: str) -> str:
@@ -150,6 +168,7 @@ def plan_parts(
 ) -> list[Part]:  # fmt: skip
     """The pass split into parts of ``groups_per_part`` consecutive row groups."""
     step = max(1, groups_per_part)
+    inputs = digest(what.params)
     return [
         Part(
             run,
@@ -162,6 +181,7 @@ def plan_parts(
             tuple(feature_names),
             target,
             what.params,
+            inputs,
         )  # fmt: skip
         for i, start in enumerate(range(0, n_groups, step))
     ]
@@ -448,7 +468,7 @@ def run_pass(
     if send is not None:
         for part in parts:
             send(part)
-    prefix = f"{scratch_prefix(parts[0].run)}{parts[0].pass_name}/"
+    prefix = parts[0].directory
     pending = list(parts)
     started: set[str] = set()  # marker keys seen, by a listing or a check
     checked = clock()

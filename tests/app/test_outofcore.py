@@ -293,8 +293,8 @@ def test_a_stopped_pass_sends_and_computes_nothing(data: Any, store: LocalStore)
     with pytest.raises(fanout.PassStopped):
         fanout.run_pass(store, parts, None, stall_s=60, stop=lambda: next(asked))
     assert sent == []
-    done = [o.key for o in store.list("scratch/stopped/stats/") if o.key.endswith(".npz")]
-    assert done == ["scratch/stopped/stats/3.npz"]  # the last part first, then the stop
+    done = [o.key for o in store.list(parts[0].directory) if o.key.endswith(".npz")]
+    assert done == [parts[3].result_key]  # the last part first, then the stop
 
 
 class _ListingStore(LocalStore):
@@ -453,3 +453,47 @@ def test_where_no_slopes_test_runs_the_chunked_fit_refolds_as_in_memory(tmp_path
     assert memory.coefficients_original is not None
     assert _rel(chunked.coef, memory.coefficients_original) < 1e-5
     assert set(chunked.passes) == {"stats", "sums", "refold", "oof", "metrics"}
+
+
+class _PutCountingStore(LocalStore):
+    """A local store that records the keys it is given."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.puts: list[str] = []
+
+    def put(self, key: str, data: bytes) -> Any:
+        self.puts.append(key)
+        return super().put(key, data)
+
+
+def test_a_pass_run_again_with_other_inputs_computes_its_own_parts(
+    data: Any, store: LocalStore, tmp_path: Path
+) -> None:
+    """A pass's objects are keyed by its name and a digest of its parameters: the same pass resumed
+    in a run finds its parts done and computes nothing, while a pass of the same name with other
+    parameters (before, a second ``sums`` pass on other folds would have read the first one's parts
+    as its own) computes every part again, under a directory of its own."""
+    names, train, test = data
+    counting = _PutCountingStore(tmp_path / "objects")
+    counting.put(KEY, store.get(KEY))
+    envs = tuple(e.name for e in [*train, *test])
+
+    def parts_of(params: dict[str, Any]) -> list[fanout.Part]:
+        return fanout.plan_parts(
+            3, 1, "again", fanout.Pass("stats", params), storage="local", key=KEY, environments=envs,
+            feature_names=tuple(names), target="y",
+        )  # fmt: skip
+
+    first = parts_of({})
+    list(fanout.run_pass(counting, first, None, stall_s=60))
+    assert sorted(k for k in counting.puts if k.endswith(".npz")) == sorted(p.result_key for p in first)
+    counting.puts.clear()
+    list(fanout.run_pass(counting, parts_of({}), None, stall_s=60))  # resumed: every part is done
+    assert counting.puts == []
+    other = parts_of({"folds": 10})
+    assert other[0].directory != first[0].directory
+    list(fanout.run_pass(counting, other, None, stall_s=60))
+    assert sorted(k for k in counting.puts if k.endswith(".npz")) == sorted(p.result_key for p in other)
+    # a part read back from its task message keeps its directory
+    assert fanout.Part.from_json(json.loads(json.dumps(other[1].to_json()))).result_key == other[1].result_key
