@@ -73,3 +73,29 @@ def test_a_unit_records_three_fits_on_rows_too_few_for_a_test(tmp_path: Path) ->
     assert all(record[k] > 0 for k in ("sal", "base", "erm"))
     sw.run(str(out), units, jobs=1, baseline={"folds_untested": 5})
     assert len(out.read_text().splitlines()) == 1  # resumed: nothing left to run
+
+
+def test_classification_units_are_the_classification_tables_and_a_one_label_draw_is_not_fitted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--task classification``: the units are the scoreboard's classification tables of enough
+    covariates; a draw whose rows hold one label is recorded untested and left out of the report."""
+    try:
+        units = sw.units([200], "classification")
+    except rd.DataUnavailable as err:
+        pytest.skip(str(err))
+    assert units and all(rd.dataset(name).task == "classification" for name, _, _ in units)
+    assert not set(units) & set(sw.units([200]))
+    name, reverse, _ = units[0]
+    data = rd.dataset(name, reverse)
+    one_label = [Environment(e.name, e.X, np.zeros(e.n_rows)) for e in data.train]
+    monkeypatch.setattr(sw, "few_rows", lambda envs, seed, cut="p+1": one_label)
+    record = sw.run_unit(units[0], baseline={"selection_se": 2.0})
+    assert record["tested"] is None and "sal" not in record
+    text = sw.report([record, _record("a", 200, 0.9, 1.0)])
+    assert "no slopes test: 1 (0 others had one)" in text
+
+
+def test_classification_needs_a_baseline() -> None:
+    with pytest.raises(SystemExit):
+        sw.main(["run", "unused.jsonl", "--task", "classification"])
