@@ -168,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     go.add_argument("--task", choices=("regression", "classification"), default="regression")
     go.add_argument(
         "--baseline", action="append", default=[], metavar="NAME=VALUE",
-        help="the SAL parameters of the baseline (default folds_untested=5)",
+        help="the SAL parameters of the baseline (regression: default folds_untested=5; classification: required)",
     )  # fmt: skip
     show = sub.add_parser("report", help="the markdown table of a recorded run")
     show.add_argument("out")
